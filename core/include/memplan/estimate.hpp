@@ -1,0 +1,128 @@
+// memplan — per-GPU memory of training or inference of a transformer under a parallel layout.
+// Conventions: everything is for the most loaded GPU; every byte count is an exact integer,
+// rounded up to a whole byte; no figure is scaled by a hidden factor.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "memplan/types.hpp"
+
+namespace memplan {
+
+/// Element types of weights, gradients, activations and caches.
+enum class dtype { fp32, bf16, fp16, fp8, int8, int4 };
+
+/// What the GPU does: a training step or serving (forward passes with a KV cache).
+enum class run_mode { train, infer };
+
+/// Activation recomputation (Korthikanti et al. 2022, §5): none, selective (attention core), full (every layer).
+enum class recompute_mode { none, selective, full };
+
+/// Optimizer whose states are kept per parameter.
+enum class optimizer_kind { adam, adam_8bit, sgd, sgd_momentum, lion, none };
+
+/// The model: an explicit parameter count, or its architecture with Hugging Face config.json names.
+struct model_config {
+    std::uint64_t params = 0;             ///< explicit parameter count; 0 = count it from the architecture
+    std::uint64_t num_hidden_layers = 0;  ///< transformer blocks
+    std::uint64_t hidden_size = 0;        ///< model width h
+    std::uint64_t num_attention_heads = 0;  ///< query heads a
+    std::uint64_t num_key_value_heads = 0;  ///< KV heads (GQA/MQA); 0 = num_attention_heads
+    std::uint64_t head_dim = 0;           ///< per-head size; 0 = hidden_size / num_attention_heads
+    std::uint64_t intermediate_size = 0;  ///< FFN width; 0 = 4 · hidden_size
+    std::uint64_t vocab_size = 0;         ///< vocabulary; 0 = unknown (no logits row)
+};
+
+/// How the GPUs are divided: data × tensor × pipeline parallel, plus ZeRO sharding over data parallel.
+struct parallel_config {
+    std::uint64_t gpus = 1;         ///< total GPUs; data-parallel degree = gpus / (tp · pp)
+    std::uint64_t tp = 1;           ///< tensor-parallel degree
+    std::uint64_t pp = 1;           ///< pipeline-parallel degree
+    std::int64_t zero_stage = 0;    ///< 0..3
+    bool sequence_parallel = false; ///< Megatron sequence parallelism (shards norm/dropout activations over tp)
+    bool partition_activations = false;  ///< DeepSpeed ZeRO-R Pa: checkpointed layer inputs sharded over tp
+    std::uint64_t zero_bucket_params = 500000000;       ///< DeepSpeed allgather bucket, in elements
+    std::uint64_t zero3_max_live_params = 1000000000;   ///< DeepSpeed stage3_max_live_parameters
+};
+
+/// A training step.
+struct train_config {
+    std::uint64_t micro_batch = 1;      ///< sequences per micro-batch b
+    std::uint64_t seq_len = 2048;       ///< tokens per sequence s
+    recompute_mode recompute = recompute_mode::none;
+    bool flash_attention = false;       ///< attention scores never materialised
+    dtype weight_dtype = dtype::bf16;   ///< parameters used in forward/backward
+    dtype grad_dtype = dtype::bf16;     ///< gradient buffers
+    bool master_weights = true;         ///< fp32 master copy kept by the optimizer when weights are below 32 bits
+    optimizer_kind optimizer = optimizer_kind::adam;
+    std::uint64_t microbatches_in_flight = 0;  ///< activations held by the first stage; 0 = pp (1F1B)
+};
+
+/// Serving: weights plus a KV cache.
+struct infer_config {
+    std::uint64_t batch = 1;            ///< concurrent sequences
+    std::uint64_t context_len = 2048;   ///< tokens cached per sequence (prompt + generated)
+    dtype weight_dtype = dtype::bf16;
+    dtype kv_dtype = dtype::bf16;
+};
+
+/// One whole estimate request.
+struct estimate_config {
+    run_mode mode = run_mode::train;
+    model_config model;
+    parallel_config parallel;
+    train_config train;
+    infer_config infer;
+    std::uint64_t misc_bytes = 0;       ///< framework overhead (CUDA context, allocator), stated by the user
+    std::uint64_t gpu_memory_bytes = 0; ///< capacity of one GPU; 0 = not given (no fit verdict)
+};
+
+/// The named parts of one GPU's memory; total is their sum.
+struct memory_breakdown {
+    std::uint64_t weights = 0;
+    std::uint64_t gradients = 0;
+    std::uint64_t optimizer_states = 0;
+    std::uint64_t activations = 0;
+    std::uint64_t logits = 0;
+    std::uint64_t communication = 0;
+    std::uint64_t kv_cache = 0;
+    std::uint64_t misc = 0;
+    std::uint64_t total = 0;
+};
+
+/// The answer to one estimate_config.
+struct estimate_result {
+    std::uint64_t params = 0;          ///< parameters of the whole model
+    std::uint64_t data_parallel = 0;   ///< gpus / (tp · pp)
+    memory_breakdown per_gpu;
+    bool has_capacity = false;         ///< a GPU size was given
+    bool fits = false;                 ///< total ≤ capacity
+    std::uint64_t headroom_bytes = 0;  ///< capacity − total when it fits
+    std::uint64_t shortfall_bytes = 0; ///< total − capacity when it does not
+    diagnostics warnings;
+    diagnostics errors;
+};
+
+/// Checks every field of `config` against its allowed range; empty when all is well.
+diagnostics validate(const estimate_config& config);
+
+/// Per-GPU memory for `config`; result.errors is non-empty (and nothing else is set) when the input is invalid.
+estimate_result estimate(const estimate_config& config);
+
+/// Bits per element of a dtype (int4 = 4).
+std::uint64_t dtype_bits(dtype type);
+
+/// Names used in JSON, the CLI and the page.
+const char* to_string(dtype type);
+const char* to_string(run_mode mode);
+const char* to_string(recompute_mode mode);
+const char* to_string(optimizer_kind kind);
+
+/// Parses a name; false when `name` is not one of the names above.
+bool parse_enum(const std::string& name, dtype& out);
+bool parse_enum(const std::string& name, run_mode& out);
+bool parse_enum(const std::string& name, recompute_mode& out);
+bool parse_enum(const std::string& name, optimizer_kind& out);
+
+}  // namespace memplan

@@ -1,0 +1,20 @@
+// memplan — the JSON interface shared by the CLI (`memplan estimate`) and the WebAssembly API.
+// Schema: docs/schema.md. The same text in gives the same text out, byte for byte, on every build.
+#pragma once
+
+#include <string>
+
+#include "memplan/estimate.hpp"
+
+namespace memplan {
+
+/// Parses a configuration object (schema v1); errors name the offending field ("parallel.tp").
+outcome<estimate_config> parse_config(const std::string& json_text);
+
+/// Serialises a result: params, data_parallel, per_gpu, gpu (when a capacity was given), warnings, errors.
+std::string to_json(const estimate_result& result);
+
+/// parse_config + estimate + to_json; malformed input yields a result object whose `errors` say why.
+std::string estimate_json(const std::string& json_text);
+
+}  // namespace memplan

@@ -1,0 +1,18 @@
+// memplan — reading quantities such as "7e9", "7B", "80GB", "80GiB" exactly.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "memplan/types.hpp"
+
+namespace memplan {
+
+/// Parses a non-negative whole quantity: a decimal number (with optional fraction and exponent)
+/// and an optional suffix: K, M, B, T (×1e3, 1e6, 1e9, 1e12 — counts), KB, MB, GB, TB (×1e3 … 1e12
+/// bytes) or KiB, MiB, GiB, TiB (×2^10 … 2^40 bytes). Exact: "14.5B" is 14500000000, "1.5GiB" is
+/// 1610612736; a value that is not whole, or above `max`, is an error for `field`.
+outcome<std::uint64_t> parse_quantity(const std::string& text, const std::string& field,
+                                      std::uint64_t max = max_exact_integer);
+
+}  // namespace memplan
