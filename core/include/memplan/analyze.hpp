@@ -1,0 +1,69 @@
+// memplan — the derived views of the page, computed from one estimate_config by calling estimate()
+// with single fields changed: all four ZeRO stages, the largest model and the fewest GPUs that fit,
+// single changes that save memory, and per-GPU totals against the GPU count.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "memplan/estimate.hpp"
+#include "memplan/types.hpp"
+
+namespace memplan {
+
+/// One ZeRO stage applied to the whole configuration (only parallel.zero_stage changed).
+struct stage_analysis {
+    std::int64_t stage = 0;
+    bool ok = false;                  ///< estimate() succeeded for this stage
+    std::uint64_t total = 0;          ///< per-GPU total bytes
+    bool fits = false;                ///< total ≤ gpu.memory_bytes (false without a capacity)
+    std::uint64_t model_states_max_params = 0;  ///< ZeRO paper's largest model: model states only, 16 B/param Adam
+    std::uint64_t max_params = 0;     ///< largest model.params that fits with the whole configuration; 0 = none
+    std::uint64_t fewest_gpus = 0;    ///< fewest GPUs (dp · tp · pp) that fit; 0 = never up to 2^20 GPUs
+};
+
+/// One single change to the configuration that lowers the per-GPU total.
+struct suggestion {
+    std::string field;        ///< dotted path of the changed field ("parallel.zero_stage")
+    std::string from;         ///< its current value as JSON text ("1", "false", "\"none\"")
+    std::string to;           ///< the changed value as JSON text
+    std::uint64_t total = 0;  ///< per-GPU total with the change
+    std::uint64_t saving_bytes = 0;  ///< current total − new total (> 0)
+    bool fits = false;        ///< the changed configuration fits the GPU
+};
+
+/// Per-GPU totals of the four ZeRO stages at one GPU count; ok[s] is false where estimate() failed.
+struct sweep_point {
+    std::uint64_t gpus = 0;
+    std::array<bool, 4> ok{};
+    std::array<std::uint64_t, 4> totals{};
+};
+
+/// Everything analyze() derives; `errors` non-empty means the configuration is invalid and nothing else is set.
+struct analysis {
+    estimate_result result;                 ///< the estimate of the configuration itself
+    bool has_capacity = false;              ///< gpu.memory_bytes was given (fits, max params, fewest GPUs are meaningful)
+    std::array<stage_analysis, 4> stages{};
+    std::vector<suggestion> suggestions;    ///< sorted by saving, largest first
+    std::vector<sweep_point> sweep;         ///< gpus = tp·pp·dp for dp = 1, 2, 4, … while gpus ≤ 1024
+    diagnostics errors;
+};
+
+/// Largest GPU count of the sweep.
+constexpr std::uint64_t sweep_max_gpus = 1024;
+
+/// Derives the page's views from `config`; every number comes from estimate() or zero.hpp.
+analysis analyze(const estimate_config& config);
+
+/// Largest model.params in [1, 2^49] whose estimate fits the GPU; 0 when even 1 parameter does not.
+std::uint64_t largest_fitting_params(const estimate_config& config);
+
+/// Fewest GPUs (dp · tp · pp, dp searched in [1, 2^20 / (tp · pp)]) that fit; 0 when none does.
+std::uint64_t fewest_fitting_gpus(const estimate_config& config);
+
+/// parse_config + analyze, as JSON: {estimate, stages, suggestions, sweep, errors}; never throws.
+std::string analyze_json(const std::string& config_json);
+
+}  // namespace memplan

@@ -1,0 +1,269 @@
+// The page's derived views. No new formula lives here: every figure is estimate() (estimate.cpp) or
+// the ZeRO model-state arithmetic (zero.cpp) evaluated on a copy of the configuration with one field
+// changed; searches rely only on monotonicity of those functions, stated where used.
+#include "memplan/analyze.hpp"
+
+#include <algorithm>
+#include <functional>
+
+#include <nlohmann/json.hpp>
+
+#include "memplan/json.hpp"
+#include "memplan/zero.hpp"
+
+namespace memplan {
+
+namespace {
+
+/// True when `config` estimates without error and fits its GPU.
+bool fits(const estimate_config& config) {
+    const estimate_result r = estimate(config);
+    return r.errors.empty() && r.fits;
+}
+
+/// `config` with model.params replaced by `params`.
+estimate_config with_params(estimate_config config, std::uint64_t params) {
+    config.model.params = params;
+    return config;
+}
+
+/// `config` with `dp` data-parallel replicas of its tp · pp model-parallel group.
+estimate_config with_data_parallel(estimate_config config, std::uint64_t dp) {
+    config.parallel.gpus = dp * config.parallel.tp * config.parallel.pp;
+    return config;
+}
+
+/// `config` with parallel.zero_stage replaced by `stage`.
+estimate_config with_stage(estimate_config config, std::int64_t stage) {
+    config.parallel.zero_stage = stage;
+    return config;
+}
+
+/// The ZeRO paper's largest model for this stage: max_params(capacity, N = dp, stage) counts the
+/// parameters one data-parallel rank holds (Rajbhandari et al. 2020, Figure 1, 16 B/param Adam);
+/// tensor and pipeline parallelism give each rank 1/(tp · pp) of the model, so the whole model is
+/// tp · pp times that. Clamped to 2^49, the largest count memplan supports.
+std::uint64_t model_states_largest(const estimate_config& config, std::uint64_t dp, std::int64_t stage) {
+    const auto per_rank = max_params(config.gpu_memory_bytes, dp, stage);
+    if (!per_rank.ok()) return max_param_count;  // only error left: the result exceeds 2^49
+    const std::uint64_t model_parallel = config.parallel.tp * config.parallel.pp;
+    if (per_rank.value > max_param_count / model_parallel) return max_param_count;
+    return per_rank.value * model_parallel;
+}
+
+/// Estimates every stage of `config` with its fit and, given a capacity, its largest model and fewest GPUs.
+stage_analysis analyze_stage(const estimate_config& config, std::int64_t stage, std::uint64_t dp) {
+    stage_analysis out;
+    out.stage = stage;
+    const estimate_config staged = with_stage(config, stage);
+    const estimate_result r = estimate(staged);
+    out.ok = r.errors.empty();
+    out.total = out.ok ? r.per_gpu.total : 0;
+    out.fits = out.ok && r.fits;
+    if (config.gpu_memory_bytes == 0) return out;
+    out.model_states_max_params = model_states_largest(config, dp, stage);
+    out.max_params = largest_fitting_params(staged);
+    out.fewest_gpus = fewest_fitting_gpus(staged);
+    return out;
+}
+
+/// JSON text of a value, used for a suggestion's `from` and `to`.
+std::string text(bool value) { return value ? "true" : "false"; }
+std::string text(std::uint64_t value) { return std::to_string(value); }
+std::string text(std::int64_t value) { return std::to_string(value); }
+std::string text(const char* name) { return std::string("\"") + name + "\""; }
+
+/// One candidate change: its field, the values as JSON text and the changed configuration.
+struct candidate {
+    std::string field;
+    std::string from;
+    std::string to;
+    estimate_config config;
+};
+
+/// The single changes worth trying for `c`, each applicable to it (the list in analyze.hpp).
+std::vector<candidate> candidates(const estimate_config& c) {
+    std::vector<candidate> out;
+    const auto add = [&](const char* field, std::string from, std::string to,
+                         const std::function<void(estimate_config&)>& change) {
+        candidate k{field, std::move(from), std::move(to), c};
+        change(k.config);
+        if (validate(k.config).empty()) out.push_back(std::move(k));
+    };
+    const parallel_config& p = c.parallel;
+    const train_config& t = c.train;
+    if (c.mode == run_mode::train) {
+        if (p.zero_stage < 3)  // shard one more kind of model state over data parallel (ZeRO §5)
+            add("parallel.zero_stage", text(p.zero_stage), text(p.zero_stage + 1),
+                [](estimate_config& k) { ++k.parallel.zero_stage; });
+        if (t.recompute != recompute_mode::full)  // keep only each layer's input (Korthikanti §5)
+            add("train.recompute", text(to_string(t.recompute)), text("full"),
+                [](estimate_config& k) { k.train.recompute = recompute_mode::full; });
+        if (!t.flash_attention)  // attention scores never stored (Dao et al. 2022)
+            add("train.flash_attention", text(false), text(true),
+                [](estimate_config& k) { k.train.flash_attention = true; });
+        if (p.tp > 1 && !p.sequence_parallel)  // shard norm/dropout activations over tp (Korthikanti §4.2.2)
+            add("parallel.sequence_parallel", text(false), text(true),
+                [](estimate_config& k) { k.parallel.sequence_parallel = true; });
+        if (t.micro_batch > 1)  // activations scale with the micro-batch
+            add("train.micro_batch", text(t.micro_batch), text(std::uint64_t{1}),
+                [](estimate_config& k) { k.train.micro_batch = 1; });
+    }
+    if (p.gpus <= max_gpu_count / 2)  // twice the data-parallel degree at the same tp · pp
+        add("parallel.gpus", text(p.gpus), text(p.gpus * 2), [](estimate_config& k) { k.parallel.gpus *= 2; });
+    // Twice the tensor-parallel degree on the same GPUs; validate() rejects it unless the heads and the
+    // GPU count allow it.
+    add("parallel.tp", text(p.tp), text(p.tp * 2), [](estimate_config& k) { k.parallel.tp *= 2; });
+    return out;
+}
+
+/// The candidates that lower the per-GPU total below `current`, largest saving first.
+std::vector<suggestion> suggestions_for(const estimate_config& c, std::uint64_t current) {
+    std::vector<suggestion> out;
+    for (const candidate& k : candidates(c)) {
+        const estimate_result r = estimate(k.config);
+        if (!r.errors.empty() || r.per_gpu.total >= current) continue;
+        out.push_back({k.field, k.from, k.to, r.per_gpu.total, current - r.per_gpu.total, r.fits});
+    }
+    // Stable: equal savings keep the order of candidates().
+    std::stable_sort(out.begin(), out.end(),
+                     [](const suggestion& a, const suggestion& b) { return a.saving_bytes > b.saving_bytes; });
+    return out;
+}
+
+/// Per-GPU totals of the four stages for gpus = tp · pp · dp, dp = 1, 2, 4, … while gpus ≤ 1024.
+std::vector<sweep_point> sweep_for(const estimate_config& c) {
+    std::vector<sweep_point> out;
+    const std::uint64_t model_parallel = c.parallel.tp * c.parallel.pp;
+    for (std::uint64_t dp = 1; dp * model_parallel <= sweep_max_gpus; dp *= 2) {
+        sweep_point point;
+        point.gpus = dp * model_parallel;
+        for (std::int64_t s = 0; s < 4; ++s) {
+            const estimate_result r = estimate(with_stage(with_data_parallel(c, dp), s));
+            const auto i = static_cast<std::size_t>(s);
+            point.ok[i] = r.errors.empty();
+            point.totals[i] = point.ok[i] ? r.per_gpu.total : 0;
+        }
+        out.push_back(point);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::uint64_t largest_fitting_params(const estimate_config& config) {
+    if (config.gpu_memory_bytes == 0) return 0;
+    // The total is non-decreasing in model.params (weights, gradients, optimizer states and buffers
+    // grow with it; activations do not depend on it), so "fits" holds on a prefix of [1, 2^49].
+    // Invariant: every count ≤ lo fits (lo = 0: none known), every count > hi does not.
+    std::uint64_t lo = 0, hi = max_param_count;
+    while (lo < hi) {
+        const std::uint64_t mid = lo + (hi - lo + 1) / 2;  // ≥ 1: params = 0 would mean "from the architecture"
+        if (fits(with_params(config, mid)))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+std::uint64_t fewest_fitting_gpus(const estimate_config& config) {
+    if (config.gpu_memory_bytes == 0) return 0;
+    const std::uint64_t model_parallel = config.parallel.tp * config.parallel.pp;
+    const std::uint64_t dp_max = max_gpu_count / model_parallel;  // gpus ≤ 2^20 (validate)
+    // The total is non-increasing in dp (ZeRO shards divide by dp; nothing else depends on it), so
+    // "fits" holds on a suffix of [1, dp_max]: find its first element.
+    if (dp_max == 0 || !fits(with_data_parallel(config, dp_max))) return 0;
+    std::uint64_t lo = 1, hi = dp_max;  // invariant: hi fits; every dp < lo does not
+    while (lo < hi) {
+        const std::uint64_t mid = lo + (hi - lo) / 2;
+        if (fits(with_data_parallel(config, mid)))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo * model_parallel;
+}
+
+analysis analyze(const estimate_config& config) {
+    analysis out;
+    out.result = estimate(config);
+    if (!out.result.errors.empty()) {
+        out.errors = out.result.errors;
+        return out;
+    }
+    out.has_capacity = config.gpu_memory_bytes != 0;
+    for (std::int64_t s = 0; s < 4; ++s)
+        out.stages[static_cast<std::size_t>(s)] = analyze_stage(config, s, out.result.data_parallel);
+    out.suggestions = suggestions_for(config, out.result.per_gpu.total);
+    out.sweep = sweep_for(config);
+    return out;
+}
+
+namespace {
+using ordered_json = nlohmann::ordered_json;
+
+/// A count, or null where it has no meaning (no capacity, or "never").
+ordered_json count_or_null(bool present, std::uint64_t value) {
+    return present ? ordered_json(value) : ordered_json(nullptr);
+}
+
+ordered_json stage_json(const stage_analysis& s, bool has_capacity) {
+    return ordered_json{{"stage", s.stage},
+                        {"total", count_or_null(s.ok, s.total)},
+                        {"fits", has_capacity ? ordered_json(s.fits) : ordered_json(nullptr)},
+                        {"model_states_max_params", count_or_null(has_capacity, s.model_states_max_params)},
+                        {"max_params", count_or_null(has_capacity, s.max_params)},
+                        {"fewest_gpus", count_or_null(has_capacity && s.fewest_gpus != 0, s.fewest_gpus)}};
+}
+
+ordered_json suggestion_json(const suggestion& s, bool has_capacity) {
+    return ordered_json{{"field", s.field},
+                        {"from", ordered_json::parse(s.from, nullptr, false)},
+                        {"to", ordered_json::parse(s.to, nullptr, false)},
+                        {"total", s.total},
+                        {"saving_bytes", s.saving_bytes},
+                        {"fits", has_capacity ? ordered_json(s.fits) : ordered_json(nullptr)}};
+}
+
+ordered_json sweep_json(const sweep_point& p) {
+    ordered_json totals = ordered_json::array();
+    for (std::size_t s = 0; s < 4; ++s) totals.push_back(count_or_null(p.ok[s], p.totals[s]));
+    return ordered_json{{"gpus", p.gpus}, {"totals", totals}};
+}
+
+ordered_json errors_json(const diagnostics& list) {
+    ordered_json out = ordered_json::array();
+    for (const auto& e : list) out.push_back(ordered_json{{"field", e.field}, {"message", e.message}});
+    return out;
+}
+}  // namespace
+
+std::string analyze_json(const std::string& config_json) {
+    ordered_json out;
+    const auto config = parse_config(config_json);
+    if (!config.ok()) {
+        estimate_result failed;
+        failed.errors = config.errors;
+        out["estimate"] = ordered_json::parse(to_json(failed), nullptr, false);
+        out["errors"] = errors_json(config.errors);
+        return out.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+    }
+    const analysis a = analyze(config.value);
+    // The estimate object is exactly what `memplan estimate` prints for this configuration.
+    out["estimate"] = ordered_json::parse(to_json(a.result), nullptr, false);
+    if (a.errors.empty()) {
+        ordered_json stages = ordered_json::array(), suggestions = ordered_json::array(),
+                     sweep = ordered_json::array();
+        for (const auto& s : a.stages) stages.push_back(stage_json(s, a.has_capacity));
+        for (const auto& s : a.suggestions) suggestions.push_back(suggestion_json(s, a.has_capacity));
+        for (const auto& p : a.sweep) sweep.push_back(sweep_json(p));
+        out["stages"] = stages;
+        out["suggestions"] = suggestions;
+        out["sweep"] = sweep;
+    }
+    out["errors"] = errors_json(a.errors);
+    return out.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+}
+
+}  // namespace memplan
