@@ -1,0 +1,368 @@
+// The corrected estimator: published formulas, the seed script's defects fixed, invariants, errors.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "memplan/estimate.hpp"
+
+using namespace memplan;
+
+namespace {
+using u64 = std::uint64_t;
+
+/// GPT-3 175B (Brown et al. 2020, Table 2.1): 96 layers, width 12288, 96 heads, 2048 tokens.
+estimate_config gpt3_175b() {
+    estimate_config c;
+    c.model.params = 175000000000ULL;
+    c.model.num_hidden_layers = 96;
+    c.model.hidden_size = 12288;
+    c.model.num_attention_heads = 96;
+    c.train.seq_len = 2048;
+    c.train.micro_batch = 1;
+    return c;
+}
+
+estimate_result run(const estimate_config& c) {
+    auto r = estimate(c);
+    INFO((r.errors.empty() ? std::string() : r.errors[0].field + ": " + r.errors[0].message));
+    REQUIRE(r.errors.empty());
+    return r;
+}
+
+u64 model_states(const estimate_result& r) {
+    return r.per_gpu.weights + r.per_gpu.gradients + r.per_gpu.optimizer_states;
+}
+
+u64 sum_of_parts(const memory_breakdown& b) {
+    return b.weights + b.gradients + b.optimizer_states + b.activations + b.logits + b.communication + b.kv_cache +
+           b.misc;
+}
+
+estimate_config random_config(std::mt19937_64& rng) {
+    auto pick = [&](std::initializer_list<u64> values) {
+        std::uniform_int_distribution<std::size_t> d(0, values.size() - 1);
+        return *(values.begin() + static_cast<std::ptrdiff_t>(d(rng)));
+    };
+    estimate_config c;
+    c.mode = pick({0, 1}) == 0 ? run_mode::train : run_mode::infer;
+    c.model.num_hidden_layers = pick({2, 12, 24, 32, 44, 80, 96});
+    c.model.num_attention_heads = pick({8, 16, 32, 64});
+    c.model.hidden_size = c.model.num_attention_heads * pick({64, 128});
+    c.model.num_key_value_heads = c.model.num_attention_heads / pick({1, 2, 8});
+    c.model.vocab_size = pick({0, 32000, 50257, 128256});
+    c.model.params = pick({0, 125000000, 7000000000ULL, 70000000000ULL});
+    c.parallel.tp = pick({1, 2, 4, 8});
+    c.parallel.pp = pick({1, 2});
+    c.parallel.gpus = c.parallel.tp * c.parallel.pp * pick({1, 2, 8, 64});
+    c.parallel.zero_stage = static_cast<std::int64_t>(pick({0, 1, 2, 3}));
+    c.parallel.sequence_parallel = pick({0, 1}) == 1;
+    c.train.micro_batch = pick({1, 2, 8});
+    c.train.seq_len = pick({512, 2048, 8192});
+    c.train.recompute = static_cast<recompute_mode>(pick({0, 1, 2}));
+    c.train.flash_attention = pick({0, 1}) == 1;
+    c.train.optimizer = static_cast<optimizer_kind>(pick({0, 1, 2, 3, 4, 5}));
+    c.infer.batch = pick({1, 4, 32});
+    c.infer.context_len = pick({1024, 4096, 32768});
+    c.misc_bytes = pick({0, 1073741824ULL});
+    return c;
+}
+}  // namespace
+
+TEST_CASE("activations without recompute follow Korthikanti Table 2 with tensor parallelism", "[estimate][paper]") {
+    // Korthikanti et al. 2022, Table 2, "tensor parallel (baseline)": sbh(10 + 24/t + 5as/(ht)) per layer.
+    estimate_config c = gpt3_175b();
+    c.parallel.tp = 8;
+    c.parallel.gpus = 8;
+    const u64 s = 2048, b = 1, h = 12288, a = 96, t = 8, L = 96;
+    const u64 per_layer = s * b * h * 10 + s * b * h * 24 / t + 5 * a * s * s * b / t;
+    CHECK(run(c).per_gpu.activations == L * per_layer);
+}
+
+TEST_CASE("sequence parallelism, selective and full recompute match Korthikanti Table 2", "[estimate][paper]") {
+    estimate_config c = gpt3_175b();
+    c.parallel.tp = 8;
+    c.parallel.gpus = 8;
+    const u64 s = 2048, b = 1, h = 12288, a = 96, t = 8, L = 96, sbh = s * b * h;
+    SECTION("tensor + sequence parallel: sbh(34/t + 5as/(ht))") {
+        c.parallel.sequence_parallel = true;
+        CHECK(run(c).per_gpu.activations == L * (34 * sbh / t + 5 * a * s * s * b / t));
+    }
+    SECTION("selective recompute with sequence parallel: 34·sbh/t") {
+        c.parallel.sequence_parallel = true;
+        c.train.recompute = recompute_mode::selective;
+        CHECK(run(c).per_gpu.activations == L * 34 * sbh / t);
+    }
+    SECTION("selective recompute without sequence parallel: sbh(10 + 24/t)") {
+        c.train.recompute = recompute_mode::selective;
+        CHECK(run(c).per_gpu.activations == L * (10 * sbh + 24 * sbh / t));
+    }
+    SECTION("full recompute keeps 2sbh per layer plus one layer recomputed during backward") {
+        c.train.recompute = recompute_mode::full;
+        const u64 one_layer = 10 * sbh + 24 * sbh / t + 5 * a * s * s * b / t;
+        CHECK(run(c).per_gpu.activations == L * 2 * sbh + one_layer);
+    }
+    SECTION("FlashAttention drops the 5as/h score term") {
+        c.train.flash_attention = true;
+        CHECK(run(c).per_gpu.activations == L * (10 * sbh + 24 * sbh / t));
+    }
+    SECTION("without tensor parallelism the layer stores sbh(34 + 5as/h)") {
+        c.parallel.tp = 1;
+        c.parallel.gpus = 1;
+        CHECK(run(c).per_gpu.activations == L * (34 * sbh + 5 * a * s * s * b));
+    }
+}
+
+TEST_CASE("the first pipeline stage holds pp micro-batches of its layers (1F1B)", "[estimate][paper]") {
+    // Korthikanti §4.2.3: with 1F1B the first stage stores activations of pp micro-batches of L/pp
+    // layers, i.e. as much as the whole unpipelined model.
+    estimate_config c = gpt3_175b();
+    c.parallel.tp = 8;
+    c.parallel.gpus = 64;
+    const u64 one_stage = run(c).per_gpu.activations;
+    c.parallel.pp = 8;
+    CHECK(run(c).per_gpu.activations == one_stage);
+    c.train.microbatches_in_flight = 1;  // e.g. a schedule that keeps one micro-batch in flight
+    CHECK(run(c).per_gpu.activations == one_stage / 8);
+}
+
+TEST_CASE("gradients and optimizer states are split by tensor parallelism (seed defect fixed)", "[estimate][seed]") {
+    estimate_config c = gpt3_175b();
+    c.model.params = 7000000000ULL;
+    c.parallel.tp = 2;
+    c.parallel.gpus = 16;  // data parallel 8
+    c.parallel.zero_stage = 1;
+    const auto r = run(c);
+    CHECK(r.data_parallel == 8);
+    CHECK(r.per_gpu.weights == 7000000000ULL);              // 2 B × 7e9 / tp 2
+    CHECK(r.per_gpu.gradients == 7000000000ULL);            // 2 B × 7e9 / tp 2 (the seed forgets tp)
+    CHECK(r.per_gpu.optimizer_states == 5250000000ULL);     // 12 B × 3.5e9 / dp 8 (the seed divides by 16)
+}
+
+TEST_CASE("ZeRO-3 shards the tensor-parallel slice over the data-parallel group only (seed defect fixed)", "[estimate][seed]") {
+    estimate_config c = gpt3_175b();
+    c.model.params = 20000000000ULL;
+    c.parallel.tp = 4;
+    c.parallel.pp = 2;
+    c.parallel.gpus = 64;  // data parallel 8
+    c.parallel.zero_stage = 3;
+    const auto r = run(c);
+    CHECK(r.per_gpu.weights == 2 * 20000000000ULL / 8 / 8);  // the seed divides by tp·pp and then by 64
+    CHECK(r.per_gpu.gradients == 2 * 20000000000ULL / 8 / 8);
+    CHECK(r.per_gpu.optimizer_states == 12 * 20000000000ULL / 8 / 8);
+}
+
+TEST_CASE("the card's stage table is the model-state part of an estimate", "[estimate][seed]") {
+    estimate_config c = gpt3_175b();
+    c.model.params = 7000000000ULL;
+    c.parallel.gpus = 8;
+    const u64 expected[4] = {112000000000ULL, 38500000000ULL, 26250000000ULL, 14000000000ULL};
+    for (std::int64_t s = 0; s <= 3; ++s) {
+        c.parallel.zero_stage = s;
+        CAPTURE(s);
+        CHECK(model_states(run(c)) == expected[s]);
+    }
+}
+
+TEST_CASE("optimizers keep their published state sizes", "[estimate]") {
+    estimate_config c = gpt3_175b();
+    c.model.params = 1000000000ULL;
+    auto opt = [&](optimizer_kind k, dtype w, bool master) {
+        c.train.optimizer = k;
+        c.train.weight_dtype = w;
+        c.train.master_weights = master;
+        return run(c).per_gpu.optimizer_states;
+    };
+    CHECK(opt(optimizer_kind::adam, dtype::bf16, true) == 12000000000ULL);   // ZeRO §3.1, K = 12
+    CHECK(opt(optimizer_kind::adam, dtype::fp32, true) == 8000000000ULL);    // no master copy of fp32 weights
+    CHECK(opt(optimizer_kind::adam, dtype::bf16, false) == 8000000000ULL);   // pure bf16 training
+    CHECK(opt(optimizer_kind::sgd, dtype::bf16, true) == 4000000000ULL);     // master copy only
+    CHECK(opt(optimizer_kind::sgd_momentum, dtype::fp32, true) == 4000000000ULL);
+    CHECK(opt(optimizer_kind::lion, dtype::bf16, true) == 8000000000ULL);
+    // 8-bit Adam: 2 B states + 2 fp32 absmax per 2048-block (Dettmers et al. 2022), + 4 B master.
+    CHECK(opt(optimizer_kind::adam_8bit, dtype::bf16, true) == 6000000000ULL + 8 * 488282ULL);
+    c.train.optimizer = optimizer_kind::none;
+    const auto frozen = run(c);
+    CHECK(frozen.per_gpu.optimizer_states == 0);
+    CHECK(frozen.per_gpu.gradients == 0);
+}
+
+TEST_CASE("KV cache counts batch, grouped-query attention and dtype (seed defect fixed)", "[estimate][kv]") {
+    estimate_config c;
+    c.mode = run_mode::infer;
+    // Llama-2-7B (Touvron et al. 2023): 32 layers, 32 heads of 128, no GQA.
+    c.model.params = 6738415616ULL;
+    c.model.num_hidden_layers = 32;
+    c.model.hidden_size = 4096;
+    c.model.num_attention_heads = 32;
+    c.infer.context_len = 4096;
+    CHECK(run(c).per_gpu.kv_cache == 2ULL * 1024 * 1024 * 1024);  // exactly 2 GiB per sequence in bf16
+    c.infer.batch = 8;
+    CHECK(run(c).per_gpu.kv_cache == 16ULL * 1024 * 1024 * 1024);
+    c.infer.kv_dtype = dtype::fp8;
+    CHECK(run(c).per_gpu.kv_cache == 8ULL * 1024 * 1024 * 1024);
+    // Llama-2-70B: 80 layers, 64 heads, 8 KV heads of 128 → 1.25 GiB per 4096-token sequence.
+    estimate_config big;
+    big.mode = run_mode::infer;
+    big.model.params = 68976648192ULL;
+    big.model.num_hidden_layers = 80;
+    big.model.hidden_size = 8192;
+    big.model.num_attention_heads = 64;
+    big.model.num_key_value_heads = 8;
+    big.infer.context_len = 4096;
+    CHECK(run(big).per_gpu.kv_cache == 1342177280ULL);
+    // Tensor parallel 8 splits the 8 KV heads; tp 16 would replicate them (each GPU keeps one).
+    big.parallel.tp = 8;
+    big.parallel.gpus = 8;
+    CHECK(run(big).per_gpu.kv_cache == 1342177280ULL / 8);
+    big.parallel.tp = 16;
+    big.parallel.gpus = 16;
+    CHECK(run(big).per_gpu.kv_cache == 1342177280ULL / 8);
+}
+
+TEST_CASE("an architecture without params is counted as a GPT model", "[estimate]") {
+    // GPT-2 small-like: 12 layers, 768 wide, vocabulary 50257: 12·(12h² + 13h) + Vh + 2h (no positions).
+    estimate_config c;
+    c.model.num_hidden_layers = 12;
+    c.model.hidden_size = 768;
+    c.model.num_attention_heads = 12;
+    c.model.vocab_size = 50257;
+    const u64 h = 768;
+    CHECK(run(c).params == 12 * (12 * h * h + 13 * h) + 50257 * h + 2 * h);
+}
+
+TEST_CASE("logits are their own row on the last stage", "[estimate]") {
+    estimate_config c = gpt3_175b();
+    c.model.vocab_size = 51200;
+    const auto r = run(c);
+    CHECK(r.per_gpu.logits == 2048ULL * 51200 * 6);  // bf16 logits + fp32 softmax
+    c.parallel.tp = 8;
+    c.parallel.gpus = 8;
+    CHECK(run(c).per_gpu.logits == 2048ULL * 6400 * 6);
+}
+
+TEST_CASE("total is the sum of the parts, on 3000 random configurations", "[estimate][invariant]") {
+    std::mt19937_64 rng(42);
+    int valid = 0;
+    for (int i = 0; i < 3000; ++i) {
+        const auto c = random_config(rng);
+        const auto r = estimate(c);
+        if (!r.errors.empty()) continue;
+        ++valid;
+        REQUIRE(r.per_gpu.total == sum_of_parts(r.per_gpu));
+        REQUIRE(r.per_gpu.total <= max_exact_integer);
+    }
+    CHECK(valid > 1500);
+}
+
+TEST_CASE("more GPUs never raise per-GPU model states; stage k+1 never above stage k", "[estimate][invariant]") {
+    // Checked on 500 random layouts, data parallel 1 to 1024.
+    std::mt19937_64 rng(99);
+    for (int i = 0; i < 500; ++i) {
+        auto c = random_config(rng);
+        c.mode = run_mode::train;
+        c.parallel.gpus = c.parallel.tp * c.parallel.pp;
+        if (!estimate(c).errors.empty()) continue;
+        u64 previous_states[4] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
+        for (u64 dp = 1; dp <= 1024; dp *= 2) {
+            c.parallel.gpus = c.parallel.tp * c.parallel.pp * dp;
+            // Model states only: ZeRO's communication buckets can make a higher stage's total
+            // larger at small data-parallel degrees, which the page shows as it is.
+            u64 previous_stage = UINT64_MAX;
+            for (std::int64_t s = 0; s <= 3; ++s) {
+                c.parallel.zero_stage = s;
+                const auto r = run(c);
+                CAPTURE(i, dp, s);
+                REQUIRE(model_states(r) <= previous_states[s]);
+                REQUIRE(model_states(r) <= previous_stage);
+                previous_states[s] = model_states(r);
+                previous_stage = model_states(r);
+            }
+        }
+    }
+}
+
+TEST_CASE("the fit verdict compares the total with the GPU's capacity", "[estimate]") {
+    estimate_config c = gpt3_175b();
+    c.model.params = 1000000000ULL;
+    const auto total = run(c).per_gpu.total;
+    c.gpu_memory_bytes = total;
+    auto r = run(c);
+    CHECK(r.fits);
+    CHECK(r.headroom_bytes == 0);
+    c.gpu_memory_bytes = total - 1;
+    r = run(c);
+    CHECK_FALSE(r.fits);
+    CHECK(r.shortfall_bytes == 1);
+}
+
+TEST_CASE("invalid layouts and models are errors naming the field", "[estimate][errors]") {
+    auto first_error = [](const estimate_config& c) {
+        const auto r = estimate(c);
+        REQUIRE_FALSE(r.errors.empty());
+        CHECK(r.per_gpu.total == 0);
+        return r.errors.front();
+    };
+    estimate_config c = gpt3_175b();
+    SECTION("gpus not a multiple of tp·pp") {
+        c.parallel.tp = 8;
+        c.parallel.pp = 2;
+        c.parallel.gpus = 24;
+        const auto e = first_error(c);
+        CHECK(e.field == "parallel.gpus");
+        CHECK(e.message == "must be a multiple of parallel.tp × parallel.pp (16)");
+    }
+    SECTION("heads not divisible by tp") {
+        c.parallel.tp = 5;
+        c.parallel.gpus = 5;
+        const auto e = first_error(c);
+        CHECK(e.field == "parallel.tp");
+        CHECK(e.message == "must divide model.num_attention_heads (96)");
+    }
+    SECTION("KV heads not dividing heads") {
+        c.model.num_key_value_heads = 7;
+        CHECK(first_error(c).field == "model.num_key_value_heads");
+    }
+    SECTION("hidden size not divisible by heads without head_dim") {
+        c.model.hidden_size = 12289;
+        CHECK(first_error(c).field == "model.hidden_size");
+    }
+    SECTION("more pipeline stages than layers") {
+        c.model.num_hidden_layers = 4;
+        c.parallel.pp = 8;
+        c.parallel.gpus = 8;
+        CHECK(first_error(c).field == "parallel.pp");
+    }
+    SECTION("a parameter count alone cannot give activations") {
+        estimate_config bare;
+        bare.model.params = 7000000000ULL;
+        const auto r = estimate(bare);
+        REQUIRE(r.errors.size() == 3);
+        CHECK(r.errors[0].field == "model.num_hidden_layers");
+        CHECK(r.errors[0].message == "is required for activation memory");
+    }
+    SECTION("no model at all") {
+        CHECK(first_error(estimate_config{}).field == "model.params");
+    }
+    SECTION("zero GPUs, zero batch, zero sequence, bad stage") {
+        c.parallel.gpus = 0;
+        c.train.micro_batch = 0;
+        c.train.seq_len = 0;
+        c.parallel.zero_stage = 7;
+        const auto r = estimate(c);
+        REQUIRE(r.errors.size() == 4);
+        CHECK(r.errors[0].field == "parallel.gpus");
+        CHECK(r.errors[0].message == "must be an integer from 1 to 1048576");
+        CHECK(r.errors[1].field == "parallel.zero_stage");
+        CHECK(r.errors[2].field == "train.micro_batch");
+        CHECK(r.errors[3].field == "train.seq_len");
+    }
+    SECTION("sizes beyond 2^53 bytes are refused, not wrapped") {
+        c.model.num_hidden_layers = 65536;
+        c.model.hidden_size = 1048576;
+        c.model.num_attention_heads = 65536;
+        c.train.seq_len = 16777216;
+        c.train.micro_batch = 1048576;
+        const auto e = first_error(c);
+        CHECK(e.field == "per_gpu.activations");
+    }
+}
