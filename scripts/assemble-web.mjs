@@ -1,0 +1,60 @@
+// Assembles dist/ from web/ and the WebAssembly build (build/wasm/wasm). Run by scripts/build-web.sh.
+import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const web = path.join(root, 'web');
+const wasm = path.join(root, 'build/wasm/wasm');
+const dist = path.join(root, 'dist');
+
+await rm(dist, { recursive: true, force: true });
+await mkdir(dist, { recursive: true });
+
+// 1. The served site and the API module: web/ as is, plus the ES6 WebAssembly factory.
+for (const name of await readdir(web))
+  if (/\.(html|js|css|d\.ts)$/.test(name)) await copyFile(path.join(web, name), path.join(dist, name));
+for (const name of ['memplan-core.js', 'memplan-core.wasm'])
+  await copyFile(path.join(wasm, name), path.join(dist, name));
+
+// 2. The single-file page: classic inline script (factory with the WASM inlined + the page bundled
+//    as an IIFE), inline style, and a CSP that allows exactly these by hash.
+const coreAsGlobal = {
+  name: 'core-as-global',
+  setup(b) {
+    b.onResolve({ filter: /memplan-core\.js$/ }, () => ({ path: 'core', namespace: 'core-global' }));
+    b.onLoad({ filter: /.*/, namespace: 'core-global' }, () => ({
+      contents: 'export default globalThis.createMemplanCore;', loader: 'js' }));
+  },
+};
+const bundle = await build({
+  entryPoints: [path.join(web, 'app.js')], bundle: true, format: 'iife', minify: true, write: false,
+  platform: 'browser', target: 'chrome100', external: ['node:*'], plugins: [coreAsGlobal],
+  define: { 'import.meta.url': '""' }, logLevel: 'error',
+});
+const glue = await readFile(path.join(wasm, 'memplan-core-single.js'), 'utf8');
+const script = (glue + '\n' + bundle.outputFiles[0].text).replace(/<\/(script)/gi, '<\\/$1');
+const style = await readFile(path.join(web, 'style.css'), 'utf8');
+const sha = (text) => "'sha256-" + createHash('sha256').update(text, 'utf8').digest('base64') + "'";
+const csp = `default-src 'none'; script-src ${sha(script)} 'wasm-unsafe-eval'; style-src ${sha(style)}; ` +
+  "img-src data:; connect-src data:; object-src 'none'; base-uri 'none'; form-action 'none'";
+
+let html = await readFile(path.join(web, 'index.html'), 'utf8');
+const replaceOnce = (from, to) => {
+  const at = html.indexOf(from);
+  if (at < 0 || html.indexOf(from, at + 1) >= 0) throw new Error('assemble-web: expected exactly one ' + from);
+  html = html.slice(0, at) + to + html.slice(at + from.length);
+};
+replaceOnce(html.match(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/)[0],
+  `<meta http-equiv="Content-Security-Policy" content="${csp}">`);
+replaceOnce('<link rel="stylesheet" href="style.css">', `<style>${style}</style>`);
+// The classic script runs at the end of <body>, after the elements it looks up exist.
+replaceOnce('<script type="module" src="app.js"></script>\n', '');
+replaceOnce('</body>', `<script>${script}</script>\n</body>`);
+replaceOnce('<a href="embed-example.html">embed it</a>', 'single-file build');
+await writeFile(path.join(dist, 'memplan.html'), html);
+
+const files = await readdir(dist);
+console.log(`dist/: ${files.length} files (${files.join(', ')})`);

@@ -1,0 +1,48 @@
+// memplan page — number formatting with Intl.NumberFormat. No DOM here.
+
+const UNITS = Object.freeze({
+  GiB: { divisor: 2 ** 30, label: 'GiB' },
+  GB: { divisor: 1e9, label: 'GB' },
+});
+
+const fixed = new Map();
+function numberFormat(digits) {
+  if (!fixed.has(digits))
+    fixed.set(digits, new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+  return fixed.get(digits);
+}
+const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumSignificantDigits: 4 });
+
+/** "74.51 GiB" — bytes in the chosen unit (GiB = 2^30 bytes, GB = 10^9 bytes). */
+export function formatBytes(bytes, unit) {
+  const u = UNITS[unit] || UNITS.GiB;
+  const value = bytes / u.divisor;
+  const digits = value !== 0 && Math.abs(value) < 10 ? 3 : 2;
+  return numberFormat(digits).format(value) + ' ' + u.label;
+}
+
+/** Bytes in the chosen unit as a plain number (for chart axes). */
+export function inUnit(bytes, unit) {
+  return bytes / (UNITS[unit] || UNITS.GiB).divisor;
+}
+
+/** Exact byte count with grouping: "80,000,000,000 bytes". */
+export function formatExactBytes(bytes) {
+  return whole.format(bytes) + ' bytes';
+}
+
+/** A parameter count: "20B (20,000,000,000)". */
+export function formatParams(count) {
+  return compact.format(count) + ' (' + whole.format(count) + ')';
+}
+
+/** A whole count with grouping: "1,024". */
+export function formatCount(count) {
+  return whole.format(count);
+}
+
+/** "12.3%" */
+export function formatPercent(fraction) {
+  return numberFormat(1).format(fraction * 100) + '%';
+}
