@@ -7,6 +7,7 @@
 #include <array>
 
 #include "checks.hpp"
+#include "memplan/arch.hpp"
 
 namespace memplan {
 
@@ -51,8 +52,14 @@ constexpr name_table<optimizer_kind, 6> optimizer_names{{{{optimizer_kind::adam,
                                                            {optimizer_kind::sgd_momentum, "sgd_momentum"},
                                                            {optimizer_kind::lion, "lion"},
                                                            {optimizer_kind::none, "none"}}}};
+constexpr name_table<norm_kind, 2> norm_names{{{{norm_kind::layernorm, "layernorm"}, {norm_kind::rmsnorm, "rmsnorm"}}}};
+constexpr name_table<mlp_kind, 2> mlp_names{{{{mlp_kind::plain, "plain"}, {mlp_kind::gated, "gated"}}}};
 }  // namespace
 
+const char* to_string(norm_kind kind) { return norm_names.name(kind); }
+const char* to_string(mlp_kind kind) { return mlp_names.name(kind); }
+bool parse_enum(const std::string& name, norm_kind& out) { return norm_names.parse(name, out); }
+bool parse_enum(const std::string& name, mlp_kind& out) { return mlp_names.parse(name, out); }
 const char* to_string(dtype type) { return dtype_names.name(type); }
 const char* to_string(run_mode mode) { return mode_names.name(mode); }
 const char* to_string(recompute_mode mode) { return recompute_names.name(mode); }
@@ -91,18 +98,6 @@ void check_range(std::uint64_t value, const char* field, std::uint64_t lo, std::
 
 bool has_architecture(const model_config& m) {
     return m.num_hidden_layers != 0 && m.hidden_size != 0 && m.num_attention_heads != 0;
-}
-
-std::uint64_t kv_heads_of(const model_config& m) {
-    return m.num_key_value_heads != 0 ? m.num_key_value_heads : m.num_attention_heads;
-}
-
-std::uint64_t head_dim_of(const model_config& m) {
-    return m.head_dim != 0 ? m.head_dim : m.hidden_size / m.num_attention_heads;
-}
-
-std::uint64_t ffn_of(const model_config& m) {
-    return m.intermediate_size != 0 ? m.intermediate_size : 4 * m.hidden_size;
 }
 
 void require_architecture(const model_config& m, const char* why, diagnostics& errors) {
@@ -155,14 +150,9 @@ diagnostics validate(const estimate_config& c) {
     if (c.mode == run_mode::infer) require_architecture(m, "for the KV cache", errors);
     if (!errors.empty()) return errors;
 
-    if (m.head_dim == 0 && m.hidden_size % m.num_attention_heads != 0)
-        errors.push_back({"model.hidden_size", "must be divisible by model.num_attention_heads (" +
-                                                   std::to_string(m.num_attention_heads) +
-                                                   ") when model.head_dim is not given"});
-    const std::uint64_t kv_heads = kv_heads_of(m);
-    if (kv_heads > m.num_attention_heads || m.num_attention_heads % kv_heads != 0)
-        errors.push_back({"model.num_key_value_heads", "must divide model.num_attention_heads (" +
-                                                           std::to_string(m.num_attention_heads) + ")"});
+    errors = validate_architecture(m);
+    if (!errors.empty()) return errors;
+    const std::uint64_t kv_heads = resolved_kv_heads(m);
     // Megatron tensor parallelism splits attention by heads (Shoeybi et al. 2019, §3).
     if (m.num_attention_heads % p.tp != 0)
         errors.push_back({"parallel.tp", "must divide model.num_attention_heads (" +
@@ -183,16 +173,6 @@ namespace {
 
 /// Bytes of `elements` values of `type`, rounded up (int4 packs two per byte).
 u128 bytes_of(u128 elements, dtype type) { return ceil_div(elements * dtype_bits(type), 8); }
-
-/// Parameters of a GPT-style model (Narayanan et al. 2021, "Efficient Large-Scale Language Model
-/// Training on GPU Clusters Using Megatron-LM", §5.1): per layer QKV 3h²+3h, output h²+h, MLP
-/// 2hf+f+h, two LayerNorms 4h (= 12h² + 13h for f = 4h), a tied V·h embedding, a final LayerNorm 2h.
-u128 count_gpt_params(const model_config& m) {
-    const u128 h = m.hidden_size;
-    const u128 f = ffn_of(m);
-    const u128 per_layer = (3 * h * h + 3 * h) + (h * h + h) + (2 * h * f + f + h) + 4 * h;
-    return u128{m.num_hidden_layers} * per_layer + u128{m.vocab_size} * h + 2 * h;
-}
 
 /// Optimizer-state bytes per parameter, as bytes per `2048` parameters to keep 8-bit block statistics exact.
 u128 optimizer_bytes(u128 shard_params, const train_config& t) {
@@ -294,12 +274,12 @@ estimate_result estimate(const estimate_config& c) {
     const model_config& m = c.model;
     const parallel_config& p = c.parallel;
 
-    const u128 params = m.params != 0 ? u128{m.params} : count_gpt_params(m);
-    if (params > max_param_count) {
-        r.errors.push_back({"model", "the architecture has more than " + detail::to_decimal(max_param_count) +
-                                         " parameters, the largest count memplan supports"});
+    const auto counted = count_params(m);
+    if (!counted.ok()) {
+        r.errors = counted.errors;
         return r;
     }
+    const u128 params = m.params != 0 ? u128{m.params} : u128{counted.value.total};
     r.params = static_cast<std::uint64_t>(params);
     const std::uint64_t model_parallel = p.tp * p.pp;
     const std::uint64_t dp = p.gpus / model_parallel;
@@ -342,8 +322,8 @@ estimate_result estimate(const estimate_config& c) {
         // KV cache: K and V for every layer, KV head, head dim, token and sequence (Pope et al. 2022,
         // "Efficiently Scaling Transformer Inference", §2); KV heads split over tp, replicated when tp > heads.
         const u128 layers = ceil_div(m.num_hidden_layers, p.pp);
-        const u128 heads = ceil_div(kv_heads_of(m), p.tp);
-        kv = bytes_of(2 * layers * heads * head_dim_of(m) * inf.context_len * inf.batch, inf.kv_dtype);
+        const u128 heads = ceil_div(resolved_kv_heads(m), p.tp);
+        kv = bytes_of(2 * layers * heads * resolved_head_dim(m) * inf.context_len * inf.batch, inf.kv_dtype);
     }
 
     memory_breakdown& b = r.per_gpu;

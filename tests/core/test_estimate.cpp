@@ -358,8 +358,8 @@ TEST_CASE("invalid layouts and models are errors naming the field", "[estimate][
     }
     SECTION("sizes beyond 2^53 bytes are refused, not wrapped") {
         c.model.num_hidden_layers = 65536;
-        c.model.hidden_size = 1048576;
-        c.model.num_attention_heads = 65536;
+        c.model.hidden_size = 1024;
+        c.model.num_attention_heads = 8;
         c.train.seq_len = 16777216;
         c.train.micro_batch = 1048576;
         const auto e = first_error(c);

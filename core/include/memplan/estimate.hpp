@@ -22,16 +22,40 @@ enum class recompute_mode { none, selective, full };
 /// Optimizer whose states are kept per parameter.
 enum class optimizer_kind { adam, adam_8bit, sgd, sgd_momentum, lion, none };
 
+/// Normalisation layers: LayerNorm has a weight and a bias (2h), RMSNorm a weight only (h).
+enum class norm_kind { layernorm, rmsnorm };
+
+/// Feed-forward block: plain (up, activation, down) or gated (gate and up, activation, down; SwiGLU/GeGLU).
+enum class mlp_kind { plain, gated };
+
 /// The model: an explicit parameter count, or its architecture with Hugging Face config.json names.
+/// Fields left at 0 take the defaults of the family named by `model_type` (memplan/arch.hpp);
+/// without a family, those of a GPT-style block (Korthikanti et al. 2022's assumptions).
 struct model_config {
     std::uint64_t params = 0;             ///< explicit parameter count; 0 = count it from the architecture
+    std::string model_type;               ///< Hugging Face model_type ("llama", "gpt2", …); "" = GPT-style
     std::uint64_t num_hidden_layers = 0;  ///< transformer blocks
     std::uint64_t hidden_size = 0;        ///< model width h
     std::uint64_t num_attention_heads = 0;  ///< query heads a
     std::uint64_t num_key_value_heads = 0;  ///< KV heads (GQA/MQA); 0 = num_attention_heads
     std::uint64_t head_dim = 0;           ///< per-head size; 0 = hidden_size / num_attention_heads
     std::uint64_t intermediate_size = 0;  ///< FFN width; 0 = 4 · hidden_size
-    std::uint64_t vocab_size = 0;         ///< vocabulary; 0 = unknown (no logits row)
+    std::uint64_t vocab_size = 0;         ///< vocabulary; 0 = unknown (no embeddings, no logits row)
+    bool tie_word_embeddings = true;      ///< output projection shares the input embedding
+    std::uint64_t learned_positions = 0;  ///< learned absolute position embeddings (GPT-2 n_positions); 0 = none (rotary)
+    norm_kind norm = norm_kind::layernorm;
+    std::uint64_t norms_per_layer = 2;    ///< Gemma 2 has 4 (pre and post attention and MLP)
+    mlp_kind mlp = mlp_kind::plain;
+    bool qkv_bias = true;                 ///< biases on the Q, K, V projections
+    bool attention_out_bias = true;       ///< bias on the attention output projection
+    bool mlp_bias = true;                 ///< biases on the MLP projections
+    bool dropout = true;                  ///< dropout layers present in training (GPT-2, Megatron GPT)
+    std::uint64_t num_experts = 0;        ///< routed experts per MoE layer; 0 = dense
+    std::uint64_t experts_per_token = 0;  ///< experts each token is routed to (top-k)
+    std::uint64_t moe_intermediate_size = 0;  ///< FFN width of one expert; 0 = intermediate_size
+    std::uint64_t shared_expert_intermediate_size = 0;  ///< always-active shared expert (Qwen2-MoE); 0 = none
+    std::uint64_t sliding_window = 0;     ///< tokens a sliding-window layer attends to; 0 = full attention
+    std::uint64_t sliding_window_layers = 0;  ///< layers using the window; 0 with a window = all layers
 };
 
 /// How the GPUs are divided: data × tensor × pipeline parallel, plus ZeRO sharding over data parallel.
@@ -118,11 +142,15 @@ const char* to_string(dtype type);
 const char* to_string(run_mode mode);
 const char* to_string(recompute_mode mode);
 const char* to_string(optimizer_kind kind);
+const char* to_string(norm_kind kind);
+const char* to_string(mlp_kind kind);
 
 /// Parses a name; false when `name` is not one of the names above.
 bool parse_enum(const std::string& name, dtype& out);
 bool parse_enum(const std::string& name, run_mode& out);
 bool parse_enum(const std::string& name, recompute_mode& out);
 bool parse_enum(const std::string& name, optimizer_kind& out);
+bool parse_enum(const std::string& name, norm_kind& out);
+bool parse_enum(const std::string& name, mlp_kind& out);
 
 }  // namespace memplan
