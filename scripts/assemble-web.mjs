@@ -13,13 +13,28 @@ const dist = path.join(root, 'dist');
 await rm(dist, { recursive: true, force: true });
 await mkdir(dist, { recursive: true });
 
-// 1. The served site and the API module: web/ as is, plus the ES6 WebAssembly factory.
+// 1. The API module as written (memplan.js, its .d.ts, the ES6 WebAssembly factory and .wasm), the
+//    pages and the style sheet.
 for (const name of await readdir(web))
-  if (/\.(html|js|css|d\.ts)$/.test(name)) await copyFile(path.join(web, name), path.join(dist, name));
+  if (/\.(html|css|d\.ts)$/.test(name) || name === 'memplan.js') await copyFile(path.join(web, name), path.join(dist, name));
 for (const name of ['memplan-core.js', 'memplan-core.wasm'])
   await copyFile(path.join(wasm, name), path.join(dist, name));
 
-// 2. The single-file page: classic inline script (factory with the WASM inlined + the page bundled
+// 2. The served page's script: web/app.js and its modules (the API and the factory included) as one
+//    minified ES module, so the page loads in one request instead of a chain of imports. The factory
+//    finds memplan-core.wasm next to app.js through import.meta.url.
+const coreFromBuild = {
+  name: 'core-from-build',
+  setup(b) {
+    b.onResolve({ filter: /memplan-core\.js$/ }, () => ({ path: path.join(wasm, 'memplan-core.js') }));
+  },
+};
+await build({
+  entryPoints: [path.join(web, 'app.js')], bundle: true, format: 'esm', minify: true, outfile: path.join(dist, 'app.js'),
+  platform: 'browser', target: 'chrome100', external: ['node:*'], plugins: [coreFromBuild], logLevel: 'error',
+});
+
+// 3. The single-file page: classic inline script (factory with the WASM inlined + the page bundled
 //    as an IIFE), inline style, and a CSP that allows exactly these by hash.
 const coreAsGlobal = {
   name: 'core-as-global',
@@ -49,6 +64,7 @@ const replaceOnce = (from, to) => {
 };
 replaceOnce(html.match(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/)[0],
   `<meta http-equiv="Content-Security-Policy" content="${csp}">`);
+replaceOnce(html.match(/<!-- preload:begin[\s\S]*?<!-- preload:end -->\n/)[0], '');
 replaceOnce('<link rel="stylesheet" href="style.css">', `<style>${style}</style>`);
 // The classic script runs at the end of <body>, after the elements it looks up exist.
 replaceOnce('<script type="module" src="app.js"></script>\n', '');

@@ -270,6 +270,8 @@ function update() {
   $('output').classList.remove('stale');
   $('output').hidden = false;
   $('loading').hidden = true;
+  // For scripts/measure-budgets.mjs: time from navigation to the first rendered result.
+  if (!performance.getEntriesByName('memplan:first-result').length) performance.mark('memplan:first-result');
 }
 
 let timer = 0;

@@ -1,0 +1,80 @@
+// Measures the page budgets: the whole page's weight (every file it loads, gzipped at level 9) and
+// the time from navigation to the first result (the page's performance mark "memplan:first-result")
+// in headless Chromium served from localhost, median of several cold loads.
+//   node scripts/measure-budgets.mjs           print the figures
+//   node scripts/measure-budgets.mjs --check   exit 1 when a budget is exceeded
+//   node scripts/measure-budgets.mjs --write   also rewrite the figures in docs/budgets.md
+import { readFile, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { gzipSync } from 'node:zlib';
+import { DIST, launch, serve } from '../tests/e2e/harness.mjs';
+
+const BUDGET_GZIP_BYTES = 150 * 1024;
+const BUDGET_FIRST_RESULT_MS = 300;
+const RUNS = 9;
+
+const gz = (buffer) => gzipSync(buffer, { level: 9 }).length;
+
+const server = await serve();
+const browser = await launch();
+const loaded = new Map();
+const times = [];
+try {
+  for (let run = 0; run < RUNS; run++) {
+    const context = await browser.newContext();  // cold cache every run
+    const page = await context.newPage();
+    page.on('response', async (response) => {
+      const url = new URL(response.url());
+      if (url.origin !== server.origin) return;
+      loaded.set(url.pathname, (await response.body()).length);
+    });
+    await page.goto(server.origin + '/index.html');
+    await page.waitForFunction(() => performance.getEntriesByName('memplan:first-result').length > 0);
+    times.push(await page.evaluate(() => performance.getEntriesByName('memplan:first-result')[0].startTime));
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  server.stop();
+}
+
+const files = [];
+for (const pathname of [...loaded.keys()].sort()) {
+  const raw = await readFile(DIST + pathname.replace(/^\//, ''));
+  files.push({ file: pathname.slice(1), raw: raw.length, gzip: gz(raw) });
+}
+const total = files.reduce((s, f) => s + f.gzip, 0);
+const rawTotal = files.reduce((s, f) => s + f.raw, 0);
+const single = await readFile(DIST + 'memplan.html');
+times.sort((a, b) => a - b);
+const median = times[Math.floor(times.length / 2)];
+const kb = (n) => (n / 1024).toFixed(1);
+
+console.log('file                      raw B    gzip B');
+for (const f of files) console.log(`${f.file.padEnd(24)} ${String(f.raw).padStart(7)} ${String(f.gzip).padStart(9)}`);
+console.log(`page total: ${kb(total)} KiB gzipped (${kb(rawTotal)} KiB raw), budget ${kb(BUDGET_GZIP_BYTES)} KiB`);
+console.log(`single-file memplan.html: ${kb(gz(single))} KiB gzipped (${kb(single.length)} KiB raw)`);
+console.log(`first result: median ${median.toFixed(0)} ms of ${RUNS} cold loads (min ${times[0].toFixed(0)}, max ${times[times.length - 1].toFixed(0)}), budget ${BUDGET_FIRST_RESULT_MS} ms`);
+
+if (process.argv.includes('--write')) {
+  const path = new URL('../docs/budgets.md', import.meta.url);
+  const doc = await readFile(path, 'utf8');
+  const table = ['| file | raw bytes | gzipped bytes |', '|---|---:|---:|',
+    ...files.map((f) => `| ${f.file} | ${f.raw} | ${f.gzip} |`),
+    `| **page total** | ${rawTotal} | **${total} (${kb(total)} KiB)** |`].join('\n');
+  const figures = `<!-- measured:begin -->\nMeasured on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ` +
+    `headless Debian Chromium, \`npm run measure\`:\n\n${table}\n\n` +
+    `- Whole page: **${kb(total)} KiB gzipped** (budget 150 KiB).\n` +
+    `- Single-file build \`memplan.html\`: ${kb(gz(single))} KiB gzipped.\n` +
+    `- First result visible: **median ${median.toFixed(0)} ms** after navigation over ${RUNS} cold loads ` +
+    `(min ${times[0].toFixed(0)} ms, max ${times[times.length - 1].toFixed(0)} ms; budget 300 ms).\n<!-- measured:end -->`;
+  await writeFile(path, doc.replace(/<!-- measured:begin -->[\s\S]*<!-- measured:end -->/, figures));
+  console.log('wrote docs/budgets.md');
+}
+
+if (process.argv.includes('--check')) {
+  let ok = true;
+  if (total > BUDGET_GZIP_BYTES) { console.error(`over budget: page ${total} B gzipped > ${BUDGET_GZIP_BYTES} B`); ok = false; }
+  if (median > BUDGET_FIRST_RESULT_MS) { console.error(`over budget: first result ${median.toFixed(0)} ms > ${BUDGET_FIRST_RESULT_MS} ms`); ok = false; }
+  if (!ok) process.exit(1);
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Tests of the WebAssembly module and the page: builds dist/, then runs the node:test tests of the
+# shipped module (tests/wasm, including the differential test against the native CLI) and the browser
+# tests (tests/e2e, Debian's Chromium via playwright-core), then checks the page budgets.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/build-web.sh
+if [[ -z "${MEMPLAN_CLI:-}" ]]; then
+  # The differential test needs the native CLI built from the same sources as the WASM.
+  [[ -f build/ci/CMakeCache.txt ]] || cmake --preset ci >/dev/null
+  cmake --build --preset ci -j"$(nproc)" --target memplan
+fi
+echo "== node tests of dist/memplan.js"
+node --test tests/wasm/*.test.mjs
+echo "== browser tests of the page"
+node --test tests/e2e/*.test.mjs
+echo "== budgets"
+node scripts/measure-budgets.mjs --check

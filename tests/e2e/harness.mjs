@@ -1,0 +1,54 @@
+// Browser-test harness: a python3 http.server for dist/ on a free loopback port and Debian's
+// Chromium driven by playwright-core (no downloaded browsers; flags from GUIDE §3).
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Starts `python3 -m http.server` on port 0 (the OS picks a free one); resolves {origin, stop}. */
+export function serve(directory = DIST) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('python3', ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', directory],
+      { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    const timer = setTimeout(() => { child.kill(); reject(new Error('http.server did not start: ' + text)); }, 10000);
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+      const m = text.match(/port (\d+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ origin: `http://127.0.0.1:${m[1]}`, stop: () => child.kill() });
+      }
+    });
+    child.stderr.resume();
+    child.on('error', reject);
+  });
+}
+
+export function launch() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/**
+ * A page that records console errors, page errors and every request that leaves `origin`
+ * (data: and blob: URLs are not requests to another origin).
+ */
+export async function watchedPage(context, origin) {
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
+  page.on('request', (r) => {
+    const url = r.url();
+    if (url.startsWith('data:') || url.startsWith('blob:')) return;
+    if (!url.startsWith(origin + '/')) problems.push('request to another origin: ' + url);
+  });
+  page.on('requestfailed', (r) => problems.push('failed request: ' + r.url()));
+  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  return { page, problems };
+}

@@ -1,0 +1,143 @@
+// The shipped module (dist/memplan.js) in Node 20: the ZeRO card's worked examples, the estimate and
+// analyze objects, and every error path of the JS API.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { load, MemplanError } from '../../dist/memplan.js';
+
+const mp = await load();
+
+const seven_b = {
+  model: { params: 7e9, num_hidden_layers: 32, hidden_size: 4096, num_attention_heads: 32 },
+  parallel: { gpus: 8, zero_stage: 1 },
+  gpu: { memory_bytes: 80e9 },
+};
+
+/** Asserts that `fn` throws a MemplanError with exactly `message`. */
+function throwsMessage(fn, message) {
+  assert.throws(fn, (error) => {
+    assert.ok(error instanceof MemplanError, 'a MemplanError');
+    assert.ok(error instanceof Error);
+    assert.equal(error.message, message);
+    assert.ok(error.errors.length >= 1);
+    return true;
+  });
+}
+
+test('load() is memoized', async () => {
+  assert.equal(await load(), mp);
+});
+
+test("the card's model-state bytes: 7e9 parameters on 8 GPUs are 112 / 38.5 / 26.25 / 14 GB", () => {
+  assert.equal(mp.modelStateBytes(7e9, 8, 0), 112e9);
+  assert.equal(mp.modelStateBytes(7e9, 8, 1), 38.5e9);
+  assert.equal(mp.modelStateBytes(7e9, 8, 2), 26.25e9);
+  assert.equal(mp.modelStateBytes(7e9, 8, 3), 14e9);
+});
+
+test("the card's largest model: 80 GB on 8 GPUs is 5e9 / 14545454545 / 40e9 parameters", () => {
+  assert.equal(mp.maxParams(80e9, 8, 0), 5e9);
+  assert.equal(mp.maxParams(80e9, 8, 1), 14545454545);
+  assert.equal(mp.maxParams(80e9, 8, 2), 21333333333);
+  assert.equal(mp.maxParams(80e9, 8, 3), 40e9);
+});
+
+test('the inverse is exact at the boundary', () => {
+  for (const stage of [0, 1, 2, 3]) {
+    const largest = mp.maxParams(80e9, 8, stage);
+    assert.ok(mp.modelStateBytes(largest, 8, stage) <= 80e9);
+    assert.ok(mp.modelStateBytes(largest + 1, 8, stage) > 80e9);
+  }
+});
+
+test("a bad stage throws like the card's ValueError", () => {
+  for (const stage of [4, -1, 1.5, NaN, Infinity, '1', null, undefined, 2 ** 32])
+    throwsMessage(() => mp.modelStateBytes(7e9, 8, stage), 'stage must be 0, 1, 2 or 3');
+  throwsMessage(() => mp.maxParams(80e9, 8, 7), 'stage must be 0, 1, 2 or 3');
+});
+
+test('bad counts name their parameter', () => {
+  const params = 'n_params must be an integer from 0 to 562949953421312';
+  for (const p of [-1, 1.5, NaN, Infinity, 2 ** 49 + 2, '7e9', 7n])
+    throwsMessage(() => mp.modelStateBytes(p, 8, 1), params);
+  const gpus = 'n_gpus must be an integer from 1 to 1048576';
+  for (const n of [0, -8, 2.5, 2 ** 20 + 1, NaN]) {
+    throwsMessage(() => mp.modelStateBytes(7e9, n, 1), gpus);
+    throwsMessage(() => mp.maxParams(80e9, n, 1), gpus);
+  }
+  for (const b of [-1, 0.5, 2 ** 53 + 2, Infinity])
+    throwsMessage(() => mp.maxParams(b, 8, 1), 'gpu_bytes must be an integer from 0 to 9007199254740992');
+  throwsMessage(() => mp.maxParams(2 ** 53, 1048576, 3),
+    'gpu_bytes result exceeds 562949953421312 parameters, the largest count memplan supports');
+});
+
+test('several bad arguments are all reported', () => {
+  assert.throws(() => mp.modelStateBytes(-1, 0, 9), (error) => {
+    assert.deepEqual(error.errors.map((e) => e.field), ['n_params', 'n_gpus', 'stage']);
+    assert.equal(error.field, 'n_params');
+    assert.match(error.message, /^n_params must .*; n_gpus must .*; stage must be 0, 1, 2 or 3$/);
+    return true;
+  });
+});
+
+test('estimate() returns the CLI result object', () => {
+  const r = mp.estimate(seven_b);
+  assert.deepEqual(Object.keys(r), ['params', 'data_parallel', 'per_gpu', 'gpu', 'warnings', 'errors']);
+  assert.equal(r.params, 7e9);
+  assert.equal(r.data_parallel, 8);
+  assert.equal(r.per_gpu.weights + r.per_gpu.gradients + r.per_gpu.optimizer_states, 38.5e9);
+  const parts = Object.entries(r.per_gpu).filter(([k]) => k !== 'total').reduce((s, [, v]) => s + v, 0);
+  assert.equal(r.per_gpu.total, parts);
+  assert.equal(r.gpu.fits, r.per_gpu.total <= 80e9);
+  assert.deepEqual(r.errors, []);
+  // JSON text in, the same object out.
+  assert.deepEqual(mp.estimate(JSON.stringify(seven_b)), r);
+  assert.equal(JSON.stringify(r), mp.estimateJson(JSON.stringify(seven_b)));
+});
+
+test('estimate() errors name the field', () => {
+  const cases = [
+    [{ model: { ...seven_b.model, num_attention_heads: 12, hidden_size: 768 }, parallel: { gpus: 8, tp: 8 } },
+      'parallel.tp: must divide model.num_attention_heads (12)'],
+    [{ ...seven_b, parallel: { gpus: 8, tp: 3 } }, 'parallel.gpus: must be a multiple of parallel.tp × parallel.pp (3)'],
+    [{ ...seven_b, parallel: { zero_stage: 4 } }, 'parallel.zero_stage: must be 0, 1, 2 or 3'],
+    [{ ...seven_b, parallel: { gpus: 0 } }, 'parallel.gpus: must be an integer from 1 to 1048576'],
+    [{ ...seven_b, parallel: { gpus: 2.5 } }, 'parallel.gpus: must be an integer from 1 to 1048576'],
+    [{ ...seven_b, parallel: { gpus: NaN } }, 'parallel.gpus: must be an integer from 1 to 1048576'],
+    [{ ...seven_b, parallel: { gpus: '8' } }, 'parallel.gpus: must be an integer from 1 to 1048576'],
+    [{ ...seven_b, train: { recompute: 'sometimes' } }, 'train.recompute: must be one of: none, selective, full'],
+    [{ ...seven_b, train: { flash_attention: 1 } }, 'train.flash_attention: must be true or false'],
+    [{ ...seven_b, mode: 'serve' }, 'mode: must be one of: train, infer'],
+    [{ ...seven_b, colour: 'blue' }, 'colour: is not a known key'],
+    [{ ...seven_b, model: 7 }, 'model: must be an object'],
+    [{ ...seven_b, model: { params: -7e9 } }, 'model.params: must be an integer from 0 to 562949953421312'],
+    [{ ...seven_b, gpu: { memory_bytes: 0 } }, 'gpu.memory_bytes: must be an integer from 1 to 9007199254740992'],
+    [{ mode: 'train', model: { params: 7e9 } }, 'model.num_hidden_layers: is required for activation memory; ' +
+      'model.hidden_size: is required for activation memory; model.num_attention_heads: is required for activation memory'],
+    [{ version: 2 }, 'version: must be 1'],
+    [[], 'config: must be a JSON object'],
+    [null, 'config: must be a JSON object'],
+    [42, 'config: must be a JSON object'],
+    ['{"model":', 'config: is not valid JSON'],
+  ];
+  for (const [config, message] of cases) throwsMessage(() => mp.estimate(config), message);
+  throwsMessage(() => mp.estimate({ model: { params: 7n } }), 'config: cannot be serialised as JSON (Do not know how to serialize a BigInt)');
+  throwsMessage(() => mp.analyze({ ...seven_b, parallel: { tp: 0 } }), 'parallel.tp: must be an integer from 1 to 1024');
+});
+
+test('estimateJson() returns errors as data, never throws', () => {
+  for (const text of ['', '{', 'null', '[1]', '{"a":1}', '\u0000', '{"model":{"params":1e400}}']) {
+    const out = JSON.parse(mp.estimateJson(text));
+    assert.ok(out.errors.length > 0, text);
+    assert.equal(out.per_gpu, undefined);
+  }
+});
+
+test('analyze() gives four stages, suggestions and the sweep', () => {
+  const a = mp.analyze(seven_b);
+  assert.deepEqual(a.estimate, mp.estimate(seven_b));
+  assert.deepEqual(a.stages.map((s) => s.model_states_max_params), [5e9, 14545454545, 21333333333, 40e9]);
+  assert.equal(a.stages[1].total, a.estimate.per_gpu.total);
+  assert.deepEqual(a.sweep.map((p) => p.gpus), [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]);
+  assert.deepEqual(a.sweep[3].totals, a.stages.map((s) => s.total));
+  for (const s of a.suggestions) assert.equal(s.total + s.saving_bytes, a.estimate.per_gpu.total);
+});
