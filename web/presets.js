@@ -12,7 +12,12 @@ export const GPU_PRESETS = Object.freeze([
   { id: 'rtx4090-24', label: 'NVIDIA RTX 4090 24 GB', bytes: 24e9 },
 ]);
 
-/** Model presets: architecture fields with Hugging Face config.json names (the form's model.* inputs). */
+/**
+ * Model presets: architecture fields with Hugging Face config.json names (the form's model.* inputs).
+ * The Llama presets state their published exact parameter counts (Llama-2-7B 6,738,415,616;
+ * Llama-3-8B 8,030,261,248; Llama-2-70B 68,976,648,192) because schema v1 has no field yet that tells
+ * the core's architecture count about SwiGLU and untied embeddings.
+ */
 export const MODEL_PRESETS = Object.freeze([
   {
     id: 'seed-20b',
@@ -23,19 +28,19 @@ export const MODEL_PRESETS = Object.freeze([
   {
     id: 'llama2-7b',
     label: 'Llama-2-7B',
-    model: { params: '', num_hidden_layers: '32', hidden_size: '4096', num_attention_heads: '32',
+    model: { params: '6738415616', num_hidden_layers: '32', hidden_size: '4096', num_attention_heads: '32',
       num_key_value_heads: '32', head_dim: '', intermediate_size: '11008', vocab_size: '32000' },
   },
   {
     id: 'llama3-8b',
     label: 'Llama-3-8B',
-    model: { params: '', num_hidden_layers: '32', hidden_size: '4096', num_attention_heads: '32',
+    model: { params: '8030261248', num_hidden_layers: '32', hidden_size: '4096', num_attention_heads: '32',
       num_key_value_heads: '8', head_dim: '', intermediate_size: '14336', vocab_size: '128256' },
   },
   {
     id: 'llama2-70b',
     label: 'Llama-2-70B',
-    model: { params: '', num_hidden_layers: '80', hidden_size: '8192', num_attention_heads: '64',
+    model: { params: '68976648192', num_hidden_layers: '80', hidden_size: '8192', num_attention_heads: '64',
       num_key_value_heads: '8', head_dim: '', intermediate_size: '28672', vocab_size: '32000' },
   },
 ]);
