@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 SUDO=""
 if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
 
-packages=(cmake g++ make catch2 nlohmann-json3-dev emscripten chromium python3)
+packages=(cmake g++ make catch2 nlohmann-json3-dev emscripten chromium python3 python3-torch)
 missing=()
 for pkg in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then

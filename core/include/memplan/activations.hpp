@@ -2,6 +2,35 @@
 // structure (norm type, attention with GQA, plain or gated MLP with its own FFN width, dropout on or
 // off), for recompute none / selective / full, FlashAttention, tensor and sequence parallelism.
 // For a GPT-style block it reduces exactly to Korthikanti et al. 2022, Table 2.
+//
+// What is counted (one micro-batch, one GPU; T = seq_len · micro_batch tokens; e = bytes of the
+// activation dtype; t = tp; "/t" = split over tensor parallelism, "/sp" = split over t only with
+// sequence parallelism):
+//   attn.norm.input        T·h·e /sp     the norm's input              (Korthikanti §4.1: 2sbh)
+//   attn.norm.stats        T·8 or T·4 /sp  fp32 mean+rstd (LayerNorm) or rstd (RMSNorm), as the CUDA kernels save them
+//   attn.qkv_input         T·h·e /sp     norm output                   (2sbh)
+//   attn.q                 T·a·d·e /t                                   (QKᵀ: 4sbh with attn.k)
+//   attn.k, attn.v         T·g·d·e /t with FlashAttention or selective recompute (GQA: g KV heads);
+//                          T·a·d·e /t with eager attention, which keeps K and V repeated to all heads
+//   attn.core.*            eager: softmax output a·s²·b·e, dropout mask a·s²·b·1 and dropout output
+//                          a·s²·b·e (5as²b), /t; FlashAttention: fp32 log-sum-exp a·s·b·4 /t instead
+//   attn.proj_input        T·a·d·e /t                                   (2sbh)
+//   attn.dropout_mask      T·h·1 /sp     (1-byte masks: CUDA native_dropout; sbh)
+//   mlp.norm.input, mlp.norm.stats, mlp.fc_input   as for attention    (2sbh + 2sbh)
+//   plain MLP: mlp.act_input, mlp.act_output       T·f·e /t each        (8sbh + 8sbh with f = 4h)
+//   gated MLP: mlp.act_input (gate output), mlp.up_output, mlp.act_output (SiLU/GELU output),
+//              mlp.down_input (the product)        T·f·e /t each
+//   MoE (balanced routing, k = experts_per_token): moe.router_probs T·E·4 /sp, moe.routing_indices
+//              T·k·8 /sp, moe.routing_weights T·k·e /sp, moe.expert_input and moe.expert_output
+//              T·k·h·e (all tokens on every TP rank, Megatron's all-gather dispatcher), the expert
+//              FFN tensors as above on T·k tokens with moe_intermediate_size, and a shared expert's
+//              FFN tensors on T tokens; they replace the dense MLP tensors.
+//   mlp.dropout_mask       T·h·1 /sp
+//   norms_per_layer ≥ 4 (Gemma 2) adds attn.post_norm.* and mlp.post_norm.* (input + stats).
+// Norm statistics are counted as their own tensors (names ending in ".stats"); Korthikanti ignores
+// them, so Table 2 is the sum of every tensor except the ".stats" ones (tests check exactly that).
+// FlashAttention's dropout keeps only an RNG seed and offset, not counted. Rotary cos/sin tables are
+// shared by all layers and not counted per layer. seq_len is per GPU (after context parallelism).
 #pragma once
 
 #include <cstdint>
@@ -34,7 +63,8 @@ struct layer_activation_input {
 std::vector<activation_tensor> layer_activation_tensors(const layer_activation_input& input);
 
 /// Tensors one layer keeps under `mode`: none → all of the above; selective → without the attention
-/// core (Korthikanti §5: QKᵀ, softmax, its dropout); full → the layer input only.
+/// core (Korthikanti §5: the attn.core.* tensors; K and V kept as the core's g-wide inputs);
+/// full → "layer.input" only (2sbh, /t with sequence parallelism).
 std::vector<activation_tensor> stored_activation_tensors(const layer_activation_input& input, recompute_mode mode);
 
 /// Sum of the bytes of `tensors`.
