@@ -75,7 +75,10 @@ TEST_CASE("activations without recompute follow Korthikanti Table 2 with tensor 
     c.parallel.gpus = 8;
     const u64 s = 2048, b = 1, h = 12288, a = 96, t = 8, L = 96;
     const u64 per_layer = s * b * h * 10 + s * b * h * 24 / t + 5 * a * s * s * b / t;
-    CHECK(run(c).per_gpu.activations == L * per_layer);
+    const auto r = run(c);
+    CHECK(r.details.layer_activation_bytes == per_layer);
+    // Plus the embedding dropout mask, 1 byte per element, not split by tp (Korthikanti §4.3).
+    CHECK(r.per_gpu.activations == L * per_layer + s * b * h);
 }
 
 TEST_CASE("sequence parallelism, selective and full recompute match Korthikanti Table 2", "[estimate][paper]") {
@@ -83,32 +86,35 @@ TEST_CASE("sequence parallelism, selective and full recompute match Korthikanti 
     c.parallel.tp = 8;
     c.parallel.gpus = 8;
     const u64 s = 2048, b = 1, h = 12288, a = 96, t = 8, L = 96, sbh = s * b * h;
+    // Each section's layers plus the 1-byte embedding dropout mask (Korthikanti §4.3), split by tp
+    // only under sequence parallelism.
+    const u64 embedding_mask = sbh;
     SECTION("tensor + sequence parallel: sbh(34/t + 5as/(ht))") {
         c.parallel.sequence_parallel = true;
-        CHECK(run(c).per_gpu.activations == L * (34 * sbh / t + 5 * a * s * s * b / t));
+        CHECK(run(c).per_gpu.activations == L * (34 * sbh / t + 5 * a * s * s * b / t) + embedding_mask / t);
     }
     SECTION("selective recompute with sequence parallel: 34·sbh/t") {
         c.parallel.sequence_parallel = true;
         c.train.recompute = recompute_mode::selective;
-        CHECK(run(c).per_gpu.activations == L * 34 * sbh / t);
+        CHECK(run(c).per_gpu.activations == L * 34 * sbh / t + embedding_mask / t);
     }
     SECTION("selective recompute without sequence parallel: sbh(10 + 24/t)") {
         c.train.recompute = recompute_mode::selective;
-        CHECK(run(c).per_gpu.activations == L * (10 * sbh + 24 * sbh / t));
+        CHECK(run(c).per_gpu.activations == L * (10 * sbh + 24 * sbh / t) + embedding_mask);
     }
     SECTION("full recompute keeps 2sbh per layer plus one layer recomputed during backward") {
         c.train.recompute = recompute_mode::full;
         const u64 one_layer = 10 * sbh + 24 * sbh / t + 5 * a * s * s * b / t;
-        CHECK(run(c).per_gpu.activations == L * 2 * sbh + one_layer);
+        CHECK(run(c).per_gpu.activations == L * 2 * sbh + one_layer + embedding_mask);
     }
     SECTION("FlashAttention drops the 5as/h score term") {
         c.train.flash_attention = true;
-        CHECK(run(c).per_gpu.activations == L * (10 * sbh + 24 * sbh / t));
+        CHECK(run(c).per_gpu.activations == L * (10 * sbh + 24 * sbh / t) + embedding_mask);
     }
     SECTION("without tensor parallelism the layer stores sbh(34 + 5as/h)") {
         c.parallel.tp = 1;
         c.parallel.gpus = 1;
-        CHECK(run(c).per_gpu.activations == L * (34 * sbh + 5 * a * s * s * b));
+        CHECK(run(c).per_gpu.activations == L * (34 * sbh + 5 * a * s * s * b) + embedding_mask);
     }
 }
 
@@ -118,11 +124,21 @@ TEST_CASE("the first pipeline stage holds pp micro-batches of its layers (1F1B)"
     estimate_config c = gpt3_175b();
     c.parallel.tp = 8;
     c.parallel.gpus = 64;
-    const u64 one_stage = run(c).per_gpu.activations;
+    const u64 sbh = 2048ULL * 12288;
+    const auto single = run(c);
+    const u64 layer = single.details.layer_activation_bytes;
+    CHECK(single.per_gpu.activations == 96 * layer + sbh);  // all layers, one micro-batch, embedding mask
     c.parallel.pp = 8;
-    CHECK(run(c).per_gpu.activations == one_stage);
+    const auto piped = run(c);
+    CHECK(piped.details.stage == 0);
+    CHECK(piped.details.layers_on_gpu == 12);
+    CHECK(piped.details.microbatches_in_flight == 8);
+    CHECK(piped.per_gpu.activations == 12 * 8 * layer + 8 * sbh);  // as much as the unpipelined model
     c.train.microbatches_in_flight = 1;  // e.g. a schedule that keeps one micro-batch in flight
-    CHECK(run(c).per_gpu.activations == one_stage / 8);
+    CHECK(run(c).per_gpu.activations == 12 * layer + sbh);
+    c.train.microbatches_in_flight = 0;
+    c.parallel.virtual_stages = 2;  // interleaved: × (1 + (pp − 1)/(pp · v)) = 23/16 on the first stage
+    CHECK(run(c).per_gpu.activations == (12 * 8 * layer * 23 + 15) / 16 + 8 * sbh);
 }
 
 TEST_CASE("gradients and optimizer states are split by tensor parallelism (seed defect fixed)", "[estimate][seed]") {

@@ -20,7 +20,7 @@ enum class run_mode { train, infer };
 enum class recompute_mode { none, selective, full };
 
 /// Optimizer whose states are kept per parameter.
-enum class optimizer_kind { adam, adam_8bit, sgd, sgd_momentum, lion, none };
+enum class optimizer_kind { adam, adam_8bit, sgd, sgd_momentum, lion, adafactor, none };
 
 /// Normalisation layers: LayerNorm has a weight and a bias (2h), RMSNorm a weight only (h).
 enum class norm_kind { layernorm, rmsnorm };
@@ -58,16 +58,27 @@ struct model_config {
     std::uint64_t sliding_window_layers = 0;  ///< layers using the window; 0 with a window = all layers
 };
 
-/// How the GPUs are divided: data × tensor × pipeline parallel, plus ZeRO sharding over data parallel.
+/// Where ZeRO-Offload / ZeRO-Infinity put offloaded states (Ren et al. 2021; Rajbhandari et al. 2021).
+enum class offload_target { none, cpu, nvme };
+
+/// How the GPUs are divided: gpus = dp × tp × pp × cp; experts are split over ep ranks carved out of
+/// dp × cp; ZeRO shards over the data-parallel group (dp × cp, as Megatron's distributed optimizer).
 struct parallel_config {
-    std::uint64_t gpus = 1;         ///< total GPUs; data-parallel degree = gpus / (tp · pp)
+    std::uint64_t gpus = 1;         ///< total GPUs; data-parallel degree = gpus / (tp · pp · cp)
     std::uint64_t tp = 1;           ///< tensor-parallel degree
     std::uint64_t pp = 1;           ///< pipeline-parallel degree
+    std::uint64_t cp = 1;           ///< context-parallel degree (sequence split across GPUs)
+    std::uint64_t ep = 1;           ///< expert-parallel degree (MoE experts split across GPUs)
+    std::uint64_t virtual_stages = 1;  ///< interleaved 1F1B model chunks per GPU (Narayanan et al. 2021, §2.2)
     std::int64_t zero_stage = 0;    ///< 0..3
+    std::uint64_t zero_shard_size = 0;  ///< GPUs one ZeRO shard group spans (hybrid/FSDP HYBRID_SHARD); 0 = the whole group
     bool sequence_parallel = false; ///< Megatron sequence parallelism (shards norm/dropout activations over tp)
     bool partition_activations = false;  ///< DeepSpeed ZeRO-R Pa: checkpointed layer inputs sharded over tp
     std::uint64_t zero_bucket_params = 500000000;       ///< DeepSpeed allgather bucket, in elements
     std::uint64_t zero3_max_live_params = 1000000000;   ///< DeepSpeed stage3_max_live_parameters
+    offload_target offload_optimizer = offload_target::none;  ///< optimizer states (and fp32 master) off the GPU
+    offload_target offload_params = offload_target::none;     ///< parameters off the GPU (ZeRO-3 only)
+    std::uint64_t gpus_per_node = 8;  ///< for host memory per node
 };
 
 /// A training step.
@@ -76,7 +87,7 @@ struct train_config {
     std::uint64_t seq_len = 2048;       ///< tokens per sequence s
     recompute_mode recompute = recompute_mode::none;
     bool flash_attention = false;       ///< attention scores never materialised
-    dtype weight_dtype = dtype::bf16;   ///< parameters used in forward/backward
+    dtype weight_dtype = dtype::bf16;   ///< parameters used in forward/backward (fp8: Transformer Engine)
     dtype grad_dtype = dtype::bf16;     ///< gradient buffers
     bool master_weights = true;         ///< fp32 master copy kept by the optimizer when weights are below 32 bits
     optimizer_kind optimizer = optimizer_kind::adam;
@@ -87,8 +98,11 @@ struct train_config {
 struct infer_config {
     std::uint64_t batch = 1;            ///< concurrent sequences
     std::uint64_t context_len = 2048;   ///< tokens cached per sequence (prompt + generated)
-    dtype weight_dtype = dtype::bf16;
+    dtype weight_dtype = dtype::bf16;   ///< block linear weights; embeddings and norms stay in bf16 when quantized
     dtype kv_dtype = dtype::bf16;
+    std::uint64_t quant_group_size = 0; ///< weights quantized in groups of G with an fp16 scale and a zero point; 0 = no group overhead
+    bool flash_attention = true;        ///< prefill attention without a score matrix
+    std::uint64_t prefill_tokens = 0;   ///< tokens per sequence in one prefill pass (chunked prefill); 0 = context_len
 };
 
 /// One whole estimate request.
@@ -115,11 +129,26 @@ struct memory_breakdown {
     std::uint64_t total = 0;
 };
 
+/// Figures behind the breakdown, for display and checking.
+struct estimate_details {
+    std::uint64_t params_active = 0;       ///< parameters used per token (MoE: top-k experts)
+    std::uint64_t params_on_gpu = 0;       ///< parameters of the reported stage's tp/ep slice (before ZeRO)
+    std::uint64_t stage = 0;               ///< pipeline stage reported (0 = first), the most loaded one
+    std::uint64_t layers_on_gpu = 0;       ///< transformer layers of that stage
+    std::uint64_t microbatches_in_flight = 0;  ///< micro-batches whose activations that stage holds
+    std::uint64_t layer_activation_bytes = 0;  ///< activations one layer keeps for one micro-batch
+    std::uint64_t quantization_overhead_bytes = 0;  ///< group scales and zero points included in weights
+    std::uint64_t kv_cache_bytes_per_token = 0;     ///< KV bytes per token of one sequence on this GPU
+    std::uint64_t host_bytes_per_node = 0; ///< CPU RAM for offloaded states, per node
+    std::uint64_t nvme_bytes_per_node = 0; ///< NVMe space for offloaded states, per node
+};
+
 /// The answer to one estimate_config.
 struct estimate_result {
     std::uint64_t params = 0;          ///< parameters of the whole model
-    std::uint64_t data_parallel = 0;   ///< gpus / (tp · pp)
+    std::uint64_t data_parallel = 0;   ///< gpus / (tp · pp · cp)
     memory_breakdown per_gpu;
+    estimate_details details;
     bool has_capacity = false;         ///< a GPU size was given
     bool fits = false;                 ///< total ≤ capacity
     std::uint64_t headroom_bytes = 0;  ///< capacity − total when it fits
@@ -144,6 +173,7 @@ const char* to_string(recompute_mode mode);
 const char* to_string(optimizer_kind kind);
 const char* to_string(norm_kind kind);
 const char* to_string(mlp_kind kind);
+const char* to_string(offload_target target);
 
 /// Parses a name; false when `name` is not one of the names above.
 bool parse_enum(const std::string& name, dtype& out);
@@ -152,5 +182,6 @@ bool parse_enum(const std::string& name, recompute_mode& out);
 bool parse_enum(const std::string& name, optimizer_kind& out);
 bool parse_enum(const std::string& name, norm_kind& out);
 bool parse_enum(const std::string& name, mlp_kind& out);
+bool parse_enum(const std::string& name, offload_target& out);
 
 }  // namespace memplan

@@ -9,12 +9,13 @@
 namespace memplan {
 
 /// Parses a configuration object (schema v1); errors name the offending field ("parallel.tp").
-outcome<estimate_config> parse_config(const std::string& json_text);
+/// A non-empty `hf_config_text` (a Hugging Face config.json) replaces the configuration's model.
+outcome<estimate_config> parse_config(const std::string& json_text, const std::string& hf_config_text = "");
 
 /// Serialises a result: params, data_parallel, per_gpu, gpu (when a capacity was given), warnings, errors.
 std::string to_json(const estimate_result& result);
 
 /// parse_config + estimate + to_json; malformed input yields a result object whose `errors` say why.
-std::string estimate_json(const std::string& json_text);
+std::string estimate_json(const std::string& json_text, const std::string& hf_config_text = "");
 
 }  // namespace memplan
