@@ -24,6 +24,7 @@ except ImportError:  # ctest SKIP_RETURN_CODE: only when torch itself is missing
     print("validate_activations: torch cannot be imported by %s; skipped" % sys.executable)
     sys.exit(77)
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import blocks  # noqa: E402
 
