@@ -2,7 +2,8 @@
 //   memplan model-states --params 7e9 --gpus 8 [--stage 1] [--json]
 //   memplan max-params --gpu-bytes 80GB --gpus 8 [--stage 1] [--json]
 //   memplan transformer-mem [transformer_mem.py flags] [--eleuther] [--units GB|GiB] [--json]
-//   memplan estimate --config FILE.json|- 
+//   memplan estimate|analyze --config FILE.json|- [--hf-config FILE | --preset ID]
+//   memplan presets [--json]
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -13,9 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "memplan/analyze.hpp"
+#include "memplan/arch.hpp"
 #include "memplan/eleuther.hpp"
 #include "memplan/estimate.hpp"
 #include "memplan/json.hpp"
+#include "memplan/presets.hpp"
 #include "memplan/units.hpp"
 #include "memplan/zero.hpp"
 
@@ -34,8 +38,14 @@ usage:
       largest parameter count whose model states fit in B bytes per GPU
   memplan transformer-mem [flags of EleutherAI's transformer_mem.py] [--eleuther] [--units GB|GiB] [--json]
       the seed script's report with corrected formulas; --eleuther reproduces the script exactly
-  memplan estimate --config FILE.json   (or - for standard input)
-      the JSON interface shared with the WebAssembly API (docs/schema.md)
+  memplan estimate --config FILE.json|- [--hf-config config.json | --preset ID]
+      the JSON interface shared with the WebAssembly API (docs/schema.md); --hf-config takes the
+      model from a Hugging Face config.json, --preset from a stored model (memplan presets)
+  memplan analyze  (same options as estimate)
+      adds all ZeRO stages, the largest model, the fewest GPUs, the largest batch / context /
+      micro-batch / sequence that fit, and what would make it fit (needs gpu.memory_bytes)
+  memplan presets [--json]
+      the stored models with their exact parameter counts and sources
 
 numbers accept 7e9, 7000000000 and suffixes K M B T (counts), KB MB GB TB (1e3..1e12 bytes),
 KiB MiB GiB TiB (2^10..2^40 bytes).
@@ -416,24 +426,59 @@ int run_transformer_mem(const std::vector<std::string>& argv) {
 // ---------------------------------------------------------------------------------------------
 // estimate
 
-int run_estimate(const std::vector<std::string>& argv) {
-    const auto args = parse_args(argv, {{"config", {"c"}, true}});
-    if (!args.error.empty()) return usage_error(args.error);
-    if (!args.has("config")) return usage_error("--config FILE.json (or - for standard input) is required");
-    const std::string path = args.values.at("config");
-    std::string text;
+bool read_text(const std::string& path, std::string& text) {
     if (path == "-") {
         text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    } else {
-        std::ifstream in(path, std::ios::binary);
-        if (!in) return usage_error("cannot read " + path);
-        std::ostringstream buffer;
-        buffer << in.rdbuf();
-        text = buffer.str();
+        return true;
     }
-    const std::string result = estimate_json(text);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    text = buffer.str();
+    return true;
+}
+
+/// estimate and analyze: --config FILE|- (optional), --hf-config FILE, --preset ID.
+int run_json_command(const std::vector<std::string>& argv, bool analysis) {
+    const auto args = parse_args(argv, {{"config", {"c"}, true}, {"hf-config", {}, true}, {"preset", {}, true}});
+    if (!args.error.empty()) return usage_error(args.error);
+    if (!args.has("config") && !args.has("hf-config") && !args.has("preset"))
+        return usage_error("--config FILE.json (or - for standard input), --hf-config FILE or --preset ID is required");
+    if (args.has("hf-config") && args.has("preset")) return usage_error("--hf-config and --preset cannot be combined");
+    std::string config = "{}", hf;
+    if (args.has("config") && !read_text(args.values.at("config"), config))
+        return usage_error("cannot read " + args.values.at("config"));
+    if (args.has("hf-config") && !read_text(args.values.at("hf-config"), hf))
+        return usage_error("cannot read " + args.values.at("hf-config"));
+    if (args.has("preset")) {
+        const std::string id = args.values.at("preset");
+        if (find_preset(id) == nullptr) return usage_error("unknown preset " + id + " (memplan presets lists them)");
+        hf = "{\"preset\":\"" + json_escape(id) + "\"}";
+    }
+    const std::string result = analysis ? analyze_json(config, hf) : estimate_json(config, hf);
     std::cout << result << "\n";
-    return result.find("\"errors\":[]") != std::string::npos ? 0 : exit_usage;
+    return result.find("\"errors\":[]}") != std::string::npos ? 0 : exit_usage;
+}
+
+int run_presets(const std::vector<std::string>& argv) {
+    const auto args = parse_args(argv, {{"json", {}, false}});
+    if (!args.error.empty()) return usage_error(args.error);
+    if (args.has("json")) {
+        std::cout << model_presets_json() << "\n";
+        return 0;
+    }
+    std::size_t count = 0;
+    const model_preset* presets = model_presets(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        const auto parsed = parse_config(std::string("{\"model\":{\"preset\":\"") + presets[i].id + "\"}}");
+        const auto counted = count_params(parsed.value.model);
+        char line[256];
+        std::snprintf(line, sizeof line, "%-18s %-20s %18s params", presets[i].id, presets[i].name,
+                      counted.ok() ? with_commas(counted.value.total).c_str() : "?");
+        std::cout << line << "  (" << presets[i].source << ")\n";
+    }
+    return 0;
 }
 
 }  // namespace
@@ -458,6 +503,8 @@ int main(int argc, char** argv) {
     if (command == "model-states") return run_zero(args, false);
     if (command == "max-params") return run_zero(args, true);
     if (command == "transformer-mem") return run_transformer_mem(args);
-    if (command == "estimate") return run_estimate(args);
+    if (command == "estimate") return run_json_command(args, false);
+    if (command == "analyze") return run_json_command(args, true);
+    if (command == "presets") return run_presets(args);
     return usage_error("unknown command " + command);
 }

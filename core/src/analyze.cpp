@@ -29,7 +29,7 @@ estimate_config with_params(estimate_config config, std::uint64_t params) {
 
 /// `config` with `dp` data-parallel replicas of its tp · pp model-parallel group.
 estimate_config with_data_parallel(estimate_config config, std::uint64_t dp) {
-    config.parallel.gpus = dp * config.parallel.tp * config.parallel.pp;
+    config.parallel.gpus = dp * config.parallel.tp * config.parallel.pp * config.parallel.cp;
     return config;
 }
 
@@ -134,7 +134,7 @@ std::vector<suggestion> suggestions_for(const estimate_config& c, std::uint64_t 
 /// Per-GPU totals of the four stages for gpus = tp · pp · dp, dp = 1, 2, 4, … while gpus ≤ 1024.
 std::vector<sweep_point> sweep_for(const estimate_config& c) {
     std::vector<sweep_point> out;
-    const std::uint64_t model_parallel = c.parallel.tp * c.parallel.pp;
+    const std::uint64_t model_parallel = c.parallel.tp * c.parallel.pp * c.parallel.cp;
     for (std::uint64_t dp = 1; dp * model_parallel <= sweep_max_gpus; dp *= 2) {
         sweep_point point;
         point.gpus = dp * model_parallel;
@@ -169,7 +169,7 @@ std::uint64_t largest_fitting_params(const estimate_config& config) {
 
 std::uint64_t fewest_fitting_gpus(const estimate_config& config) {
     if (config.gpu_memory_bytes == 0) return 0;
-    const std::uint64_t model_parallel = config.parallel.tp * config.parallel.pp;
+    const std::uint64_t model_parallel = config.parallel.tp * config.parallel.pp * config.parallel.cp;
     const std::uint64_t dp_max = max_gpu_count / model_parallel;  // gpus ≤ 2^20 (validate)
     // The total is non-increasing in dp (ZeRO shards divide by dp; nothing else depends on it), so
     // "fits" holds on a suffix of [1, dp_max]: find its first element.
@@ -185,6 +185,44 @@ std::uint64_t fewest_fitting_gpus(const estimate_config& config) {
     return lo * model_parallel;
 }
 
+namespace {
+std::uint64_t largest_fitting(const estimate_config& config, std::uint64_t hi,
+                              const std::function<void(estimate_config&, std::uint64_t)>& set) {
+    if (config.gpu_memory_bytes == 0) return 0;
+    // Callers pass a field the total is non-decreasing in, so "fits" holds on a prefix of [1, hi].
+    std::uint64_t lo = 0;
+    while (lo < hi) {
+        const std::uint64_t mid = lo + (hi - lo + 1) / 2;
+        estimate_config probe = config;
+        set(probe, mid);
+        if (fits(probe)) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+workload_limits limits_for(const estimate_config& c) {
+    workload_limits l;
+    if (c.gpu_memory_bytes == 0) return l;
+    if (c.mode == run_mode::train) {
+        // Activations and logits grow with the micro-batch and with the sequence (Korthikanti Table 2);
+        // the sequence is searched in steps of cp, which must divide it.
+        l.max_micro_batch = largest_fitting(c, 1048576, [](estimate_config& k, std::uint64_t v) { k.train.micro_batch = v; });
+        const std::uint64_t cp = c.parallel.cp;
+        l.max_seq_len = cp * largest_fitting(c, 16777216 / cp, [cp](estimate_config& k, std::uint64_t v) { k.train.seq_len = v * cp; });
+    } else {
+        // The KV cache, workspace and logits grow with batch and context; a prefill chunk longer than
+        // the context is shortened to it.
+        l.max_batch = largest_fitting(c, 1048576, [](estimate_config& k, std::uint64_t v) { k.infer.batch = v; });
+        l.max_context_len = largest_fitting(c, 16777216, [](estimate_config& k, std::uint64_t v) {
+            k.infer.context_len = v;
+            k.infer.prefill_tokens = std::min(k.infer.prefill_tokens, v);
+        });
+    }
+    return l;
+}
+}  // namespace
+
 analysis analyze(const estimate_config& config) {
     analysis out;
     out.result = estimate(config);
@@ -197,6 +235,7 @@ analysis analyze(const estimate_config& config) {
         out.stages[static_cast<std::size_t>(s)] = analyze_stage(config, s, out.result.data_parallel);
     out.suggestions = suggestions_for(config, out.result.per_gpu.total);
     out.sweep = sweep_for(config);
+    out.limits = limits_for(config);
     return out;
 }
 
@@ -239,9 +278,9 @@ ordered_json errors_json(const diagnostics& list) {
 }
 }  // namespace
 
-std::string analyze_json(const std::string& config_json) {
+std::string analyze_json(const std::string& config_json, const std::string& hf_config_json) {
     ordered_json out;
-    const auto config = parse_config(config_json);
+    const auto config = parse_config(config_json, hf_config_json);
     if (!config.ok()) {
         estimate_result failed;
         failed.errors = config.errors;
@@ -261,6 +300,12 @@ std::string analyze_json(const std::string& config_json) {
         out["stages"] = stages;
         out["suggestions"] = suggestions;
         out["sweep"] = sweep;
+        const workload_limits& l = a.limits;
+        const bool train = config.value.mode == run_mode::train;
+        out["limits"] = ordered_json{{"max_micro_batch", count_or_null(a.has_capacity && train && l.max_micro_batch != 0, l.max_micro_batch)},
+                                     {"max_seq_len", count_or_null(a.has_capacity && train && l.max_seq_len != 0, l.max_seq_len)},
+                                     {"max_batch", count_or_null(a.has_capacity && !train && l.max_batch != 0, l.max_batch)},
+                                     {"max_context_len", count_or_null(a.has_capacity && !train && l.max_context_len != 0, l.max_context_len)}};
     }
     out["errors"] = errors_json(a.errors);
     return out.dump(-1, ' ', false, ordered_json::error_handler_t::replace);

@@ -7,6 +7,7 @@
 #include <array>
 
 #include "checks.hpp"
+#include "memplan/activations.hpp"
 #include "memplan/arch.hpp"
 
 namespace memplan {
@@ -254,31 +255,18 @@ u128 optimizer_bytes(u128 shard_params, const train_config& t, const model_confi
     return 0;
 }
 
-/// Activation bytes saved by one transformer layer for one micro-batch, times tp (exact).
-/// Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models", Table 2,
-/// with 2-byte activations and 1-byte dropout masks; s = local sequence, b = micro_batch, h, a = heads.
-u128 layer_activation_numerator(const estimate_config& c, recompute_mode mode, u128 s) {
-    const model_config& m = c.model;
-    const u128 t = c.parallel.tp;
-    const u128 sbh = s * c.train.micro_batch * m.hidden_size;
-    // Attention scores, softmax output and its dropout mask: 5as²b (Korthikanti §4.1, the 5as/h term · sbh).
-    // With context parallelism each GPU holds its queries against the whole sequence (ring attention).
-    const u128 full_s = u128{c.train.seq_len};
-    const u128 scores = (c.train.flash_attention || mode == recompute_mode::selective)
-                            ? 0
-                            : 5 * u128{m.num_attention_heads} * s * full_s * c.train.micro_batch;
-    const bool sp = c.parallel.sequence_parallel;
-    switch (mode) {
-        case recompute_mode::full:
-            // Only the layer input is kept: 2sbh, sharded over tp with sequence parallelism or
-            // DeepSpeed's partitioned activations (Korthikanti Table 2, "full recompute").
-            return (sp || c.parallel.partition_activations) ? 2 * sbh : 2 * sbh * t;
-        case recompute_mode::none:
-        case recompute_mode::selective:
-            // With SP: sbh(34/t + 5as/(ht)); without: sbh(10 + 24/t + 5as/(ht)) (Korthikanti Table 2).
-            return sp ? 34 * sbh + scores : 10 * sbh * t + 24 * sbh + scores;
-    }
-    return 0;
+/// One layer's shape on this GPU for the tensor-by-tensor activation model (activations.cpp).
+layer_activation_input layer_shape(const estimate_config& c, u128 s_local, bool checkpoint_sharded) {
+    layer_activation_input in;
+    in.model = c.model;
+    in.seq_len = static_cast<std::uint64_t>(s_local);
+    in.micro_batch = c.train.micro_batch;
+    in.tp = c.parallel.tp;
+    // DeepSpeed's partitioned activations shard the checkpointed layer inputs over tp like SP does.
+    in.sequence_parallel = c.parallel.sequence_parallel || checkpoint_sharded;
+    in.flash_attention = c.train.flash_attention;
+    in.activation_dtype = dtype::bf16;
+    return in;
 }
 
 /// Parameters of one pipeline stage, split into the parts sharded differently.
@@ -329,6 +317,7 @@ stage_params params_of_stage(const estimate_config& c, const param_breakdown& co
 struct parts128 {
     u128 weights = 0, gradients = 0, optimizer = 0, activations = 0, logits = 0, communication = 0, kv = 0;
     u128 host = 0, nvme = 0, quant_overhead = 0, kv_per_token = 0, layer_activation = 0, in_flight = 0;
+    std::vector<activation_tensor> layer_tensors;  ///< what one layer keeps for one micro-batch (training)
     u128 total() const { return weights + gradients + optimizer + activations + logits + communication + kv; }
 };
 
@@ -378,23 +367,27 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
     const u128 in_flight = first_in_flight > i ? first_in_flight - i : 1;
     const u128 s_local = u128{t.seq_len} / p.cp;  // context parallelism splits the sequence
     const u128 tp = p.tp;
-    const u128 kept = layer_activation_numerator(c, t.recompute, s_local);
+    const bool full = t.recompute == recompute_mode::full;
+    const auto kept_tensors =
+        stored_activation_tensors(layer_shape(c, s_local, full && p.partition_activations), t.recompute);
+    const u128 kept = total_bytes(kept_tensors);
     u128 numerator = sp.layers * in_flight * kept;
-    u128 denominator = tp;
+    u128 denominator = 1;
     if (i == 0 && p.virtual_stages > 1) {
         // Interleaved 1F1B holds (1 + (pp − 1)/(pp · v)) times as much on the first stage
         // (Narayanan et al. 2021 §2.2.1; Megatron-LM theoretical_memory_usage.py).
         const u128 pv = u128{p.pp} * p.virtual_stages;
         numerator *= pv + p.pp - 1;
-        denominator *= pv;
+        denominator = pv;
     }
     r.activations = ceil_div(numerator, denominator);
-    if (t.recompute == recompute_mode::full)  // one layer re-run in backward holds its full working set
-        r.activations += ceil_div(layer_activation_numerator(c, recompute_mode::none, s_local), tp);
+    if (full)  // one layer re-run in backward holds its full working set (Korthikanti §5)
+        r.activations += total_bytes(layer_activation_tensors(layer_shape(c, s_local, false)));
     if (i == 0 && m.dropout)  // embedding dropout mask, 1 byte per element (Korthikanti §4.3)
         r.activations += ceil_div(in_flight * s_local * t.micro_batch * m.hidden_size,
                                   p.sequence_parallel ? tp : u128{1});
-    r.layer_activation = ceil_div(kept, tp);
+    r.layer_tensors = kept_tensors;
+    r.layer_activation = kept;
     r.in_flight = in_flight;
     if (i + 1 == p.pp && m.vocab_size != 0) {
         // Output logits s·b·V/t in the 2-byte activation dtype plus the fp32 softmax that the
@@ -541,6 +534,7 @@ estimate_result estimate(const estimate_config& c) {
     d.layer_activation_bytes = static_cast<std::uint64_t>(busiest.layer_activation);
     d.quantization_overhead_bytes = static_cast<std::uint64_t>(busiest.quant_overhead);
     d.kv_cache_bytes_per_token = static_cast<std::uint64_t>(busiest.kv_per_token);
+    d.layer_activations = busiest.layer_tensors;
 
     if (c.gpu_memory_bytes != 0) {
         r.has_capacity = true;

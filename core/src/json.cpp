@@ -379,6 +379,10 @@ std::string to_json(const estimate_result& r) {
                                       {"kv_cache_bytes_per_token", d.kv_cache_bytes_per_token},
                                       {"host_bytes_per_node", d.host_bytes_per_node},
                                       {"nvme_bytes_per_node", d.nvme_bytes_per_node}};
+        ordered_json tensors = ordered_json::array();
+        for (const auto& t : d.layer_activations)
+            tensors.push_back(ordered_json{{"name", t.name}, {"bytes", t.bytes}, {"note", t.note}});
+        out["details"]["layer_activations"] = tensors;
         if (r.has_capacity)
             out["gpu"] = ordered_json{{"fits", r.fits},
                                       {"headroom_bytes", r.headroom_bytes},

@@ -167,8 +167,9 @@ TEST_CASE("the fewest GPUs fit and one data-parallel replica fewer does not", "[
 TEST_CASE("70e9 parameters at stage 3 on 80 GB GPUs need 15 GPUs", "[analyze][fewest_gpus]") {
     // Model states 16Ψ/N = 1.12e12/N B. Fixed part: buffers 1e9 + 2e9 B; full recompute keeps 2sbh per
     // layer (32 · 2 · 2048 · 4096 = 536870912 B) plus one recomputed layer with flash attention,
-    // 34sbh = 285212672 B, plus the 1-byte embedding dropout mask sbh = 8388608 B: 3830472192 B.
-    // 1.12e12/N ≤ 80e9 − 3830472192 first holds at N = 15.
+    // 34sbh = 285212672 B, FlashAttention's fp32 log-sum-exp 4as = 262144 B, two LayerNorms' fp32
+    // statistics 16s = 32768 B, plus the 1-byte embedding dropout mask sbh = 8388608 B: 3830767104 B.
+    // 1.12e12/N ≤ 80e9 − 3830767104 first holds at N = 15.
     estimate_config c = seven_b(8, 3);
     c.model.params = 70000000000ULL;
     c.train.flash_attention = true;
@@ -177,7 +178,7 @@ TEST_CASE("70e9 parameters at stage 3 on 80 GB GPUs need 15 GPUs", "[analyze][fe
     one.parallel.gpus = 1;
     const estimate_result r = estimate(one);
     REQUIRE(r.errors.empty());
-    CHECK(r.per_gpu.total - r.per_gpu.weights - r.per_gpu.gradients - r.per_gpu.optimizer_states == 3830472192ULL);
+    CHECK(r.per_gpu.total - r.per_gpu.weights - r.per_gpu.gradients - r.per_gpu.optimizer_states == 3830767104ULL);
     CHECK(fewest_fitting_gpus(c) == 15);
 }
 
@@ -320,7 +321,7 @@ TEST_CASE("analyze_json embeds the CLI's estimate object and names the fields", 
     CHECK(doc["errors"].empty());
     std::string keys;
     for (auto it = doc.begin(); it != doc.end(); ++it) keys += it.key() + " ";
-    CHECK(keys == "estimate stages suggestions sweep errors ");
+    CHECK(keys == "estimate stages suggestions sweep limits errors ");
 }
 
 TEST_CASE("analyze_json reports malformed input as data", "[analyze][json][errors]") {
@@ -339,4 +340,49 @@ TEST_CASE("analyze_json reports malformed input as data", "[analyze][json][error
     CHECK(doc["errors"][0]["message"] == std::get<2>(row));
     CHECK(doc["estimate"]["errors"] == doc["errors"]);
     CHECK_FALSE(doc.contains("stages"));
+}
+
+TEST_CASE("the largest batch and context that fit are exact boundaries", "[analyze][limits]") {
+    // Llama-2-7B serving on one 80 GB GPU: the answer fits and one more does not.
+    const auto parsed = parse_config(R"({"mode": "infer", "model": {"preset": "llama-2-7b"},
+        "infer": {"context_len": 4096, "batch": 1}, "gpu": {"memory_bytes": 80e9}})");
+    REQUIRE(parsed.ok());
+    const analysis a = analyze(parsed.value);
+    REQUIRE(a.errors.empty());
+    const std::uint64_t batch = a.limits.max_batch;
+    const std::uint64_t context = a.limits.max_context_len;
+    CAPTURE(batch, context);
+    // Weights 13.48e9 B; each 4096-token sequence adds 2 GiB of KV cache plus its workspace.
+    CHECK(batch >= 25);
+    CHECK(batch <= 31);
+    estimate_config c = parsed.value;
+    c.infer.batch = batch;
+    CHECK(estimate(c).fits);
+    c.infer.batch = batch + 1;
+    CHECK_FALSE(estimate(c).fits);
+    c = parsed.value;
+    c.infer.context_len = context;
+    CHECK(estimate(c).fits);
+    c.infer.context_len = context + 1;
+    CHECK_FALSE(estimate(c).fits);
+}
+
+TEST_CASE("the largest micro-batch and sequence for training are exact boundaries", "[analyze][limits]") {
+    const auto parsed = parse_config(R"({"model": {"preset": "llama-3-8b"}, "parallel": {"gpus": 8, "zero_stage": 3},
+        "train": {"recompute": "full", "flash_attention": true, "seq_len": 4096}, "gpu": {"memory_bytes": 80e9}})");
+    REQUIRE(parsed.ok());
+    const analysis a = analyze(parsed.value);
+    REQUIRE(a.errors.empty());
+    REQUIRE(a.limits.max_micro_batch > 0);
+    estimate_config c = parsed.value;
+    c.train.micro_batch = a.limits.max_micro_batch;
+    CHECK(estimate(c).fits);
+    c.train.micro_batch += 1;
+    CHECK_FALSE(estimate(c).fits);
+    c = parsed.value;
+    c.train.seq_len = a.limits.max_seq_len;
+    CHECK(estimate(c).fits);
+    c.train.seq_len += 1;
+    CHECK_FALSE(estimate(c).fits);
+    CHECK(a.limits.max_batch == 0);  // inference limits are not computed for training
 }

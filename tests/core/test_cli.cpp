@@ -101,3 +101,34 @@ TEST_CASE("estimate reads a configuration from standard input or a file", "[cli]
     CHECK(run_cli({"estimate", "--config", "/nonexistent.json"}).status == 2);
     CHECK(run_cli({"estimate"}).status == 2);
 }
+
+TEST_CASE("estimate takes the model from a preset or a Hugging Face config.json", "[cli][hf]") {
+    const std::string infer = R"({"mode":"infer","infer":{"context_len":4096}})";
+    const auto preset = run_cli({"estimate", "--config", "-", "--preset", "llama-2-7b"}, false, infer);
+    CHECK(preset.status == 0);
+    CHECK(preset.out.find("\"params\":6738415616") != std::string::npos);
+    CHECK(preset.out.find("\"kv_cache\":2147483648") != std::string::npos);
+    const std::string path = std::string(MEMPLAN_DATA_DIR) + "/hf_llama2_7b_config.json";
+    const auto hf = run_cli({"estimate", "--config", "-", "--hf-config", path}, false, infer);
+    CHECK(hf.status == 0);
+    CHECK(hf.out == preset.out);
+    CHECK(run_cli({"estimate", "--preset", "no-such-model"}).status == 2);
+    CHECK(run_cli({"estimate", "--hf-config", "/nonexistent.json"}).status == 2);
+}
+
+TEST_CASE("analyze prints the inverse queries", "[cli]") {
+    const auto r = run_cli({"analyze", "--config", "-", "--preset", "llama-2-7b"}, false,
+                           R"({"mode":"infer","infer":{"context_len":4096},"gpu":{"memory_bytes":80e9}})");
+    CHECK(r.status == 0);
+    CHECK(r.out.find("\"limits\":{\"max_micro_batch\":null,\"max_seq_len\":null,\"max_batch\":26,") !=
+          std::string::npos);
+}
+
+TEST_CASE("presets lists every stored model with its exact count", "[cli]") {
+    const auto r = run_cli({"presets"});
+    CHECK(r.status == 0);
+    CHECK(r.out.find("llama-3-8b") != std::string::npos);
+    CHECK(r.out.find("8,030,261,248 params") != std::string::npos);
+    const auto j = run_cli({"presets", "--json"});
+    CHECK(j.out.rfind("{", 0) == 0);
+}

@@ -74,7 +74,10 @@ TEST_CASE("activations without recompute follow Korthikanti Table 2 with tensor 
     c.parallel.tp = 8;
     c.parallel.gpus = 8;
     const u64 s = 2048, b = 1, h = 12288, a = 96, t = 8, L = 96;
-    const u64 per_layer = s * b * h * 10 + s * b * h * 24 / t + 5 * a * s * s * b / t;
+    // Korthikanti's terms plus the fp32 mean and rstd of the two LayerNorms, 2 · 8 bytes per token,
+    // which Table 2 leaves out (activations.cpp counts them as their own tensors).
+    const u64 stats = 16 * s * b;
+    const u64 per_layer = s * b * h * 10 + s * b * h * 24 / t + 5 * a * s * s * b / t + stats;
     const auto r = run(c);
     CHECK(r.details.layer_activation_bytes == per_layer);
     // Plus the embedding dropout mask, 1 byte per element, not split by tp (Korthikanti §4.3).
@@ -89,32 +92,34 @@ TEST_CASE("sequence parallelism, selective and full recompute match Korthikanti 
     // Each section's layers plus the 1-byte embedding dropout mask (Korthikanti §4.3), split by tp
     // only under sequence parallelism.
     const u64 embedding_mask = sbh;
+    const u64 stats = 16 * s * b;  // fp32 LayerNorm statistics, not in Table 2 (split by t under SP)
+    const u64 lse = 4 * a * s * b / t;  // FlashAttention's fp32 log-sum-exp per head and token
     SECTION("tensor + sequence parallel: sbh(34/t + 5as/(ht))") {
         c.parallel.sequence_parallel = true;
-        CHECK(run(c).per_gpu.activations == L * (34 * sbh / t + 5 * a * s * s * b / t) + embedding_mask / t);
+        CHECK(run(c).per_gpu.activations == L * (34 * sbh / t + 5 * a * s * s * b / t + stats / t) + embedding_mask / t);
     }
     SECTION("selective recompute with sequence parallel: 34·sbh/t") {
         c.parallel.sequence_parallel = true;
         c.train.recompute = recompute_mode::selective;
-        CHECK(run(c).per_gpu.activations == L * 34 * sbh / t + embedding_mask / t);
+        CHECK(run(c).per_gpu.activations == L * (34 * sbh / t + stats / t) + embedding_mask / t);
     }
     SECTION("selective recompute without sequence parallel: sbh(10 + 24/t)") {
         c.train.recompute = recompute_mode::selective;
-        CHECK(run(c).per_gpu.activations == L * (10 * sbh + 24 * sbh / t) + embedding_mask);
+        CHECK(run(c).per_gpu.activations == L * (10 * sbh + 24 * sbh / t + stats) + embedding_mask);
     }
     SECTION("full recompute keeps 2sbh per layer plus one layer recomputed during backward") {
         c.train.recompute = recompute_mode::full;
-        const u64 one_layer = 10 * sbh + 24 * sbh / t + 5 * a * s * s * b / t;
+        const u64 one_layer = 10 * sbh + 24 * sbh / t + 5 * a * s * s * b / t + stats;
         CHECK(run(c).per_gpu.activations == L * 2 * sbh + one_layer + embedding_mask);
     }
     SECTION("FlashAttention drops the 5as/h score term") {
         c.train.flash_attention = true;
-        CHECK(run(c).per_gpu.activations == L * (10 * sbh + 24 * sbh / t) + embedding_mask);
+        CHECK(run(c).per_gpu.activations == L * (10 * sbh + 24 * sbh / t + stats + lse) + embedding_mask);
     }
     SECTION("without tensor parallelism the layer stores sbh(34 + 5as/h)") {
         c.parallel.tp = 1;
         c.parallel.gpus = 1;
-        CHECK(run(c).per_gpu.activations == L * (34 * sbh + 5 * a * s * s * b) + embedding_mask);
+        CHECK(run(c).per_gpu.activations == L * (34 * sbh + 5 * a * s * s * b + stats) + embedding_mask);
     }
 }
 

@@ -41,13 +41,23 @@ struct sweep_point {
     std::array<std::uint64_t, 4> totals{};
 };
 
+/// The largest workload that fits the GPU, by changing one field; 0 = even the smallest does not fit
+/// (or no capacity was given). Training fills the first two, inference the last two.
+struct workload_limits {
+    std::uint64_t max_micro_batch = 0;  ///< train.micro_batch
+    std::uint64_t max_seq_len = 0;      ///< train.seq_len (a multiple of parallel.cp)
+    std::uint64_t max_batch = 0;        ///< infer.batch at the configured context
+    std::uint64_t max_context_len = 0;  ///< infer.context_len at the configured batch
+};
+
 /// Everything analyze() derives; `errors` non-empty means the configuration is invalid and nothing else is set.
 struct analysis {
     estimate_result result;                 ///< the estimate of the configuration itself
     bool has_capacity = false;              ///< gpu.memory_bytes was given (fits, max params, fewest GPUs are meaningful)
     std::array<stage_analysis, 4> stages{};
     std::vector<suggestion> suggestions;    ///< sorted by saving, largest first
-    std::vector<sweep_point> sweep;         ///< gpus = tp·pp·dp for dp = 1, 2, 4, … while gpus ≤ 1024
+    std::vector<sweep_point> sweep;         ///< gpus = tp·pp·cp·dp for dp = 1, 2, 4, … while gpus ≤ 1024
+    workload_limits limits;                 ///< largest micro-batch / sequence, or batch / context, that fits
     diagnostics errors;
 };
 
@@ -63,7 +73,7 @@ std::uint64_t largest_fitting_params(const estimate_config& config);
 /// Fewest GPUs (dp · tp · pp, dp searched in [1, 2^20 / (tp · pp)]) that fit; 0 when none does.
 std::uint64_t fewest_fitting_gpus(const estimate_config& config);
 
-/// parse_config + analyze, as JSON: {estimate, stages, suggestions, sweep, errors}; never throws.
-std::string analyze_json(const std::string& config_json);
+/// parse_config + analyze, as JSON: {estimate, stages, suggestions, sweep, limits, errors}; never throws.
+std::string analyze_json(const std::string& config_json, const std::string& hf_config_json = "");
 
 }  // namespace memplan

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "memplan/types.hpp"
 
@@ -129,6 +130,13 @@ struct memory_breakdown {
     std::uint64_t total = 0;
 };
 
+/// One tensor that the forward pass of a layer keeps for backward, on one GPU, for one micro-batch.
+struct activation_tensor {
+    std::string name;        ///< stable identifier, e.g. "attn.norm.input", "mlp.act.output"
+    std::uint64_t bytes = 0; ///< bytes on one GPU (rounded up)
+    std::string note;        ///< what it is and why it is kept, one line
+};
+
 /// Figures behind the breakdown, for display and checking.
 struct estimate_details {
     std::uint64_t params_active = 0;       ///< parameters used per token (MoE: top-k experts)
@@ -141,6 +149,7 @@ struct estimate_details {
     std::uint64_t kv_cache_bytes_per_token = 0;     ///< KV bytes per token of one sequence on this GPU
     std::uint64_t host_bytes_per_node = 0; ///< CPU RAM for offloaded states, per node
     std::uint64_t nvme_bytes_per_node = 0; ///< NVMe space for offloaded states, per node
+    std::vector<activation_tensor> layer_activations;  ///< tensors one layer keeps for one micro-batch (training)
 };
 
 /// The answer to one estimate_config.
