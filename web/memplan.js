@@ -3,6 +3,8 @@
 //   const mp = await load();
 //   mp.modelStateBytes(7e9, 8, 1);   // 38500000000
 //   mp.estimate({ model: { params: 7e9, ... }, parallel: { gpus: 8 } });
+//   mp.estimate({ mode: 'infer' }, { hfConfig: configJsonTextOrObject });  // a Hugging Face config.json
+//   mp.presets();                      // the stored models (core/data/models.json), parsed once
 // Works in browsers (served over http) and in Node 20. Every failure throws an Error whose message
 // names the field; `error.errors` holds the core's [{field, message}] list.
 import createMemplanCore from './memplan-core.js';
@@ -24,16 +26,34 @@ function fail(errors, separator) {
   throw new MemplanError(message, errors);
 }
 
-function configText(config) {
+function configText(config, field = 'config') {
   if (typeof config === 'string') return config;
   if (config === null || typeof config !== 'object' || Array.isArray(config))
-    fail([{ field: 'config', message: 'must be a JSON object' }], ': ');
+    fail([{ field, message: 'must be a JSON object' }], ': ');
   try {
     return JSON.stringify(config);
   } catch (cause) {  // BigInt values, cycles
-    fail([{ field: 'config', message: 'cannot be serialised as JSON (' + cause.message + ')' }], ': ');
+    fail([{ field, message: 'cannot be serialised as JSON (' + cause.message + ')' }], ': ');
   }
   return '';
+}
+
+/** The Hugging Face config of the options ({hfConfig}) as text; '' when none is given. */
+function hfText(options) {
+  if (options === undefined || options === null) return '';
+  if (typeof options !== 'object' || Array.isArray(options))
+    fail([{ field: 'options', message: 'must be an object such as {hfConfig}' }], ': ');
+  const hf = options.hfConfig;
+  if (hf === undefined || hf === null || hf === '') return '';
+  return configText(hf, 'hf_config');
+}
+
+function deepFreeze(value) {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 function asNumber(value) {
@@ -53,6 +73,7 @@ export function wrap(core) {
     if (out.errors.length) fail(out.errors, ': ');
     return out;
   };
+  let presets = null;
   return Object.freeze({
     /** Model-state bytes per GPU of mixed-precision Adam under ZeRO: 16Ψ, 4Ψ+12Ψ/N, 2Ψ+14Ψ/N, 16Ψ/N. */
     modelStateBytes: (params, gpus, stage) =>
@@ -60,14 +81,31 @@ export function wrap(core) {
     /** Largest parameter count whose model states fit in gpuBytes per GPU (exact, rounded down). */
     maxParams: (gpuBytes, gpus, stage) =>
       seed(core.maxParams(asNumber(gpuBytes), asNumber(gpus), asNumber(stage))),
-    /** The CLI's `memplan estimate` result object for a configuration object (schema v1). */
-    estimate: (config) => checked(core.estimate(configText(config))),
-    /** The page's derived views: {estimate, stages, suggestions, sweep, errors}. */
-    analyze: (config) => checked(core.analyze(configText(config))),
+    /**
+     * The CLI's `memplan estimate` result object for a configuration object (schema v1);
+     * options.hfConfig (a Hugging Face config.json, object or text) replaces the model, as --hf-config.
+     */
+    estimate: (config, options) => checked(core.estimate(configText(config), hfText(options))),
+    /** The page's derived views: {estimate, stages, suggestions, sweep, limits, errors}; options as estimate. */
+    analyze: (config, options) => checked(core.analyze(configText(config), hfText(options))),
     /** JSON text in, JSON text out, errors as data: exactly what `memplan estimate` prints (without its newline). */
-    estimateJson: (text) => core.estimate(String(text)),
+    estimateJson: (text, hfConfigText = '') => core.estimate(String(text), String(hfConfigText ?? '')),
     /** analyze() as JSON text in and out, errors as data. */
-    analyzeJson: (text) => core.analyze(String(text)),
+    analyzeJson: (text, hfConfigText = '') => core.analyze(String(text), String(hfConfigText ?? '')),
+    /** The stored model presets (core/data/models.json's `models`), parsed once and frozen. */
+    presets: () => {
+      if (!presets) presets = deepFreeze(JSON.parse(core.presets()).models);
+      return presets;
+    },
+    /**
+     * The model a configuration describes (preset, Hugging Face config, overrides applied) as explicit
+     * memplan model keys, with its exact parameter counts: {model, params, params_active}.
+     */
+    resolveModel: (config, options) => {
+      const out = checked(core.resolveModel(configText(config), hfText(options)));
+      delete out.errors;
+      return out;
+    },
   });
 }
 
