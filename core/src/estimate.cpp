@@ -383,9 +383,14 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
     r.activations = ceil_div(numerator, denominator);
     if (full)  // one layer re-run in backward holds its full working set (Korthikanti §5)
         r.activations += total_bytes(layer_activation_tensors(layer_shape(c, s_local, false)));
-    if (i == 0 && m.dropout)  // embedding dropout mask, 1 byte per element (Korthikanti §4.3)
-        r.activations += ceil_div(in_flight * s_local * t.micro_batch * m.hidden_size,
-                                  p.sequence_parallel ? tp : u128{1});
+    if (i == 0) {
+        // The embedding's backward keeps the int64 token ids, 8 bytes per token (Megatron-LM
+        // theoretical_memory_usage.py, "input to embedding"), whole on every tensor-parallel rank.
+        r.activations += in_flight * s_local * t.micro_batch * 8;
+        if (m.dropout)  // embedding dropout mask, 1 byte per element (Korthikanti §4.3)
+            r.activations += ceil_div(in_flight * s_local * t.micro_batch * m.hidden_size,
+                                      p.sequence_parallel ? tp : u128{1});
+    }
     r.layer_tensors = kept_tensors;
     r.layer_activation = kept;
     r.in_flight = in_flight;

@@ -132,3 +132,28 @@ TEST_CASE("presets lists every stored model with its exact count", "[cli]") {
     const auto j = run_cli({"presets", "--json"});
     CHECK(j.out.rfind("{", 0) == 0);
 }
+
+TEST_CASE("deepspeed-estimate prints DeepSpeed's documented table", "[cli][reference]") {
+    // DeepSpeed docs, memory.rst: estimate_zero3_model_states_mem_needs_all_cold(total_params=2851e6,
+    // largest_layer_params=32e6, num_gpus_per_node=8, num_nodes=1).
+    const auto r = run_cli({"deepspeed-estimate", "--stage", "3", "--params", "2851e6", "--largest-layer-params", "32e6",
+                            "--gpus-per-node", "8"});
+    CHECK(r.status == 0);
+    CHECK(r.out.find("   71.69GB |   0.12GB | offload_param=cpu , offload_optimizer=cpu , zero_init=1\n") !=
+          std::string::npos);
+    CHECK(r.out.find("    1.43GB |   6.09GB | offload_param=none, offload_optimizer=none, zero_init=1\n") !=
+          std::string::npos);
+    const auto z2 = run_cli({"deepspeed-estimate", "--stage", "2", "--params", "2851e6", "--gpus-per-node", "8"});
+    CHECK(z2.out.find("  127.45GB |  15.93GB | offload_optimizer=none\n") != std::string::npos);
+    CHECK(run_cli({"deepspeed-estimate", "--stage", "3", "--params", "2851e6"}).status == 2);  // no largest layer
+}
+
+TEST_CASE("megatron-memory prints Megatron-LM's theoretical footprint line", "[cli][reference]") {
+    const auto r = run_cli({"megatron-memory", "--num-layers", "32", "--hidden-size", "4096", "--num-attention-heads", "32",
+                            "--ffn-hidden-size", "11008", "--padded-vocab-size", "32000", "--seq-length", "4096",
+                            "--swiglu", "--untie-embeddings-and-output-weights", "--use-distributed-optimizer",
+                            "--pipeline-model-parallel-size", "4", "--data-parallel-size", "2"});
+    CHECK(r.status == 0);
+    CHECK(r.out.rfind("Theoretical memory footprints: weight and optimizer=20029.52 MB, ", 0) == 0);
+    CHECK(run_cli({"megatron-memory", "--hidden-size", "4096"}).status == 2);
+}

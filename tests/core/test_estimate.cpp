@@ -80,8 +80,9 @@ TEST_CASE("activations without recompute follow Korthikanti Table 2 with tensor 
     const u64 per_layer = s * b * h * 10 + s * b * h * 24 / t + 5 * a * s * s * b / t + stats;
     const auto r = run(c);
     CHECK(r.details.layer_activation_bytes == per_layer);
-    // Plus the embedding dropout mask, 1 byte per element, not split by tp (Korthikanti §4.3).
-    CHECK(r.per_gpu.activations == L * per_layer + s * b * h);
+    // Plus the embedding dropout mask, 1 byte per element, not split by tp (Korthikanti §4.3), and
+    // the int64 token ids the embedding keeps (8 bytes per token).
+    CHECK(r.per_gpu.activations == L * per_layer + s * b * h + 8 * s * b);
 }
 
 TEST_CASE("sequence parallelism, selective and full recompute match Korthikanti Table 2", "[estimate][paper]") {
@@ -92,34 +93,35 @@ TEST_CASE("sequence parallelism, selective and full recompute match Korthikanti 
     // Each section's layers plus the 1-byte embedding dropout mask (Korthikanti §4.3), split by tp
     // only under sequence parallelism.
     const u64 embedding_mask = sbh;
+    const u64 ids = 8 * s * b;  // int64 token ids kept by the embedding, whole on each rank
     const u64 stats = 16 * s * b;  // fp32 LayerNorm statistics, not in Table 2 (split by t under SP)
     const u64 lse = 4 * a * s * b / t;  // FlashAttention's fp32 log-sum-exp per head and token
     SECTION("tensor + sequence parallel: sbh(34/t + 5as/(ht))") {
         c.parallel.sequence_parallel = true;
-        CHECK(run(c).per_gpu.activations == L * (34 * sbh / t + 5 * a * s * s * b / t + stats / t) + embedding_mask / t);
+        CHECK(run(c).per_gpu.activations == L * (34 * sbh / t + 5 * a * s * s * b / t + stats / t) + embedding_mask / t + ids);
     }
     SECTION("selective recompute with sequence parallel: 34·sbh/t") {
         c.parallel.sequence_parallel = true;
         c.train.recompute = recompute_mode::selective;
-        CHECK(run(c).per_gpu.activations == L * (34 * sbh / t + stats / t) + embedding_mask / t);
+        CHECK(run(c).per_gpu.activations == L * (34 * sbh / t + stats / t) + embedding_mask / t + ids);
     }
     SECTION("selective recompute without sequence parallel: sbh(10 + 24/t)") {
         c.train.recompute = recompute_mode::selective;
-        CHECK(run(c).per_gpu.activations == L * (10 * sbh + 24 * sbh / t + stats) + embedding_mask);
+        CHECK(run(c).per_gpu.activations == L * (10 * sbh + 24 * sbh / t + stats) + embedding_mask + ids);
     }
     SECTION("full recompute keeps 2sbh per layer plus one layer recomputed during backward") {
         c.train.recompute = recompute_mode::full;
         const u64 one_layer = 10 * sbh + 24 * sbh / t + 5 * a * s * s * b / t + stats;
-        CHECK(run(c).per_gpu.activations == L * 2 * sbh + one_layer + embedding_mask);
+        CHECK(run(c).per_gpu.activations == L * 2 * sbh + one_layer + embedding_mask + ids);
     }
     SECTION("FlashAttention drops the 5as/h score term") {
         c.train.flash_attention = true;
-        CHECK(run(c).per_gpu.activations == L * (10 * sbh + 24 * sbh / t + stats + lse) + embedding_mask);
+        CHECK(run(c).per_gpu.activations == L * (10 * sbh + 24 * sbh / t + stats + lse) + embedding_mask + ids);
     }
     SECTION("without tensor parallelism the layer stores sbh(34 + 5as/h)") {
         c.parallel.tp = 1;
         c.parallel.gpus = 1;
-        CHECK(run(c).per_gpu.activations == L * (34 * sbh + 5 * a * s * s * b + stats) + embedding_mask);
+        CHECK(run(c).per_gpu.activations == L * (34 * sbh + 5 * a * s * s * b + stats) + embedding_mask + ids);
     }
 }
 
@@ -129,7 +131,7 @@ TEST_CASE("the first pipeline stage holds pp micro-batches of its layers (1F1B)"
     estimate_config c = gpt3_175b();
     c.parallel.tp = 8;
     c.parallel.gpus = 64;
-    const u64 sbh = 2048ULL * 12288;
+    const u64 sbh = 2048ULL * 12288 + 8 * 2048;  // embedding dropout mask and token ids per micro-batch
     const auto single = run(c);
     const u64 layer = single.details.layer_activation_bytes;
     CHECK(single.per_gpu.activations == 96 * layer + sbh);  // all layers, one micro-batch, embedding mask
