@@ -18,7 +18,7 @@ using json = nlohmann::json;
 using ordered_json = nlohmann::ordered_json;
 
 /// Reads one object level: each known key has a handler; unknown keys are errors unless the object
-/// is a Hugging Face config (lenient), whose many unrelated keys are ignored. JSON null reads as absent.
+/// is a Hugging Face config (lenient), whose many unrelated keys are ignored and whose nulls read as absent.
 class object_reader {
 public:
     object_reader(const json& object, std::string path, diagnostics& errors, bool lenient = false)
@@ -30,7 +30,8 @@ public:
     const json* find(const char* key) {
         known_.emplace(key);
         const auto it = object_.find(key);
-        if (it == object_.end() || it->is_null()) return nullptr;
+        // Hugging Face configs write null for "not set"; memplan's own objects treat null as a wrong type.
+        if (it == object_.end() || (lenient_ && it->is_null())) return nullptr;
         return &*it;
     }
 

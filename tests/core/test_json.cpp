@@ -128,3 +128,12 @@ TEST_CASE("inference configurations report weights and KV cache", "[json]") {
     CHECK(out["per_gpu"]["kv_cache"] == 2147483648ULL);  // Llama-2-7B, 4096 tokens, bf16: 2 GiB
     CHECK(out["per_gpu"]["gradients"] == 0);
 }
+
+TEST_CASE("null is a wrong type in memplan's objects but 'not set' in a Hugging Face config", "[json][errors]") {
+    const json strict = run(R"({"parallel": {"gpus": null}})");
+    REQUIRE(strict["errors"].size() == 1);
+    CHECK(strict["errors"][0]["field"] == "parallel.gpus");
+    const json hf = run(R"({"model": {"model_type": "llama", "num_hidden_layers": 2, "hidden_size": 64,
+        "num_attention_heads": 4, "head_dim": null, "sliding_window": null, "vocab_size": 100}})");
+    CHECK(hf["errors"].empty());
+}
