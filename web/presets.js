@@ -1,5 +1,6 @@
-// memplan page — presets, stored once as data. GPU capacities are the vendors' figures in GB (10^9 bytes).
-// No DOM here.
+// memplan page — the page's own data: GPU capacities and the starting state. Model presets are not
+// here: they come from the core (core/data/models.json through mp.presets()), the one source shared
+// with the CLI. GPU capacities are the vendors' figures in GB (10^9 bytes). No DOM here.
 
 /** GPU memory presets: id, label and capacity in bytes (vendor's GB × 10^9). */
 export const GPU_PRESETS = Object.freeze([
@@ -13,58 +14,62 @@ export const GPU_PRESETS = Object.freeze([
 ]);
 
 /**
- * Model presets: architecture fields with Hugging Face config.json names (the form's model.* inputs).
- * The Llama presets state their published exact parameter counts (Llama-2-7B 6,738,415,616;
- * Llama-3-8B 8,030,261,248; Llama-2-70B 68,976,648,192) because schema v1 has no field yet that tells
- * the core's architecture count about SwiGLU and untied embeddings.
+ * Model fields of the form: every key of the core's model object (docs/schema.md), with the value
+ * of the core's GPT-style defaults (model_config in core/include/memplan/estimate.hpp). The page
+ * always sends them explicitly, so a preset or a pasted config.json is reproduced by these keys alone.
  */
-export const MODEL_PRESETS = Object.freeze([
-  {
-    id: 'seed-20b',
-    label: 'Seed script default (20B, 44 layers, hidden 6144)',
-    model: { params: '20e9', num_hidden_layers: '44', hidden_size: '6144', num_attention_heads: '64',
-      num_key_value_heads: '', head_dim: '', intermediate_size: '', vocab_size: '' },
-  },
-  {
-    id: 'llama2-7b',
-    label: 'Llama-2-7B',
-    model: { params: '6738415616', num_hidden_layers: '32', hidden_size: '4096', num_attention_heads: '32',
-      num_key_value_heads: '32', head_dim: '', intermediate_size: '11008', vocab_size: '32000' },
-  },
-  {
-    id: 'llama3-8b',
-    label: 'Llama-3-8B',
-    model: { params: '8030261248', num_hidden_layers: '32', hidden_size: '4096', num_attention_heads: '32',
-      num_key_value_heads: '8', head_dim: '', intermediate_size: '14336', vocab_size: '128256' },
-  },
-  {
-    id: 'llama2-70b',
-    label: 'Llama-2-70B',
-    model: { params: '68976648192', num_hidden_layers: '80', hidden_size: '8192', num_attention_heads: '64',
-      num_key_value_heads: '8', head_dim: '', intermediate_size: '28672', vocab_size: '32000' },
-  },
-]);
-
-/** The page's starting state: the seed script's default model training on 8 × H100 80 GB. Form field name → text. */
-export const DEFAULTS = Object.freeze({
-  'mode': 'train',
-  'model.preset': 'seed-20b',
-  'model.params': '20e9',
-  'model.num_hidden_layers': '44',
-  'model.hidden_size': '6144',
-  'model.num_attention_heads': '64',
+export const MODEL_DEFAULTS = Object.freeze({
+  'model.model_type': '',
+  'model.params': '',
+  'model.num_hidden_layers': '',
+  'model.hidden_size': '',
+  'model.num_attention_heads': '',
   'model.num_key_value_heads': '',
   'model.head_dim': '',
   'model.intermediate_size': '',
   'model.vocab_size': '',
+  'model.tie_word_embeddings': true,
+  'model.learned_positions': '0',
+  'model.norm': 'layernorm',
+  'model.norms_per_layer': '2',
+  'model.mlp': 'plain',
+  'model.qkv_bias': true,
+  'model.attention_out_bias': true,
+  'model.mlp_bias': true,
+  'model.dropout': true,
+  'model.num_local_experts': '0',
+  'model.num_experts_per_tok': '0',
+  'model.moe_intermediate_size': '',
+  'model.shared_expert_intermediate_size': '0',
+  'model.sliding_window': '0',
+  'model.sliding_window_layers': '0',
+});
+
+/** The page's starting state: the seed script's default model training on 8 × H100 80 GB. Form field name → text. */
+export const DEFAULTS = Object.freeze({
+  'mode': 'train',
+  'model.preset': '',
+  ...MODEL_DEFAULTS,
+  'model.params': '20e9',
+  'model.num_hidden_layers': '44',
+  'model.hidden_size': '6144',
+  'model.num_attention_heads': '64',
   'parallel.gpus': '8',
   'parallel.tp': '1',
   'parallel.pp': '1',
+  'parallel.cp': '1',
+  'parallel.ep': '1',
+  'parallel.virtual_stages': '1',
   'parallel.zero_stage': '1',
+  'parallel.fsdp': '',
+  'parallel.zero_shard_size': '',
   'parallel.sequence_parallel': false,
   'parallel.partition_activations': false,
   'parallel.zero_bucket_params': '5e8',
   'parallel.zero3_max_live_params': '1e9',
+  'parallel.offload_optimizer': 'none',
+  'parallel.offload_params': 'none',
+  'parallel.gpus_per_node': '8',
   'train.micro_batch': '1',
   'train.seq_len': '2048',
   'train.recompute': 'none',
@@ -76,8 +81,11 @@ export const DEFAULTS = Object.freeze({
   'train.microbatches_in_flight': '',
   'infer.batch': '1',
   'infer.context_len': '2048',
+  'infer.prefill_tokens': '',
   'infer.weight_dtype': 'bf16',
+  'infer.quant_group_size': '',
   'infer.kv_dtype': 'bf16',
+  'infer.flash_attention': true,
   'overhead.misc_gb': '0',
   'gpu.preset': 'h100-80',
   'gpu.custom_gb': '80',
