@@ -16,31 +16,81 @@ export class MemplanError extends Error {
 
 export type Dtype = 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8' | 'int4';
 
+export type Offload = 'none' | 'cpu' | 'nvme';
+export type Optimizer = 'adam' | 'adam_8bit' | 'sgd' | 'sgd_momentum' | 'lion' | 'adafactor' | 'none';
+export type FsdpStrategy = 'full_shard' | 'shard_grad_op' | 'hybrid_shard' | 'hybrid_shard_zero2' | 'no_shard';
+
+/** The model keys memplan reads (docs/schema.md); a Hugging Face config.json (with model_type) may carry any others. */
+export interface ModelConfig {
+  /** A stored model (Memplan.presets()); the other keys override it. */
+  preset?: string;
+  /** Hugging Face model_type: selects family defaults (llama, mistral, mixtral, qwen2, gemma2, phi3, gpt2, gpt_neox, …). */
+  model_type?: string;
+  /** Explicit parameter count; 0 or absent = counted exactly from the architecture. */
+  params?: number;
+  num_hidden_layers?: number;
+  hidden_size?: number;
+  num_attention_heads?: number;
+  /** GQA/MQA; default = num_attention_heads. */
+  num_key_value_heads?: number;
+  /** default = hidden_size / num_attention_heads. */
+  head_dim?: number;
+  /** FFN width; default = 4 · hidden_size. */
+  intermediate_size?: number;
+  /** 0 or absent: no embeddings and no logits row. */
+  vocab_size?: number;
+  tie_word_embeddings?: boolean;
+  /** Learned absolute positions (GPT-2 n_positions); 0 = none. */
+  learned_positions?: number;
+  norm?: 'layernorm' | 'rmsnorm';
+  norms_per_layer?: number;
+  mlp?: 'plain' | 'gated';
+  qkv_bias?: boolean;
+  attention_out_bias?: boolean;
+  mlp_bias?: boolean;
+  /** Dropout layers active in training. */
+  dropout?: boolean;
+  /** Routed experts per MoE layer; 0 = dense. */
+  num_local_experts?: number;
+  num_experts_per_tok?: number;
+  moe_intermediate_size?: number;
+  shared_expert_intermediate_size?: number;
+  /** Tokens a sliding-window layer attends to; 0 = full attention. */
+  sliding_window?: number;
+  /** Layers using the window; 0 with a window = all layers. */
+  sliding_window_layers?: number;
+  [huggingFaceField: string]: unknown;
+}
+
 /** A configuration, schema v1 (docs/schema.md). Every key is optional; defaults as in the CLI. */
 export interface Config {
   version?: 1;
   mode?: 'train' | 'infer';
-  model?: {
-    /** Explicit parameter count; 0 or absent = counted from the architecture. */
-    params?: number;
-    num_hidden_layers?: number;
-    hidden_size?: number;
-    num_attention_heads?: number;
-    num_key_value_heads?: number;
-    head_dim?: number;
-    intermediate_size?: number;
-    vocab_size?: number;
-    [huggingFaceField: string]: number | boolean | string | undefined;
-  };
+  model?: ModelConfig;
   parallel?: {
+    /** Total GPUs = dp × tp × pp × cp. */
     gpus?: number;
     tp?: number;
     pp?: number;
+    /** Context parallelism: the sequence split across GPUs. */
+    cp?: number;
+    /** Expert parallelism: MoE experts split across GPUs of the data-parallel group. */
+    ep?: number;
+    /** Interleaved 1F1B model chunks per GPU. */
+    virtual_stages?: number;
     zero_stage?: 0 | 1 | 2 | 3;
+    /** PyTorch FSDP strategy as a name for a ZeRO stage (overrides zero_stage); hybrid_* shard within gpus_per_node. */
+    fsdp?: FsdpStrategy;
+    /** GPUs one ZeRO shard group spans; default the whole data-parallel group. */
+    zero_shard_size?: number;
     sequence_parallel?: boolean;
     partition_activations?: boolean;
     zero_bucket_params?: number;
     zero3_max_live_params?: number;
+    offload_optimizer?: Offload;
+    /** Parameters off the GPU (ZeRO-3 / ZeRO-Infinity). */
+    offload_params?: Offload;
+    gpus_per_node?: number;
   };
   train?: {
     micro_batch?: number;
@@ -50,7 +100,8 @@ export interface Config {
     weight_dtype?: Dtype;
     grad_dtype?: Dtype;
     master_weights?: boolean;
-    optimizer?: 'adam' | 'adam_8bit' | 'sgd' | 'sgd_momentum' | 'lion' | 'none';
+    optimizer?: Optimizer;
+    /** Activations the first stage holds; default pp (1F1B). */
     microbatches_in_flight?: number;
   };
   infer?: {
@@ -58,9 +109,23 @@ export interface Config {
     context_len?: number;
     weight_dtype?: Dtype;
     kv_dtype?: Dtype;
+    /** Weights quantized in groups of G with an fp16 scale and a zero point each; absent = no group overhead. */
+    quant_group_size?: number;
+    /** Prefill attention without a score matrix (default true). */
+    flash_attention?: boolean;
+    /** Tokens per sequence in one prefill pass (chunked prefill); default context_len. */
+    prefill_tokens?: number;
   };
   overhead?: { misc_bytes?: number };
   gpu?: { memory_bytes?: number };
+}
+
+/** A Hugging Face config.json, as an object or its text. */
+export type HfConfig = Record<string, unknown> | string;
+
+export interface EstimateOptions {
+  /** Replaces the configuration's model, as `memplan estimate --hf-config FILE`. */
+  hfConfig?: HfConfig;
 }
 
 /** Bytes per GPU, for the most loaded GPU; total is the sum of the other parts. */
@@ -76,11 +141,45 @@ export interface Breakdown {
   total: number;
 }
 
+/** One tensor a layer keeps for backward, on one GPU, for one micro-batch. */
+export interface LayerActivation {
+  /** Stable identifier, e.g. "attn.norm.input". */
+  name: string;
+  bytes: number;
+  note: string;
+}
+
+/** Figures behind the breakdown. */
+export interface Details {
+  /** Parameters used per token (MoE: top-k experts). */
+  params_active: number;
+  /** Parameters of the reported stage's tp/ep slice, before ZeRO sharding. */
+  params_on_gpu: number;
+  /** Pipeline stage reported (0 = first): the most loaded one. */
+  stage: number;
+  layers_on_gpu: number;
+  /** Micro-batches whose activations that stage holds (training; 0 in inference). */
+  microbatches_in_flight: number;
+  /** Activations one layer keeps for one micro-batch (training). */
+  layer_activation_bytes: number;
+  /** Group scales and zero points, included in per_gpu.weights (inference). */
+  quantization_overhead_bytes: number;
+  /** KV bytes per token of one sequence on this GPU (inference). */
+  kv_cache_bytes_per_token: number;
+  /** Host RAM for offloaded states, per node. */
+  host_bytes_per_node: number;
+  /** NVMe space for offloaded states, per node. */
+  nvme_bytes_per_node: number;
+  /** Tensors one layer keeps for one micro-batch (training; empty in inference). */
+  layer_activations: LayerActivation[];
+}
+
 /** Exactly the object `memplan estimate` prints. */
 export interface EstimateResult {
   params: number;
   data_parallel: number;
   per_gpu: Breakdown;
+  details: Details;
   /** Present when gpu.memory_bytes was given. */
   gpu?: { fits: boolean; headroom_bytes: number; shortfall_bytes: number };
   warnings: FieldError[];
@@ -117,7 +216,39 @@ export interface Analysis {
   suggestions: Suggestion[];
   /** Per-GPU totals of stages 0..3 for gpus = tp · pp · 2^k ≤ 1024. */
   sweep: { gpus: number; totals: [number | null, number | null, number | null, number | null] }[];
+  /**
+   * The largest workload that fits, one field varied. Training fills max_micro_batch and max_seq_len,
+   * inference max_batch (at the context) and max_context_len (at the batch); null where not applicable,
+   * without a GPU capacity, or when even 1 does not fit.
+   */
+  limits: {
+    max_micro_batch: number | null;
+    max_seq_len: number | null;
+    max_batch: number | null;
+    max_context_len: number | null;
+  };
   errors: FieldError[];
+}
+
+/** One stored model (core/data/models.json). */
+export interface ModelPreset {
+  id: string;
+  name: string;
+  /** Where the architecture comes from. */
+  source: string;
+  /** Hugging Face config.json subset. */
+  config: Record<string, unknown> & { model_type?: string };
+  /** A published exact parameter count, when one is recorded. */
+  published_params?: number;
+  params_source?: string;
+}
+
+/** A model resolved by the core: explicit keys that reproduce it, and its exact parameter counts. */
+export interface ResolvedModel {
+  model: ModelConfig;
+  /** null when the architecture is incomplete (no layers, hidden size or heads). */
+  params: number | null;
+  params_active: number | null;
 }
 
 export interface Memplan {
@@ -126,13 +257,17 @@ export interface Memplan {
   /** Largest parameter count whose model states fit in gpuBytes per GPU. */
   maxParams(gpuBytes: number, gpus: number, stage: number): number;
   /** Per-GPU memory for a configuration; throws MemplanError naming the field for invalid input. */
-  estimate(config: Config | string): EstimateResult;
+  estimate(config: Config | string, options?: EstimateOptions): EstimateResult;
   /** The page's derived views of a configuration. */
-  analyze(config: Config | string): Analysis;
-  /** JSON text in, JSON text out (errors as data), byte for byte what `memplan estimate` prints. */
-  estimateJson(text: string): string;
+  analyze(config: Config | string, options?: EstimateOptions): Analysis;
+  /** JSON text in, JSON text out (errors as data), byte for byte what `memplan estimate [--hf-config]` prints. */
+  estimateJson(text: string, hfConfigText?: string): string;
   /** analyze() as JSON text, errors as data. */
-  analyzeJson(text: string): string;
+  analyzeJson(text: string, hfConfigText?: string): string;
+  /** The stored model presets, parsed once; frozen. */
+  presets(): readonly ModelPreset[];
+  /** The model a configuration (or options.hfConfig) describes, as explicit keys with exact counts. */
+  resolveModel(config: Config | string, options?: EstimateOptions): ResolvedModel;
 }
 
 export interface LoadOptions {
