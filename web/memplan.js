@@ -26,10 +26,23 @@ function fail(errors, separator) {
   throw new MemplanError(message, errors);
 }
 
+/** The dotted path of the first NaN or infinity in `value` (JSON.stringify would silently write null), or null. */
+function nonFinitePath(value, path, depth = 0) {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : path;
+  if (!value || typeof value !== 'object' || depth > 32) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const found = nonFinitePath(inner, path ? path + '.' + key : key, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 function configText(config, field = 'config') {
   if (typeof config === 'string') return config;
   if (config === null || typeof config !== 'object' || Array.isArray(config))
     fail([{ field, message: 'must be a JSON object' }], ': ');
+  const bad = nonFinitePath(config, field === 'config' ? '' : field);
+  if (bad !== null) fail([{ field: bad, message: 'must be a finite number (NaN and infinities have no JSON form)' }], ': ');
   try {
     return JSON.stringify(config);
   } catch (cause) {  // BigInt values, cycles

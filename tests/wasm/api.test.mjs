@@ -102,7 +102,9 @@ test('estimate() errors name the field', () => {
     [{ ...seven_b, parallel: { zero_stage: 4 } }, 'parallel.zero_stage: must be 0, 1, 2 or 3'],
     [{ ...seven_b, parallel: { gpus: 0 } }, 'parallel.gpus: must be an integer from 1 to 1048576'],
     [{ ...seven_b, parallel: { gpus: 2.5 } }, 'parallel.gpus: must be an integer from 1 to 1048576'],
-    [{ ...seven_b, parallel: { gpus: NaN } }, 'parallel.gpus: must be an integer from 1 to 1048576'],
+    // JSON has no NaN: JSON.stringify would write null, which the core reads as "absent"; the API refuses it.
+    [{ ...seven_b, parallel: { gpus: NaN } }, 'parallel.gpus: must be a finite number (NaN and infinities have no JSON form)'],
+    [{ ...seven_b, gpu: { memory_bytes: Infinity } }, 'gpu.memory_bytes: must be a finite number (NaN and infinities have no JSON form)'],
     [{ ...seven_b, parallel: { gpus: '8' } }, 'parallel.gpus: must be an integer from 1 to 1048576'],
     [{ ...seven_b, train: { recompute: 'sometimes' } }, 'train.recompute: must be one of: none, selective, full'],
     [{ ...seven_b, train: { flash_attention: 1 } }, 'train.flash_attention: must be true or false'],
@@ -140,4 +142,89 @@ test('analyze() gives four stages, suggestions and the sweep', () => {
   assert.deepEqual(a.sweep.map((p) => p.gpus), [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]);
   assert.deepEqual(a.sweep[3].totals, a.stages.map((s) => s.total));
   for (const s of a.suggestions) assert.equal(s.total + s.saving_bytes, a.estimate.per_gpu.total);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Presets, Hugging Face configs and the new result fields (issues 4 and 5).
+
+const llama2_7b_hf = {  // meta-llama/Llama-2-7b-hf config.json, with keys memplan does not read
+  architectures: ['LlamaForCausalLM'], bos_token_id: 1, eos_token_id: 2, hidden_act: 'silu', hidden_size: 4096,
+  initializer_range: 0.02, intermediate_size: 11008, max_position_embeddings: 4096, model_type: 'llama',
+  num_attention_heads: 32, num_hidden_layers: 32, num_key_value_heads: 32, pretraining_tp: 1, rms_norm_eps: 1e-5,
+  rope_scaling: null, tie_word_embeddings: false, torch_dtype: 'float16', transformers_version: '4.31.0.dev0',
+  use_cache: true, vocab_size: 32000,
+};
+
+test('presets() lists the stored models once, parsed and frozen', () => {
+  const presets = mp.presets();
+  assert.equal(mp.presets(), presets);  // cached
+  assert.ok(presets.length >= 30);
+  const llama = presets.find((p) => p.id === 'llama-2-7b');
+  assert.equal(llama.name, 'Llama 2 7B');
+  assert.equal(llama.published_params, 6738415616);
+  assert.equal(llama.config.model_type, 'llama');
+  assert.ok(Object.isFrozen(presets) && Object.isFrozen(llama.config));
+  for (const p of presets) assert.ok(p.id && p.name && p.source && p.config, p.id);
+});
+
+test('a Hugging Face config.json as hfConfig: Llama-2-7B has 6,738,415,616 parameters and 2 GiB of KV cache at 4096 tokens', () => {
+  const config = { mode: 'infer', infer: { batch: 1, context_len: 4096, kv_dtype: 'bf16' } };
+  for (const hfConfig of [llama2_7b_hf, JSON.stringify(llama2_7b_hf)]) {
+    const r = mp.estimate(config, { hfConfig });
+    assert.equal(r.params, 6738415616);
+    assert.equal(r.per_gpu.kv_cache, 2 ** 31);
+    assert.equal(r.details.kv_cache_bytes_per_token, 524288);
+  }
+  assert.deepEqual(mp.estimate(config, { hfConfig: llama2_7b_hf }), mp.estimate({ ...config, model: { preset: 'llama-2-7b' } }));
+  assert.equal(mp.estimateJson(JSON.stringify(config), JSON.stringify(llama2_7b_hf)),
+    JSON.stringify(mp.estimate(config, { hfConfig: llama2_7b_hf })));
+  // Without options (or with an empty hfConfig) the existing API is unchanged.
+  assert.deepEqual(mp.estimate(seven_b, {}), mp.estimate(seven_b));
+  assert.deepEqual(mp.estimate(seven_b, { hfConfig: '' }), mp.estimate(seven_b));
+});
+
+test('resolveModel() gives explicit keys that reproduce every preset exactly', () => {
+  for (const p of mp.presets()) {
+    const resolved = mp.resolveModel({ model: { preset: p.id } });
+    if (p.published_params) assert.equal(resolved.params, p.published_params, p.id);
+    for (const mode of ['train', 'infer']) {
+      const base = { mode, parallel: { gpus: 8 }, gpu: { memory_bytes: 80e9 } };
+      assert.deepEqual(mp.estimate({ ...base, model: resolved.model }), mp.estimate({ ...base, model: { preset: p.id } }), p.id);
+    }
+  }
+  const mixtral = mp.resolveModel({ model: { preset: 'mixtral-8x7b' } });
+  assert.ok(mixtral.params_active < mixtral.params);
+  assert.equal(mixtral.model.num_local_experts, 8);
+  assert.equal(mp.resolveModel({}, { hfConfig: llama2_7b_hf }).params, 6738415616);
+});
+
+test('a broken Hugging Face config is an error naming the field', () => {
+  throwsMessage(() => mp.estimate({}, { hfConfig: '{' }), 'hf_config: is not valid JSON');
+  throwsMessage(() => mp.estimate({}, { hfConfig: [] }), 'hf_config: must be a JSON object');
+  throwsMessage(() => mp.estimate({}, { hfConfig: { ...llama2_7b_hf, num_attention_heads: 30 } }),
+    'model.hidden_size: must be divisible by model.num_attention_heads (30) when model.head_dim is not given; ' +
+    'model.num_key_value_heads: must divide model.num_attention_heads (30)');
+  throwsMessage(() => mp.estimate({}, { hfConfig: { ...llama2_7b_hf, vocab_size: NaN } }),
+    'hf_config.vocab_size: must be a finite number (NaN and infinities have no JSON form)');
+  throwsMessage(() => mp.resolveModel({ model: { preset: 'nope' } }), 'model.preset: must be the id of a model preset (memplan presets)');
+  throwsMessage(() => mp.estimate({}, 'x'), 'options: must be an object such as {hfConfig}');
+});
+
+test('details and limits: quantized inference states its overhead; training reports per-layer tensors and limits', () => {
+  const infer = mp.analyze({ mode: 'infer', model: { preset: 'llama-3-8b' }, infer: { weight_dtype: 'int4', quant_group_size: 128, context_len: 8192 },
+    gpu: { memory_bytes: 24e9 } });
+  const d = infer.estimate.details;
+  assert.ok(d.quantization_overhead_bytes > 0 && d.quantization_overhead_bytes < infer.estimate.per_gpu.weights);
+  assert.equal(infer.limits.max_micro_batch, null);
+  assert.ok(infer.limits.max_batch >= 1 && infer.limits.max_context_len >= 8192);
+  const train = mp.analyze({ model: { preset: 'llama-2-7b' }, parallel: { gpus: 8, zero_stage: 3 }, train: { seq_len: 4096, flash_attention: true },
+    gpu: { memory_bytes: 80e9 } });
+  const t = train.estimate.details;
+  assert.ok(t.layer_activations.length > 5);
+  assert.equal(t.layer_activations.reduce((s, x) => s + x.bytes, 0), t.layer_activation_bytes);
+  assert.ok(train.limits.max_micro_batch >= 1 && train.limits.max_seq_len >= 4096);
+  assert.equal(train.limits.max_batch, null);
+  const offload = mp.estimate({ model: { preset: 'llama-2-7b' }, parallel: { gpus: 8, zero_stage: 3, offload_optimizer: 'cpu' } });
+  assert.ok(offload.details.host_bytes_per_node > 0);
+  assert.equal(offload.per_gpu.optimizer_states, 0);
 });
