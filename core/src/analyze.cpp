@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <numeric>
 
 #include <nlohmann/json.hpp>
 
@@ -169,20 +170,25 @@ std::uint64_t largest_fitting_params(const estimate_config& config) {
 
 std::uint64_t fewest_fitting_gpus(const estimate_config& config) {
     if (config.gpu_memory_bytes == 0) return 0;
-    const std::uint64_t model_parallel = config.parallel.tp * config.parallel.pp * config.parallel.cp;
-    const std::uint64_t dp_max = max_gpu_count / model_parallel;  // gpus ≤ 2^20 (validate)
+    const parallel_config& p = config.parallel;
+    const std::uint64_t model_parallel = p.tp * p.pp * p.cp;
+    // Valid data-parallel degrees: ep and the ZeRO shard group must divide dp · cp, i.e. dp must be a
+    // multiple of step = L / gcd(L, cp) with L = lcm(ep, shard group).
+    const std::uint64_t group = std::lcm(p.ep, p.zero_shard_size != 0 ? p.zero_shard_size : 1);
+    const std::uint64_t step = group / std::gcd(group, p.cp);
+    const std::uint64_t k_max = max_gpu_count / model_parallel / step;  // gpus ≤ 2^20 (validate)
     // The total is non-increasing in dp (ZeRO shards divide by dp; nothing else depends on it), so
-    // "fits" holds on a suffix of [1, dp_max]: find its first element.
-    if (dp_max == 0 || !fits(with_data_parallel(config, dp_max))) return 0;
-    std::uint64_t lo = 1, hi = dp_max;  // invariant: hi fits; every dp < lo does not
+    // "fits" holds on a suffix of the valid degrees: find its first element.
+    if (k_max == 0 || !fits(with_data_parallel(config, k_max * step))) return 0;
+    std::uint64_t lo = 1, hi = k_max;  // invariant: hi · step fits; every k < lo does not
     while (lo < hi) {
         const std::uint64_t mid = lo + (hi - lo) / 2;
-        if (fits(with_data_parallel(config, mid)))
+        if (fits(with_data_parallel(config, mid * step)))
             hi = mid;
         else
             lo = mid + 1;
     }
-    return lo * model_parallel;
+    return lo * step * model_parallel;
 }
 
 namespace {

@@ -386,3 +386,20 @@ TEST_CASE("the largest micro-batch and sequence for training are exact boundarie
     CHECK_FALSE(estimate(c).fits);
     CHECK(a.limits.max_batch == 0);  // inference limits are not computed for training
 }
+
+TEST_CASE("fewest GPUs respects expert parallelism: only degrees ep divides are tried", "[analyze][fewest_gpus]") {
+    // Mixtral 8x7B with ep 8 at ZeRO-3: data parallelism must be a multiple of 8.
+    const auto parsed = parse_config(R"({"model": {"preset": "mixtral-8x7b"}, "parallel": {"gpus": 8, "ep": 8, "zero_stage": 3},
+        "train": {"recompute": "full", "flash_attention": true}, "gpu": {"memory_bytes": 80e9}})");
+    REQUIRE(parsed.ok());
+    const std::uint64_t gpus = fewest_fitting_gpus(parsed.value);
+    REQUIRE(gpus > 0);
+    CHECK(gpus % 8 == 0);
+    estimate_config c = parsed.value;
+    c.parallel.gpus = gpus;
+    CHECK(estimate(c).fits);
+    if (gpus > 8) {
+        c.parallel.gpus = gpus - 8;
+        CHECK_FALSE(estimate(c).fits);
+    }
+}
