@@ -21,8 +21,8 @@ const TRAIN = Object.freeze({
   weights: {
     formula: SHARE + ' × bytes per weight (fp8 training: 2 B bf16 parameter + 1 B cached fp8 cast). From ZeRO stage 3 ' +
       '(FSDP FULL_SHARD) sharded over the ZeRO group — dp × cp, or the shard group size for hybrid sharding; experts over dp × cp / ep. ' +
-      'Offloaded parameters (ZeRO-Infinity) leave the GPU.',
-    source: 'Shoeybi et al. 2019 (Megatron-LM §3); Narayanan et al. 2021 §4.1 (embeddings on pipeline stages); Rajbhandari et al. 2020 (ZeRO §5, P_os+g+p); Zhao et al. 2023 (PyTorch FSDP §3.2); NVIDIA Transformer Engine (fp8 weight caching).',
+      'Parameters offloaded to CPU or NVMe (ZeRO-Offload and its NVMe extension) leave the GPU.',
+    source: 'Shoeybi et al. 2019 (Megatron-LM §3); Narayanan et al. 2021 §4.1 (embeddings on pipeline stages); Rajbhandari et al. 2020 (ZeRO §5, P_os+g+p); Zhao et al. 2023 (PyTorch FSDP §3.2); Rajbhandari et al. 2021 (ZeRO-Infinity, NVMe offload); NVIDIA Transformer Engine (fp8 weight caching).',
   },
   gradients: {
     formula: 'The same parameters × bytes per gradient element (bf16 or fp32 accumulation); sharded from ZeRO stage 2. None without an optimizer (frozen); off the GPU with optimizer offload (sent bucket by bucket).',

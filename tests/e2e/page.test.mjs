@@ -59,14 +59,15 @@ async function rowBytes(page, row) {
 test('the default view: the seed model on 8 × H100 with a verdict, breakdown, ZeRO table and chart', async () => {
   const { page } = await open('/index.html');
   assert.match(await page.textContent('#verdict'), new RegExp('^Does not fit: ' + escape(defaultTotal) + ' per GPU'));
-  assert.equal(await page.locator('#breakdown tbody tr').count(), 6);  // 5 non-zero parts + total
+  assert.equal(await page.locator('#breakdown tbody tr').count(), 9);  // every part (zeros greyed) + total
+  assert.equal(await page.locator('#breakdown tbody tr.zero').count(), 3);  // logits (no vocabulary), KV cache, overhead
   assert.equal(await page.locator('#zero thead th').count(), 5);
   assert.equal(await page.locator('#chart path.series').count(), 4);
   assert.equal(await page.locator('#chart line.capacity-line').count(), 1);
   assert.equal(await page.locator('#chart path.series.chosen').getAttribute('data-stage'), '1');
   assert.ok(await page.locator('#suggestions li button').count() >= 3);
   const text = await page.textContent('body');
-  assert.doesNotMatch(text, /NaN|Infinity|undefined/);
+  assert.doesNotMatch(text, /NaN|(?<!ZeRO-)Infinity|undefined/);
 });
 
 test("the card's worked example typed in: 7e9 parameters on 8 GPUs hold 112 / 38.5 / 26.25 / 14 GB of model states", async () => {
@@ -109,7 +110,7 @@ test('the verdict turns to "fits" with headroom, and a suggestion applies', asyn
 test('the URL holds the whole state: a link reproduces the view', async () => {
   const { page } = await open('/index.html');
   await set(page, 'mode', 'infer');
-  await set(page, 'model.preset', 'llama3-8b');
+  await set(page, 'model.preset', 'llama-3-8b');
   await set(page, 'infer.batch', '32');
   await set(page, 'infer.context_len', '8192');
   await set(page, 'gpu.preset', 'custom');
@@ -150,7 +151,7 @@ test('bad input shows a message naming the field, never NaN', async () => {
   await set(page, 'gpu.custom_gb', '0');
   await settled(page);
   assert.match(await page.textContent('#errors'), /gpu\.memory_bytes: must be a size in GB/);
-  assert.doesNotMatch(await page.textContent('body'), /NaN|Infinity/);
+  assert.doesNotMatch(await page.textContent('body'), /NaN|(?<!ZeRO-)Infinity/);
   // Back to valid input: the error goes away.
   await set(page, 'gpu.preset', 'h100-80');
   await set(page, 'train.seq_len', '2048');
@@ -204,6 +205,147 @@ test('the single-file build works from file:// with every network request blocke
   assert.equal(await page.locator('script[src]').count(), 0);
   assert.deepEqual(problems, []);
   await offline.close();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Models from the core's presets and from a pasted config.json; limits; inference quantization.
+
+const LLAMA2_7B_CONFIG = JSON.stringify({
+  _name_or_path: 'meta-llama/Llama-2-7b-hf', architectures: ['LlamaForCausalLM'], bos_token_id: 1, eos_token_id: 2,
+  hidden_act: 'silu', hidden_size: 4096, initializer_range: 0.02, intermediate_size: 11008, max_position_embeddings: 4096,
+  model_type: 'llama', num_attention_heads: 32, num_hidden_layers: 32, num_key_value_heads: 32, pretraining_tp: 1,
+  rms_norm_eps: 1e-5, rope_scaling: null, tie_word_embeddings: false, torch_dtype: 'float16',
+  transformers_version: '4.31.0.dev0', use_cache: true, vocab_size: 32000,
+}, null, 2);
+
+async function pasteConfig(page, text) {
+  if (!(await page.locator('#hf-box').evaluate((d) => d.open))) await page.click('#hf-box summary');
+  await page.fill('#hf-config', text);
+  await page.waitForTimeout(400);
+}
+
+test("a pasted Llama-2-7B config.json: 6,738,415,616 parameters and exactly 2 GiB of KV cache at 4096 tokens, bf16, batch 1", async () => {
+  const { page } = await open('/index.html');
+  await pasteConfig(page, LLAMA2_7B_CONFIG);
+  assert.equal(await page.getAttribute('#model-summary', 'data-params'), '6738415616');
+  assert.match(await page.textContent('#model-summary'), /6,738,415,616\) parameters/);
+  assert.equal(await page.inputValue('[name="model.num_key_value_heads"]'), '32');
+  assert.equal(await page.inputValue('[name="model.norm"]'), 'rmsnorm');
+  assert.equal(await page.inputValue('[name="model.params"]'), '');
+  await set(page, 'mode', 'infer');
+  await set(page, 'infer.context_len', '4096');
+  await set(page, 'infer.batch', '1');
+  await set(page, 'infer.kv_dtype', 'bf16');
+  await settled(page);
+  assert.equal(await page.getAttribute('#model-summary', 'data-kv-bytes'), String(2 ** 31));
+  assert.match(await page.textContent('#model-summary'), /KV cache 2\.000 GiB for 1 × 4,096 tokens in bf16/);
+  assert.equal(await rowBytes(page, 'kv_cache'), 2 ** 31);
+  assert.equal(await page.textContent('[data-detail="kv_cache_bytes_per_token"]'), '524,288 bytes');
+  // The link reproduces the pasted model without the pasted text.
+  const url = page.url();
+  assert.doesNotMatch(url, /rms_norm_eps|transformers_version/);
+  const verdict = await page.textContent('#verdict');
+  const { page: copy } = await open(url.slice(server.origin.length));
+  assert.equal(await copy.textContent('#verdict'), verdict);
+  assert.equal(await copy.getAttribute('#model-summary', 'data-params'), '6738415616');
+  assert.equal(await copy.isHidden('#notice'), true);
+});
+
+test('a broken pasted config.json shows an error naming the field, and the view keeps the last good model', async () => {
+  const { page } = await open('/index.html');
+  const verdict = await page.textContent('#verdict');
+  await pasteConfig(page, '{"model_type": "llama", "hidden_size": 4096,');
+  assert.match(await page.textContent('#hf-errors'), /^config\.json: is not valid JSON \(/);
+  assert.equal(await page.getAttribute('#hf-config', 'aria-invalid'), 'true');
+  await pasteConfig(page, '[1, 2]');
+  assert.match(await page.textContent('#hf-errors'), /config\.json: must be a JSON object/);
+  await pasteConfig(page, JSON.stringify({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 30, num_hidden_layers: 32 }));
+  assert.match(await page.textContent('#hf-errors'), /config\.json hidden_size: must be divisible by model\.num_attention_heads \(30\)/);
+  await pasteConfig(page, JSON.stringify({ model_type: 'llama', hidden_size: 'big', num_attention_heads: 32, num_hidden_layers: 32 }));
+  assert.match(await page.textContent('#hf-errors'), /config\.json hidden_size: must be an integer/);
+  assert.equal(await page.textContent('#verdict'), verdict);
+  assert.doesNotMatch(await page.textContent('body'), /NaN|undefined/);
+  await pasteConfig(page, LLAMA2_7B_CONFIG);
+  assert.equal(await page.isHidden('#hf-errors'), true);
+});
+
+test("a preset picked by search: Mixtral 8x7B's total and active parameters, kept in the link", async () => {
+  const { page } = await open('/index.html');
+  await page.fill('#preset-search', 'mixtral 8x7');
+  const options = await page.locator('#model-preset option').allTextContents();
+  assert.equal(options.length, 2);  // "custom / pasted" + the match
+  assert.match(options[1], /^Mixtral 8x7B/);
+  await page.selectOption('#model-preset', 'mixtral-8x7b');
+  await settled(page);
+  const expected = mp.resolveModel({ model: { preset: 'mixtral-8x7b' } });
+  assert.equal(await page.getAttribute('#model-summary', 'data-params'), String(expected.params));
+  assert.equal(await page.getAttribute('#model-summary', 'data-params-active'), String(expected.params_active));
+  assert.match(await page.textContent('#model-summary'), /active per token/);
+  assert.equal(await page.inputValue('[name="model.num_local_experts"]'), '8');
+  assert.match(await page.textContent('#preset-source'), /Mixtral 8x7B: /);
+  await set(page, 'parallel.ep', '8');
+  await set(page, 'model.vocab_size', '32768');  // an edit on top of the preset
+  await settled(page);
+  assert.match(await page.textContent('#preset-source'), /edited: vocab_size/);
+  const url = page.url();
+  assert.match(url, /model\.preset=mixtral-8x7b/);
+  assert.match(url, /model\.vocab_size=32768/);
+  assert.doesNotMatch(url, /num_local_experts/);  // the preset's own fields are not repeated
+  const verdict = await page.textContent('#verdict');
+  const { page: copy } = await open(url.slice(server.origin.length));
+  assert.equal(await copy.textContent('#verdict'), verdict);
+  assert.equal(await copy.inputValue('[name="model.vocab_size"]'), '32768');
+  assert.equal(await copy.inputValue('#model-preset'), 'mixtral-8x7b');
+  // An unknown preset in a link falls back with the notice.
+  const { page: bad } = await open('/index.html#model.preset=no-such-model');
+  assert.match(await bad.textContent('#notice'), /model\.preset/);
+});
+
+test('the limits: largest micro-batch and longest sequence in training, largest batch and longest context in inference', async () => {
+  const { page } = await open('/index.html#model.preset=llama-2-7b&parallel.zero_stage=3&train.flash_attention=1&train.recompute=selective');
+  const limit = (key) => page.locator(`[data-limit="${key}"] strong`).textContent();
+  const config = buildConfig({ ...defaultState(), 'model.preset': '', ...Object.fromEntries(Object.entries(
+    mp.resolveModel({ model: { preset: 'llama-2-7b' } }).model).map(([k, v]) => ['model.' + k, typeof v === 'boolean' ? v : String(v)])),
+  'model.params': '', 'model.num_hidden_layers': '32', 'parallel.zero_stage': '3', 'train.flash_attention': true, 'train.recompute': 'selective' }).config;
+  const limits = mp.analyze(config).limits;
+  assert.equal(await limit('max_micro_batch'), limits.max_micro_batch.toLocaleString('en-US'));
+  assert.equal(await limit('max_seq_len'), limits.max_seq_len.toLocaleString('en-US') + ' tokens');
+  assert.match(await limit('fewest_gpus'), /^\d/);
+  await set(page, 'mode', 'infer');
+  await settled(page);
+  assert.match(await limit('max_batch'), /^[\d,]+ sequences$/);
+  assert.match(await limit('max_context_len'), /^[\d,]+ tokens$/);
+  assert.equal(await page.locator('[data-limit="max_micro_batch"]').count(), 0);
+});
+
+test('inference with int4 weights in groups of 128 states the quantization overhead and charts the KV cache against context', async () => {
+  const { page } = await open('/index.html#model.preset=llama-3-8b&mode=infer&infer.context_len=8192&infer.batch=4');
+  const bf16Weights = await rowBytes(page, 'weights');
+  await set(page, 'infer.weight_dtype', 'int4');
+  await set(page, 'infer.quant_group_size', '128');
+  await settled(page);
+  const weights = await rowBytes(page, 'weights');
+  assert.ok(weights < bf16Weights / 2, `${weights} vs ${bf16Weights}`);
+  const overhead = Number((await page.textContent('[data-detail="quantization_overhead_bytes"]')).match(/\(([\d,]+) bytes\)/)[1].replace(/,/g, ''));
+  const expected = mp.estimate({ mode: 'infer', model: { preset: 'llama-3-8b' }, infer: { context_len: 8192, batch: 4, weight_dtype: 'int4', quant_group_size: 128 } });
+  assert.equal(overhead, expected.details.quantization_overhead_bytes);
+  assert.ok(overhead > 0);
+  assert.equal(weights, expected.per_gpu.weights);
+  assert.equal(await page.isHidden('#zero-section'), true);  // the ZeRO stages coincide in inference
+  assert.equal(await page.locator('#chart path[data-series="kv"]').count(), 1);
+  assert.match(await page.textContent('#chart-heading'), /context length/);
+  await page.locator('#breakdown tr[data-row="weights"] summary').click();
+  assert.match(await page.textContent('#breakdown tr[data-row="weights"] details'), /GPTQ/);
+});
+
+test('training details: the reported pipeline stage, offload host memory and the per-layer activation table', async () => {
+  const { page } = await open('/index.html#model.preset=llama-2-7b&parallel.gpus=16&parallel.pp=2&parallel.zero_stage=3&parallel.offload_optimizer=cpu&train.optimizer=adafactor');
+  assert.match(await page.textContent('[data-detail="stage"]'), /^\d of 0…1 \(the most loaded: /);
+  assert.match(await page.textContent('[data-detail="host_bytes_per_node"]'), /GiB$/);
+  assert.equal(await rowBytes(page, 'optimizer_states'), 0);
+  const rows = await page.locator('#layer-activations tbody tr').count();
+  assert.ok(rows >= 5, `${rows} tensors`);
+  assert.match(await page.textContent('#layer-activations tbody'), /attn/);
 });
 
 test('no page had a console error, a failed request or a request to another origin', () => {
