@@ -410,31 +410,42 @@ function update() {
   if (!mp) return;
   const { config, errors } = buildConfig(state);
   if (errors.length) return showErrors(errors);
-  let analysis;
+  let result;
   try {
-    analysis = mp.analyze(config);
+    result = mp.estimate(config);
   } catch (error) {
     return showErrors(error.errors || [{ field: 'config', message: String(error.message) }]);
   }
   showErrors([]);
   const unit = state.unit;
-  renderVerdict(analysis.estimate, unit);
-  renderWarnings(analysis.estimate);
-  renderBreakdown(analysis.estimate, unit, state.mode);
-  renderModelSummary(analysis.estimate, config, state, unit);
-  if (!embed) {
-    renderLimits(analysis, state, config, unit);
-    renderDetails(analysis.estimate, config, unit);
-    renderZero(analysis, state, unit);
-    renderSuggestions(analysis, unit);
-    renderChart(analysis, state, config, unit);
-  }
+  renderVerdict(result, unit);
+  renderWarnings(result);
+  renderBreakdown(result, unit, state.mode);
+  renderModelSummary(result, config, state, unit);
   $('output').classList.remove('stale');
   $('output').hidden = false;
   $('loading').hidden = true;
   // For scripts/measure-budgets.mjs: time from navigation to the first rendered result.
   if (!performance.getEntriesByName('memplan:first-result').length) performance.mark('memplan:first-result');
+  // The derived views (analyze: every ZeRO stage, inverse searches, sweep) in the next task, so that
+  // the answer paints first; data-computed tells tests which state the views show.
+  delete $('output').dataset.computed;
+  clearTimeout(extrasTimer);
+  extrasTimer = setTimeout(() => {
+    if (!embed) {
+      const analysis = mp.analyze(config);
+      renderLimits(analysis, state, config, unit);
+      renderDetails(analysis.estimate, config, unit);
+      renderZero(analysis, state, unit);
+      renderSuggestions(analysis, unit);
+      renderChart(analysis, state, config, unit);
+    }
+    $('output').dataset.computed = String(++computed);
+  }, 0);
 }
+
+let extrasTimer = 0;
+let computed = 0;
 
 let timer = 0;
 function scheduleUpdate() {

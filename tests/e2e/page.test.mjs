@@ -31,7 +31,7 @@ async function open(path) {
   const { page, problems } = await watchedPage(context, server.origin);
   allProblems.push(problems);
   await page.goto(server.origin + path);
-  await page.waitForSelector('#output:not([hidden])');
+  await page.waitForSelector('#output[data-computed]');
   return { page, problems };
 }
 
@@ -48,6 +48,7 @@ async function set(page, name, value) {
 /** Waits until the debounced recompute has run with the current form. */
 async function settled(page) {
   await page.waitForTimeout(150);
+  await page.waitForSelector('#output[data-computed]');
 }
 
 /** Exact bytes of a breakdown row, read from its title ("80,000,000,000 bytes"). */
@@ -196,7 +197,7 @@ test('the single-file build works from file:// with every network request blocke
   page.on('console', (m) => { if (m.type() === 'error') problems.push('console: ' + m.text()); });
   page.on('pageerror', (e) => problems.push('page error: ' + e.message));
   await page.goto('file://' + DIST + 'memplan.html#parallel.zero_stage=3&unit=GB');
-  await page.waitForSelector('#output:not([hidden])');
+  await page.waitForSelector('#output[data-computed]');
   assert.match(await page.textContent('#verdict'), /GB/);
   assert.equal(await page.locator('#chart path.series').count(), 4);
   await page.fill('[name="model.params"]', '7e9');
