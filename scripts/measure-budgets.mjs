@@ -2,7 +2,7 @@
 // the time from navigation to the first result (the page's performance mark "memplan:first-result")
 // in headless Chromium served from localhost, median of several cold loads.
 //   node scripts/measure-budgets.mjs           print the figures
-//   node scripts/measure-budgets.mjs --check   exit 1 when a budget is exceeded
+//   node scripts/measure-budgets.mjs --check   exit 1 when the weight budget is exceeded (time is reported only)
 //   node scripts/measure-budgets.mjs --write   also rewrite the figures in docs/budgets.md
 import { readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
@@ -75,6 +75,8 @@ if (process.argv.includes('--write')) {
 if (process.argv.includes('--check')) {
   let ok = true;
   if (total > BUDGET_GZIP_BYTES) { console.error(`over budget: page ${total} B gzipped > ${BUDGET_GZIP_BYTES} B`); ok = false; }
-  if (median > BUDGET_FIRST_RESULT_MS) { console.error(`over budget: first result ${median.toFixed(0)} ms > ${BUDGET_FIRST_RESULT_MS} ms`); ok = false; }
+  // Time is a benchmark figure, recorded in docs/budgets.md, not a pass/fail test: a loaded CI
+  // machine must not fail the build. Only the deterministic weight budget fails --check.
+  if (median > BUDGET_FIRST_RESULT_MS) console.warn(`note: first result ${median.toFixed(0)} ms > ${BUDGET_FIRST_RESULT_MS} ms on this (possibly busy) machine`);
   if (!ok) process.exit(1);
 }
