@@ -405,4 +405,61 @@ std::string estimate_json(const std::string& json_text, const std::string& hf_co
     return to_json(estimate(config.value));
 }
 
+/// The model a configuration describes (preset, Hugging Face config and overrides applied), as the
+/// explicit memplan model keys that reproduce it, with its exact parameter counts:
+/// {"model": {...}, "params": N|null, "params_active": N|null, "errors": [...]}.
+std::string resolve_model_json(const std::string& config_json, const std::string& hf_config_json) {
+    const auto parsed = parse_config(config_json, hf_config_json);
+    ordered_json out;
+    out["model"] = nullptr;
+    out["params"] = nullptr;
+    out["params_active"] = nullptr;
+    if (!parsed.ok()) {
+        out["errors"] = errors_json(parsed.errors);
+        return out.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+    }
+    const model_config& m = parsed.value.model;
+    ordered_json model;
+    // Keys whose allowed range starts at 1 are left out when 0 ("not given": the core's default).
+    const auto positive = [&model](const char* key, std::uint64_t value) {
+        if (value != 0) model[key] = value;
+    };
+    if (!m.model_type.empty()) model["model_type"] = m.model_type;
+    if (m.params != 0) model["params"] = m.params;
+    positive("num_hidden_layers", m.num_hidden_layers);
+    positive("hidden_size", m.hidden_size);
+    positive("num_attention_heads", m.num_attention_heads);
+    positive("num_key_value_heads", m.num_key_value_heads);
+    positive("head_dim", m.head_dim);
+    positive("intermediate_size", m.intermediate_size);
+    positive("vocab_size", m.vocab_size);
+    model["tie_word_embeddings"] = m.tie_word_embeddings;
+    model["learned_positions"] = m.learned_positions;
+    model["norm"] = to_string(m.norm);
+    model["norms_per_layer"] = m.norms_per_layer;
+    model["mlp"] = to_string(m.mlp);
+    model["qkv_bias"] = m.qkv_bias;
+    model["attention_out_bias"] = m.attention_out_bias;
+    model["mlp_bias"] = m.mlp_bias;
+    model["dropout"] = m.dropout;
+    model["num_local_experts"] = m.num_experts;
+    model["num_experts_per_tok"] = m.experts_per_token;
+    positive("moe_intermediate_size", m.moe_intermediate_size);
+    model["shared_expert_intermediate_size"] = m.shared_expert_intermediate_size;
+    model["sliding_window"] = m.sliding_window;
+    model["sliding_window_layers"] = m.sliding_window_layers;
+    out["model"] = model;
+    if (m.num_hidden_layers != 0 && m.hidden_size != 0 && m.num_attention_heads != 0) {
+        const auto counted = count_params(m);
+        if (counted.ok()) {
+            out["params"] = counted.value.total;
+            out["params_active"] = counted.value.active;
+        }
+        out["errors"] = errors_json(counted.errors);
+    } else {
+        out["errors"] = ordered_json::array();
+    }
+    return out.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+}
+
 }  // namespace memplan

@@ -137,3 +137,17 @@ TEST_CASE("null is a wrong type in memplan's objects but 'not set' in a Hugging 
         "num_attention_heads": 4, "head_dim": null, "sliding_window": null, "vocab_size": 100}})");
     CHECK(hf["errors"].empty());
 }
+
+TEST_CASE("a resolved model reproduces the estimate of the preset it came from", "[json][presets]") {
+    const json resolved = json::parse(resolve_model_json(R"({"model": {"preset": "mixtral-8x7b"}})"), nullptr, false);
+    REQUIRE(resolved["errors"].empty());
+    CHECK(resolved["params"] == 46702792704ULL);
+    CHECK(resolved["params_active"] == 12879925248ULL);
+    CHECK(resolved["model"]["num_local_experts"] == 8);
+    const std::string rest = R"(, "mode": "infer", "infer": {"context_len": 4096}})";
+    const json direct = run(R"({"model": {"preset": "mixtral-8x7b"})" + rest);
+    const json again = run(R"({"model": )" + resolved["model"].dump() + rest);
+    CHECK(again == direct);
+    const json broken = json::parse(resolve_model_json(R"({"model": {"preset": "nope"}})"), nullptr, false);
+    CHECK(broken["errors"][0]["field"] == "model.preset");
+}

@@ -18,4 +18,9 @@ std::string to_json(const estimate_result& result);
 /// parse_config + estimate + to_json; malformed input yields a result object whose `errors` say why.
 std::string estimate_json(const std::string& json_text, const std::string& hf_config_text = "");
 
+/// The model a configuration describes (preset, Hugging Face config and overrides applied), as the
+/// explicit memplan model keys that reproduce it, with its exact parameter counts:
+/// {"model": {...}, "params": N|null, "params_active": N|null, "errors": [...]}.
+std::string resolve_model_json(const std::string& config_json, const std::string& hf_config_json = "");
+
 }  // namespace memplan
