@@ -129,7 +129,7 @@ outcome<param_breakdown> count_params(const model_config& m) {
     const u128 attention_weights = h * q_width + 2 * h * kv_width + q_width * h;
     const u128 attention_biases = (m.qkv_bias ? q_width + 2 * kv_width : 0) + (m.attention_out_bias ? h : 0);
 
-    u128 layer_linear = attention_weights, layer_total = 0, layer_active = 0, layer_experts = 0;
+    u128 layer_linear = attention_weights, layer_total = 0, layer_active = 0, layer_experts = 0, expert_linear = 0;
     const u128 norms = u128{m.norms_per_layer} * norm;
     if (m.num_experts == 0) {
         const auto mlp = mlp_of(m, resolved_ffn(m));
@@ -150,7 +150,7 @@ outcome<param_breakdown> count_params(const model_config& m) {
             layer_linear += s.weights;
         }
         layer_experts = u128{m.num_experts} * one_expert;
-        layer_linear += u128{m.num_experts} * expert.weights;
+        expert_linear = u128{m.num_experts} * expert.weights;
         const u128 common = attention_weights + attention_biases + router + shared + norms;
         layer_total = common + layer_experts;
         layer_active = common + u128{m.experts_per_token} * one_expert;
@@ -174,6 +174,7 @@ outcome<param_breakdown> count_params(const model_config& m) {
     p.per_layer_active = static_cast<std::uint64_t>(layer_active);
     p.per_layer_experts = static_cast<std::uint64_t>(layer_experts);
     p.per_layer_linear = static_cast<std::uint64_t>(layer_linear);
+    p.per_layer_expert_linear = static_cast<std::uint64_t>(expert_linear);
     return out;
 }
 

@@ -305,11 +305,8 @@ stage_params params_of_stage(const estimate_config& c, const param_breakdown& co
     // 2019 §3); the replicated norms and row-parallel biases are a rounding error and are split too.
     out.dense = ceil_div(dense, p.tp);
     out.experts = ceil_div(out.layers * counted.per_layer_experts, u128{p.tp} * p.ep);
-    const u128 expert_linear_share =
-        counted.per_layer_experts == 0 ? 0 : ceil_div(out.layers * counted.per_layer_experts, u128{p.tp} * p.ep);
-    const u128 dense_linear = out.layers * (counted.per_layer_linear - (counted.per_layer_experts != 0 ? counted.per_layer_experts : 0));
-    out.linear = ceil_div(dense_linear, p.tp) + expert_linear_share;
-    if (out.linear > out.dense + out.experts) out.linear = out.dense + out.experts;
+    out.linear = ceil_div(out.layers * counted.per_layer_linear, p.tp) +
+                 ceil_div(out.layers * counted.per_layer_expert_linear, u128{p.tp} * p.ep);
     return out;
 }
 
@@ -418,7 +415,7 @@ parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, s
     if (inf.quant_group_size != 0) {
         // Group-wise quantization: one fp16 scale and one zero point of the weight width per group of G
         // weights (Frantar et al. 2023, GPTQ §4; Lin et al. 2024, AWQ §3).
-        r.quant_overhead = ceil_div(packed, inf.quant_group_size) * (16 + dtype_bits(inf.weight_dtype)) / 8;
+        r.quant_overhead = ceil_div(ceil_div(packed, inf.quant_group_size) * (16 + dtype_bits(inf.weight_dtype)), 8);
         r.weights += r.quant_overhead;
     }
 

@@ -192,3 +192,17 @@ TEST_CASE("pipeline stages hold their own embeddings: the most loaded stage is r
     CHECK(out["details"]["stage"] == 3);
     CHECK(out["details"]["params_on_gpu"] == 8ULL * 218112000 + 128256ULL * 4096 + 4096);
 }
+
+TEST_CASE("quantized MoE weights: experts packed and split by expert parallelism", "[arch][quant][moe]") {
+    // Mixtral 8x7B: per layer attention 41,943,040 and expert matrices 8 · 3 · 4096 · 14336 =
+    // 1,409,286,144 linear weights; the other 263,458,816 (embeddings, router, norms) stay bf16.
+    const std::uint64_t attention = 32ULL * 41943040, experts = 32ULL * 1409286144, rest = 263458816;
+    const json one = preset_result("mixtral-8x7b", R"(, "infer": {"weight_dtype": "int4", "quant_group_size": 128})");
+    REQUIRE(one["errors"].empty());
+    const std::uint64_t linear = attention + experts;
+    CHECK(one["details"]["quantization_overhead_bytes"] == linear / 128 * 20 / 8);
+    CHECK(one["per_gpu"]["weights"] == linear / 2 + rest * 2 + linear / 128 * 20 / 8);
+    const json split = preset_result("mixtral-8x7b", R"(, "infer": {"weight_dtype": "int4"}, "parallel": {"gpus": 8, "ep": 8})");
+    REQUIRE(split["errors"].empty());
+    CHECK(split["per_gpu"]["weights"] == (attention + experts / 8) / 2 + rest * 2);
+}

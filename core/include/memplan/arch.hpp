@@ -27,8 +27,9 @@ struct param_breakdown {
     std::uint64_t final_norm = 0;        ///< norm before the output projection (last stage)
     std::uint64_t per_layer = 0;         ///< one transformer block, all experts
     std::uint64_t per_layer_active = 0;  ///< one block as one token sees it
-    std::uint64_t per_layer_experts = 0; ///< routed-expert weights in one block (split by expert parallelism)
-    std::uint64_t per_layer_linear = 0;  ///< weights of the block's linear layers (what weight quantization packs)
+    std::uint64_t per_layer_experts = 0; ///< routed-expert parameters in one block (split by expert parallelism)
+    std::uint64_t per_layer_linear = 0;  ///< weights of the block's linear layers outside the routed experts
+    std::uint64_t per_layer_expert_linear = 0;  ///< weight matrices of the routed experts (their biases excluded)
 };
 
 /// Counts the parameters of `model`'s architecture; errors name the inconsistent field.
