@@ -169,15 +169,7 @@ std::string json_escape(const std::string& text) {
 }
 
 int report_errors(const diagnostics& errors, bool json) {
-    if (json) {
-        std::string line = "{\"errors\":[";
-        for (std::size_t i = 0; i < errors.size(); ++i) {
-            if (i != 0) line += ",";
-            line += "{\"field\":\"" + json_escape(errors[i].field) + "\",\"message\":\"" +
-                    json_escape(errors[i].message) + "\"}";
-        }
-        std::cout << line << "]}\n";
-    }
+    if (json) std::cout << errors_json_text(errors) << "\n";
     for (const auto& e : errors) std::cerr << "memplan: error: " << e.field << ": " << e.message << "\n";
     return exit_usage;
 }

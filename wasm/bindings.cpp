@@ -5,8 +5,6 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "memplan/analyze.hpp"
 #include "memplan/json.hpp"
 #include "memplan/presets.hpp"
@@ -14,34 +12,14 @@
 
 namespace {
 
-using ordered_json = nlohmann::ordered_json;
-
-ordered_json errors_json(const memplan::diagnostics& errors) {
-    ordered_json out = ordered_json::array();
-    for (const auto& e : errors) out.push_back({{"field", e.field}, {"message", e.message}});
-    return out;
-}
-
-std::string dump(const ordered_json& value) {
-    return value.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
-}
-
-/// {"value": N, "errors": []} or {"value": null, "errors": [{field, message}, ...]}.
-std::string outcome_json(const memplan::outcome<std::uint64_t>& result) {
-    ordered_json out;
-    out["value"] = result.ok() ? ordered_json(result.value) : ordered_json(nullptr);
-    out["errors"] = errors_json(result.errors);
-    return dump(out);
-}
-
 /// Model-state bytes per GPU (ZeRO card); numbers arrive as doubles and are checked in the core.
 std::string model_state_bytes(double params, double gpus, double stage) {
-    return outcome_json(memplan::model_state_bytes_checked(params, gpus, stage));
+    return memplan::outcome_json_text(memplan::model_state_bytes_checked(params, gpus, stage));
 }
 
 /// Largest parameter count whose model states fit in `gpu_bytes` per GPU (ZeRO card).
 std::string max_params(double gpu_bytes, double gpus, double stage) {
-    return outcome_json(memplan::max_params_checked(gpu_bytes, gpus, stage));
+    return memplan::outcome_json_text(memplan::max_params_checked(gpu_bytes, gpus, stage));
 }
 
 /// `memplan estimate`; a non-empty `hf_config_json` replaces the model (`--hf-config`).

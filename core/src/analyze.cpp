@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_text.hpp"
 #include "memplan/json.hpp"
 #include "memplan/zero.hpp"
 
@@ -277,11 +278,6 @@ ordered_json sweep_json(const sweep_point& p) {
     return ordered_json{{"gpus", p.gpus}, {"totals", totals}};
 }
 
-ordered_json errors_json(const diagnostics& list) {
-    ordered_json out = ordered_json::array();
-    for (const auto& e : list) out.push_back(ordered_json{{"field", e.field}, {"message", e.message}});
-    return out;
-}
 }  // namespace
 
 std::string analyze_json(const std::string& config_json, const std::string& hf_config_json) {
@@ -291,8 +287,8 @@ std::string analyze_json(const std::string& config_json, const std::string& hf_c
         estimate_result failed;
         failed.errors = config.errors;
         out["estimate"] = ordered_json::parse(to_json(failed), nullptr, false);
-        out["errors"] = errors_json(config.errors);
-        return out.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+        out["errors"] = detail::errors_json(config.errors);
+        return detail::dump_json(out);
     }
     const analysis a = analyze(config.value);
     // The estimate object is exactly what `memplan estimate` prints for this configuration.
@@ -313,8 +309,8 @@ std::string analyze_json(const std::string& config_json, const std::string& hf_c
                                      {"max_batch", count_or_null(a.has_capacity && !train && l.max_batch != 0, l.max_batch)},
                                      {"max_context_len", count_or_null(a.has_capacity && !train && l.max_context_len != 0, l.max_context_len)}};
     }
-    out["errors"] = errors_json(a.errors);
-    return out.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+    out["errors"] = detail::errors_json(a.errors);
+    return detail::dump_json(out);
 }
 
 }  // namespace memplan

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checks.hpp"
+#include "json_text.hpp"
 #include "memplan/arch.hpp"
 #include "memplan/presets.hpp"
 
@@ -16,6 +17,8 @@ namespace memplan {
 namespace {
 using json = nlohmann::json;
 using ordered_json = nlohmann::ordered_json;
+using detail::dump_json;
+using detail::errors_json;
 
 /// Reads one object level: each known key has a handler; unknown keys are errors unless the object
 /// is a Hugging Face config (lenient), whose many unrelated keys are ignored and whose nulls read as absent.
@@ -74,10 +77,14 @@ public:
         out = v->get<bool>();
     }
 
-    /// A non-negative number of any kind (dropout probabilities); false when absent or malformed.
+    /// A probability (dropout rates); false when absent, an error when not a number from 0 to 1.
     bool probability(const char* key, double& out) {
         const json* v = find(key);
-        if (v == nullptr || !v->is_number()) return false;
+        if (v == nullptr) return false;
+        if (!v->is_number() || !(v->get<double>() >= 0 && v->get<double>() <= 1)) {
+            fail(field(key), "must be a number from 0 to 1");
+            return false;
+        }
         out = v->get<double>();
         return true;
     }
@@ -308,12 +315,6 @@ void read_infer(object_reader& r, infer_config& i) {
     r.integer("prefill_tokens", i.prefill_tokens, 1, 16777216);
 }
 
-ordered_json errors_json(const diagnostics& list) {
-    ordered_json out = ordered_json::array();
-    for (const auto& e : list) out.push_back(ordered_json{{"field", e.field}, {"message", e.message}});
-    return out;
-}
-
 json parse_document(const std::string& text, const char* field, diagnostics& errors) {
     json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (doc.is_discarded()) errors.push_back({field, "is not valid JSON"});
@@ -391,8 +392,7 @@ std::string to_json(const estimate_result& r) {
     }
     out["warnings"] = errors_json(r.warnings);
     out["errors"] = errors_json(r.errors);
-    // Replace invalid UTF-8 (from user-supplied key names) rather than throw.
-    return out.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+    return dump_json(out);
 }
 
 std::string estimate_json(const std::string& json_text, const std::string& hf_config_text) {
@@ -416,7 +416,7 @@ std::string resolve_model_json(const std::string& config_json, const std::string
     out["params_active"] = nullptr;
     if (!parsed.ok()) {
         out["errors"] = errors_json(parsed.errors);
-        return out.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+        return dump_json(out);
     }
     const model_config& m = parsed.value.model;
     ordered_json model;
@@ -459,7 +459,18 @@ std::string resolve_model_json(const std::string& config_json, const std::string
     } else {
         out["errors"] = ordered_json::array();
     }
-    return out.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+    return dump_json(out);
+}
+
+std::string errors_json_text(const diagnostics& errors) {
+    return dump_json(ordered_json{{"errors", errors_json(errors)}});
+}
+
+std::string outcome_json_text(const outcome<std::uint64_t>& result) {
+    ordered_json out;
+    out["value"] = result.ok() ? ordered_json(result.value) : ordered_json(nullptr);
+    out["errors"] = errors_json(result.errors);
+    return dump_json(out);
 }
 
 }  // namespace memplan

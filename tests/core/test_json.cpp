@@ -151,3 +151,12 @@ TEST_CASE("a resolved model reproduces the estimate of the preset it came from",
     const json broken = json::parse(resolve_model_json(R"({"model": {"preset": "nope"}})"), nullptr, false);
     CHECK(broken["errors"][0]["field"] == "model.preset");
 }
+
+TEST_CASE("dropout probabilities must be numbers from 0 to 1", "[json][errors]") {
+    const json text = run(R"({"model": {"model_type": "gpt2", "n_layer": 2, "n_embd": 64, "n_head": 4, "vocab_size": 10, "resid_pdrop": "0.1"}})");
+    REQUIRE(text["errors"].size() == 1);
+    CHECK(text["errors"][0]["field"] == "model.resid_pdrop");
+    CHECK(text["errors"][0]["message"] == "must be a number from 0 to 1");
+    CHECK(run(R"({"model": {"attention_dropout": 1.5, "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4}})")
+              ["errors"][0]["field"] == "model.attention_dropout");
+}

@@ -23,4 +23,10 @@ std::string estimate_json(const std::string& json_text, const std::string& hf_co
 /// {"model": {...}, "params": N|null, "params_active": N|null, "errors": [...]}.
 std::string resolve_model_json(const std::string& config_json, const std::string& hf_config_json = "");
 
+/// {"errors": [{field, message}, …]}: the error object every JSON front end prints.
+std::string errors_json_text(const diagnostics& errors);
+
+/// {"value": N, "errors": []} or {"value": null, "errors": [{field, message}, …]}.
+std::string outcome_json_text(const outcome<std::uint64_t>& result);
+
 }  // namespace memplan
