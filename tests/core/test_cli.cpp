@@ -253,7 +253,7 @@ TEST_CASE("errors name the flag the user typed, not the core's argument", "[cli]
                            "memplan: error: batch-size-per-gpu: must be an integer from 1 to 1048576\n");
 }
 
-TEST_CASE("--preset names the model as the configuration's model.preset would", "[cli][hf]") {
+TEST_CASE("estimate --preset names the model as the configuration's model.preset would", "[cli][hf]") {
     // Same answer as {"model":{"preset":ID}} in the configuration itself.
     const auto flag = run_cli({"estimate", "--config", "-", "--preset", "mixtral-8x7b"}, false, infer_config);
     const auto key = run_cli({"estimate", "--config", "-"}, false,

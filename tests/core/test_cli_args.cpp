@@ -63,7 +63,7 @@ TEST_CASE("unambiguous prefixes of long names, exact names first", "[cli][args]"
     CHECK(parse_args({"--sta=1"}, overlapping).error == "ambiguous option --sta");
 }
 
-TEST_CASE("switches take no value; options need one", "[cli][args]") {
+TEST_CASE("switches take no value, options need one", "[cli][args]") {
     CHECK(parse_args({"--json=yes"}, specs).error == "--json takes no value");
     CHECK(parse_args({"--params"}, specs).error == "--params needs a value");
     CHECK(parse_args({"-p"}, specs).error == "--params needs a value");

@@ -98,7 +98,7 @@ TEST_CASE("each flag lands in its configuration field", "[eleuther][flags]") {
     CHECK(estimate(pythia.value).per_gpu.weights == 6900000000ULL);
 }
 
-TEST_CASE("--recompute overrides --checkpoint-activations; --fp32-model makes everything fp32; --infer serves", "[eleuther][flags]") {
+TEST_CASE("recompute overrides checkpoint-activations, fp32-model makes everything fp32, infer serves", "[eleuther][flags]") {
     transformer_mem_flags f;
     f.checkpoint_activations = true;
     f.recompute = "selective";
