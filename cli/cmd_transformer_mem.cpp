@@ -15,65 +15,61 @@ namespace memplan::cli {
 
 namespace {
 
-const std::vector<option_spec> transformer_mem_specs = {
-    // transformer_mem.py's flags, long and short (its defaults live in eleuther_args).
-    {"params", {"p"}, true},
-    {"num-gpus", {}, true},
-    {"tensor-parallel-size", {"tp"}, true},
-    {"pipeline-parallel-size", {"pp"}, true},
-    {"partition-activations", {"pa"}, false},
-    {"zero-stage", {"z"}, true},
-    {"checkpoint-activations", {"ca"}, false},
-    {"batch-size-per-gpu", {"b"}, true},
-    {"hidden-size", {"hs"}, true},
-    {"num-attention-heads", {"a"}, true},
-    {"sequence-length", {"s"}, true},
-    {"num-layers", {"l"}, true},
-    {"fp32-model", {}, false},
-    {"fp32-grads", {}, false},
-    {"zero-allgather-bucket-size", {"zbs"}, true},
-    {"zero3-max-live-params", {"zmlp"}, true},
-    {"misc-mem-gb", {}, true},
-    {"infer", {}, false},
-    // memplan's own.
-    {"eleuther", {}, false},
-    {"units", {}, true},
-    {"json", {}, false},
-    {"num-key-value-heads", {}, true},
-    {"vocab-size", {}, true},
-    {"sequence-parallel", {}, false},
-    {"recompute", {}, true},
-    {"flash-attention", {}, false},
-    {"gpu-memory", {}, true},
+/// One flag: its names, and where its text (options) or its presence (switches) goes; memplan's
+/// output options (--eleuther, --units, --json) go nowhere.
+struct flag {
+    option_spec spec;
+    std::optional<std::string> transformer_mem_flags::*text = nullptr;
+    bool transformer_mem_flags::*on = nullptr;
 };
 
+using F = transformer_mem_flags;
+
+const std::vector<flag> flag_table = {
+    // transformer_mem.py's flags, long and short (its defaults live in eleuther_args).
+    {{"params", {"p"}, true}, &F::params},
+    {{"num-gpus", {}, true}, &F::num_gpus},
+    {{"tensor-parallel-size", {"tp"}, true}, &F::tensor_parallel_size},
+    {{"pipeline-parallel-size", {"pp"}, true}, &F::pipeline_parallel_size},
+    {{"partition-activations", {"pa"}, false}, nullptr, &F::partition_activations},
+    {{"zero-stage", {"z"}, true}, &F::zero_stage},
+    {{"checkpoint-activations", {"ca"}, false}, nullptr, &F::checkpoint_activations},
+    {{"batch-size-per-gpu", {"b"}, true}, &F::batch_size_per_gpu},
+    {{"hidden-size", {"hs"}, true}, &F::hidden_size},
+    {{"num-attention-heads", {"a"}, true}, &F::num_attention_heads},
+    {{"sequence-length", {"s"}, true}, &F::sequence_length},
+    {{"num-layers", {"l"}, true}, &F::num_layers},
+    {{"fp32-model", {}, false}, nullptr, &F::fp32_model},
+    {{"fp32-grads", {}, false}, nullptr, &F::fp32_grads},
+    {{"zero-allgather-bucket-size", {"zbs"}, true}, &F::zero_allgather_bucket_size},
+    {{"zero3-max-live-params", {"zmlp"}, true}, &F::zero3_max_live_params},
+    {{"misc-mem-gb", {}, true}, &F::misc_mem_gb},
+    {{"infer", {}, false}, nullptr, &F::infer},
+    // memplan's own.
+    {{"eleuther", {}, false}},
+    {{"units", {}, true}},
+    {{"json", {}, false}},
+    {{"num-key-value-heads", {}, true}, &F::num_key_value_heads},
+    {{"vocab-size", {}, true}, &F::vocab_size},
+    {{"sequence-parallel", {}, false}, nullptr, &F::sequence_parallel},
+    {{"recompute", {}, true}, &F::recompute},
+    {{"flash-attention", {}, false}, nullptr, &F::flash_attention},
+    {{"gpu-memory", {}, true}, &F::gpu_memory},
+};
+
+std::vector<option_spec> specs() {
+    std::vector<option_spec> out;
+    for (const auto& f : flag_table) out.push_back(f.spec);
+    return out;
+}
+
 transformer_mem_flags flags_of(const parsed_args& args) {
-    transformer_mem_flags f;
-    f.params = args.value("params");
-    f.num_gpus = args.value("num-gpus");
-    f.tensor_parallel_size = args.value("tensor-parallel-size");
-    f.pipeline_parallel_size = args.value("pipeline-parallel-size");
-    f.zero_stage = args.value("zero-stage");
-    f.batch_size_per_gpu = args.value("batch-size-per-gpu");
-    f.hidden_size = args.value("hidden-size");
-    f.num_attention_heads = args.value("num-attention-heads");
-    f.sequence_length = args.value("sequence-length");
-    f.num_layers = args.value("num-layers");
-    f.zero_allgather_bucket_size = args.value("zero-allgather-bucket-size");
-    f.zero3_max_live_params = args.value("zero3-max-live-params");
-    f.misc_mem_gb = args.value("misc-mem-gb");
-    f.partition_activations = args.has("partition-activations");
-    f.checkpoint_activations = args.has("checkpoint-activations");
-    f.fp32_model = args.has("fp32-model");
-    f.fp32_grads = args.has("fp32-grads");
-    f.infer = args.has("infer");
-    f.num_key_value_heads = args.value("num-key-value-heads");
-    f.vocab_size = args.value("vocab-size");
-    f.recompute = args.value("recompute");
-    f.gpu_memory = args.value("gpu-memory");
-    f.sequence_parallel = args.has("sequence-parallel");
-    f.flash_attention = args.has("flash-attention");
-    return f;
+    transformer_mem_flags out;
+    for (const auto& f : flag_table) {
+        if (f.text != nullptr) out.*f.text = args.value(f.spec.name);
+        if (f.on != nullptr) out.*f.on = args.has(f.spec.name);
+    }
+    return out;
 }
 
 int run_eleuther(const parsed_args& args, const eleuther_args& script, bool json) {
@@ -95,7 +91,7 @@ int run_eleuther(const parsed_args& args, const eleuther_args& script, bool json
 }  // namespace
 
 int run_transformer_mem(const std::vector<std::string>& argv) {
-    const auto args = parse_args(argv, transformer_mem_specs);
+    const auto args = parse_args(argv, specs());
     if (!args.error.empty()) return usage_error(args.error);
     const bool json = args.has("json");
     const transformer_mem_flags flags = flags_of(args);
