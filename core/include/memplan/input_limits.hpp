@@ -10,12 +10,8 @@
 
 namespace memplan {
 
-/// Largest configuration or Hugging Face config.json text memplan reads: 8 MiB (2^23 bytes). Real
-/// config.json files are a few KiB; a reader needs at most max_config_bytes + 1 bytes to tell.
-constexpr std::size_t max_config_bytes = 8388608;
-
 /// Problems with a document's text before it is parsed, naming `field` ("config", "hf_config"):
-/// longer than max_config_bytes; a NUL byte (never valid in JSON text, RFC 8259 §2 and §7, and a
+/// longer than max_config_bytes (memplan/limits.hpp); a NUL byte (never valid in JSON text, RFC 8259 §2 and §7, and a
 /// reader that stops there would silently use half a document); and, when `required`, no content
 /// (empty or only whitespace). Empty when the text may be parsed.
 diagnostics check_input_text(const std::string& text, const std::string& field, bool required);
