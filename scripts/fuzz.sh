@@ -24,7 +24,7 @@ python3 tests/fuzz/make_seeds.py "$build/seeds"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 fuzzer=$build/memplan_fuzz
-flags=(-dict=tests/fuzz/memplan.dict -timeout=10 -rss_limit_mb=2048 -max_len=16384
+flags=(-dict=tests/fuzz/memplan.dict -timeout=30 -rss_limit_mb=2048 -max_len=16384
        -artifact_prefix="$build/artifacts/" -print_final_stats=1)
 
 if compgen -G "tests/fuzz/regressions/*" >/dev/null; then
