@@ -108,7 +108,7 @@ tool_comparison deepspeed_zero2(const context& x, deepspeed_zero2_formula formul
     const char* tool = doc ? "deepspeed_zero2_doc" : "deepspeed_zero2_code";
     const char* version = doc ? "DeepSpeed up to v0.14.2 and docs/code-docs/source/memory.rst (4P + 16P/N)"
                               : "DeepSpeed v0.14.3 and later, commit f4cb866c2eba (2P + 18P/N)";
-    const char* source = doc ? "microsoft/DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py@1d295ff5f"
+    const char* source = doc ? "microsoft/DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py@e7dd28a23d3d"
                              : "microsoft/DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py@f4cb866c2eba";
     std::string blocked = deepspeed_blockers(x, 2);
     std::uint64_t per_node = 0, nodes = 0;
@@ -358,8 +358,8 @@ tool_comparison eleuther_calc(const context& x) {
 
 tool_comparison eleuther_seed(const context& x) {
     const char* tool = "eleuther_transformer_mem";
-    const char* version = "EleutherAI transformer_mem.py (the first version of the cookbook's calculator)";
-    const char* source = "EleutherAI/cookbook calc/transformer_mem.py (as reproduced in core/src/eleuther.cpp)";
+    const char* version = "EleutherAI transformer_mem.py: the first calc_transformer_mem.py (2023-12-20), as core/src/eleuther.cpp reproduces it";
+    const char* source = "EleutherAI/cookbook calc/calc_transformer_mem.py@a8136ae415fc";
     const char* units = "GiB labelled GB";
     const auto& c = x.c;
     std::string blocked;
