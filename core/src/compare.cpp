@@ -251,7 +251,9 @@ tool_comparison megatron(const context& x) {
     t.lacks = std::string("vocabulary padded to ") + dec(a.padded_vocab_size) +
               "; no linear biases, learned positions or communication buffers; activations of a GPT block (" +
               (mg.sequence_parallel_path ? "sequence parallel + selective recompute formula"
-                                         : "formula without sequence parallelism, x1.05") + ")";
+                                         : "formula without sequence parallelism, x1.05") + ")" +
+              (c.train.recompute == recompute_mode::full
+                   ? "; full recompute is not modelled: that formula stores every activation" : "");
     const std::uint64_t states = ceil_bytes(mg.weight_and_optimizer_mib * mib);
     const std::uint64_t acts = ceil_bytes(mg.activation_mib * mib);
     t.figure_bytes = states + acts;
@@ -282,6 +284,8 @@ tool_comparison eleuther_calc(const context& x) {
     const auto& c = x.c;
     std::string blocked;
     if (!x.has_architecture) blocked = "the script derives the parameter count from the architecture";
+    else if (c.model.params != 0)
+        blocked = "the script derives its parameter count from the architecture; an explicit model.params cannot be given to it";
     else if (c.parallel.cp != 1) blocked = "the script has no context parallelism";
     else if (bytes_of(c.train.weight_dtype) == 0 || bytes_of(c.infer.weight_dtype) == 0)
         blocked = "the script counts whole bytes per value";
@@ -439,10 +443,11 @@ tool_comparison accelerate(const context& x) {
     if (!counted.ok()) return not_expressible(tool, version, source, units, join(counted.errors));
     const auto& p = counted.value;
     // calculate_maximum_sizes: the largest of the top-level modules, a decoder layer being unsplittable.
-    const std::uint64_t largest = std::max({p.embedding, p.lm_head, p.per_layer});
-    if (p.total > max_exact_integer / 16)
+    // The total is memplan's (an explicit model.params included); the largest layer comes from the architecture.
+    const std::uint64_t largest = std::min(std::max({p.embedding, p.lm_head, p.per_layer}), x.params);
+    if (x.params > max_exact_integer / 16)
         return not_expressible(tool, version, source, units, "the parameter count is too large for its 4 x fp32 column");
-    const auto rows = accelerate_estimate_memory(4 * p.total, 4 * largest);
+    const auto rows = accelerate_estimate_memory(4 * x.params, 4 * largest);
     if (!rows.ok()) return not_expressible(tool, version, source, units, join(rows.errors));
     const accelerate_row* row = nullptr;
     for (const auto& r : rows.value)
