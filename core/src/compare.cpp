@@ -233,6 +233,7 @@ tool_comparison megatron(const context& x) {
     a.pipeline_model_parallel_size = c.parallel.pp;
     a.data_parallel_size = x.r.data_parallel;
     a.virtual_pipeline_model_parallel_size = c.parallel.virtual_stages > 1 ? c.parallel.virtual_stages : 0;
+    a.num_microbatches = c.train.microbatches_in_flight;  // 0 = not given; Megatron scales by min(1, m / pp)
     a.sequence_parallel = c.parallel.sequence_parallel;
     a.selective_recompute = c.train.recompute == recompute_mode::selective;
     if (m.num_experts != 0) {

@@ -14,7 +14,6 @@ namespace memplan {
 using detail::u128;
 
 namespace {
-constexpr double additional_buffer_factor = 1.5;  // DeepSpeed's default "to be conservative"
 constexpr double max_exact = 9007199254740992.0;  // 2^53
 constexpr double mib = 1024.0 * 1024.0;           // Megatron's NUM_BYTES_IN_MEGABYTE
 constexpr double gib = 1024.0 * 1024.0 * 1024.0;  // the cookbook's 1024**3
@@ -71,8 +70,12 @@ std::string pad_left(const std::string& text, std::size_t width) {
     return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
 }
 
-diagnostics check_layout(std::uint64_t total_params, std::uint64_t gpus_per_node, std::uint64_t nodes) {
+// additional_buffer_factor: DeepSpeed's default 1.5 "to be conservative" (memory.rst).
+diagnostics check_layout(std::uint64_t total_params, std::uint64_t gpus_per_node, std::uint64_t nodes,
+                         double additional_buffer_factor) {
     diagnostics errors;
+    if (!(additional_buffer_factor >= 0 && additional_buffer_factor <= 1000))
+        errors.push_back({"additional_buffer_factor", "must be a number from 0 to 1000"});
     if (total_params > max_param_count)
         errors.push_back({"total_params", detail::integer_range_message(0, max_param_count)});
     if (gpus_per_node < 1 || gpus_per_node > 1024)
@@ -119,9 +122,10 @@ std::string ratio_text(std::uint64_t numerator, std::uint64_t denominator, unsig
 
 // deepspeed/runtime/zero/stage_1_and_2.py, estimate_zero2_model_states_mem_needs.
 outcome<std::vector<deepspeed_row>> deepspeed_zero2_estimate(std::uint64_t total_params, std::uint64_t gpus_per_node,
-                                                             std::uint64_t nodes, deepspeed_zero2_formula formula) {
+                                                             std::uint64_t nodes, deepspeed_zero2_formula formula,
+                                                             double additional_buffer_factor) {
     outcome<std::vector<deepspeed_row>> out;
-    out.errors = check_layout(total_params, gpus_per_node, nodes);
+    out.errors = check_layout(total_params, gpus_per_node, nodes, additional_buffer_factor);
     if (!out.ok()) return out;
     const double params = d(total_params);
     const double total_gpus = d(nodes * gpus_per_node);
@@ -142,9 +146,10 @@ outcome<std::vector<deepspeed_row>> deepspeed_zero2_estimate(std::uint64_t total
 // deepspeed/runtime/zero/stage3.py, estimate_zero3_model_states_mem_needs (unchanged since 2021).
 outcome<std::vector<deepspeed_row>> deepspeed_zero3_estimate(std::uint64_t total_params,
                                                              std::uint64_t largest_layer_params,
-                                                             std::uint64_t gpus_per_node, std::uint64_t nodes) {
+                                                             std::uint64_t gpus_per_node, std::uint64_t nodes,
+                                                             double additional_buffer_factor) {
     outcome<std::vector<deepspeed_row>> out;
-    out.errors = check_layout(total_params, gpus_per_node, nodes);
+    out.errors = check_layout(total_params, gpus_per_node, nodes, additional_buffer_factor);
     if (largest_layer_params > total_params)
         out.errors.push_back({"largest_layer_params", "must not exceed total_params"});
     if (!out.ok()) return out;

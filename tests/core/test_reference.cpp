@@ -621,3 +621,15 @@ TEST_CASE("DeepSpeed's communication buffers as it allocates them", "[reference]
     s3.stage = 4;
     CHECK(deepspeed_comm_buffer_bytes(s3).errors.at(0).field == "stage");
 }
+
+TEST_CASE("DeepSpeed's additional_buffer_factor scales the CPU column only", "[reference][deepspeed]") {
+    // estimate_zero2_model_states_mem_needs(2851e6, 8, 1, cpu_offload=True, additional_buffer_factor=1.0):
+    // cpu_mem = 2851e6 x max(4 x 8, 16) x 1.0 = 91,232,000,000; the GPU column is unchanged.
+    const auto rows = deepspeed_zero2_estimate(2851000000ULL, 8, 1, deepspeed_zero2_formula::current, 1.0);
+    REQUIRE(rows.ok());
+    CHECK(rows.value[0].cpu_bytes == 91232000000ULL);
+    CHECK(rows.value[0].gpu_bytes == 5702000000ULL);
+    CHECK(deepspeed_zero3_estimate(2851000000ULL, 32000000ULL, 8, 1, 1.0).value[0].cpu_bytes == 51318000000ULL);
+    CHECK(deepspeed_zero2_estimate(1, 1, 1, deepspeed_zero2_formula::current, std::nan("")).errors.at(0).field ==
+          "additional_buffer_factor");
+}

@@ -40,14 +40,16 @@ enum class deepspeed_zero2_formula {
 };
 
 /// DeepSpeed's estimate_zero2_model_states_mem_needs_all_cold: rows for offload_optimizer=cpu, none.
+/// `additional_buffer_factor` (DeepSpeed's default 1.5, a number from 0 to 1000) multiplies the CPU column.
 outcome<std::vector<deepspeed_row>> deepspeed_zero2_estimate(
     std::uint64_t total_params, std::uint64_t gpus_per_node, std::uint64_t nodes,
-    deepspeed_zero2_formula formula = deepspeed_zero2_formula::documented);
+    deepspeed_zero2_formula formula = deepspeed_zero2_formula::documented, double additional_buffer_factor = 1.5);
 
 /// DeepSpeed's estimate_zero3_model_states_mem_needs_all_cold: the six rows of its table.
 outcome<std::vector<deepspeed_row>> deepspeed_zero3_estimate(std::uint64_t total_params,
                                                              std::uint64_t largest_layer_params,
-                                                             std::uint64_t gpus_per_node, std::uint64_t nodes);
+                                                             std::uint64_t gpus_per_node, std::uint64_t nodes,
+                                                             double additional_buffer_factor = 1.5);
 
 /// DeepSpeed's table as it prints it (header, column line, one line per row), with "GB" meaning GiB.
 std::string deepspeed_table_text(const std::vector<deepspeed_row>& rows, std::uint64_t total_params,
