@@ -512,6 +512,24 @@ nlohmann::ordered_json to_json_value(const comparison& cmp) {
                                      {"figure_text", t.figure_text}, {"units", t.units}, {"terms", terms}});
     }
     out["tools"] = tools;
+    if (cmp.has_deepspeed_buffers) {
+        const auto& c = cmp.deepspeed_buffer_config;
+        const auto& b = cmp.deepspeed_buffers;
+        ordered_json allocated = ordered_json::array();
+        for (const auto& x : b.allocated)
+            allocated.push_back(ordered_json{{"name", x.name}, {"bytes", x.bytes}, {"formula", x.formula}, {"source", x.source}});
+        out["deepspeed_buffers"] = ordered_json{
+            {"stage", c.stage}, {"overlap_comm", b.overlap_comm}, {"reduce_bucket_size", c.reduce_bucket_size},
+            {"allgather_bucket_size", c.allgather_bucket_size}, {"prefetch_bucket_size", c.prefetch_bucket_size},
+            {"max_live_parameters", c.max_live_parameters}, {"largest_layer_params", c.largest_layer_params},
+            {"allocated", allocated}, {"allocated_bytes", b.allocated_bytes}, {"guide_bytes", b.guide_bytes},
+            {"memplan_communication_bytes", cmp.memplan.per_gpu.communication},
+            {"assumptions", "DeepSpeed's defaults for reduce_bucket_size, overlap_comm, contiguous_gradients and "
+                            "stage3_prefetch_bucket_size; persistent parameters (tensors below "
+                            "stage3_param_persistence_threshold) not counted"}};
+    } else {
+        out["deepspeed_buffers"] = nullptr;
+    }
     out["errors"] = detail::errors_json(cmp.errors);
     return out;
 }
@@ -535,6 +553,16 @@ comparison compare(const estimate_config& config) {
     cmp.tools.push_back(eleuther_calc(x));
     cmp.tools.push_back(eleuther_seed(x));
     cmp.tools.push_back(accelerate(x));
+    if (x.train() && config.parallel.zero_stage >= 1) {
+        auto& d = cmp.deepspeed_buffer_config;
+        d.stage = config.parallel.zero_stage;
+        d.allgather_bucket_size = config.parallel.zero_bucket_params;
+        d.max_live_parameters = config.parallel.zero3_max_live_params;
+        d.bytes_per_element = std::max<std::uint64_t>(bytes_of(config.train.weight_dtype), 1);
+        if (x.has_architecture) d.largest_layer_params = std::min(largest_layer_params(m), x.params);
+        cmp.deepspeed_buffers = deepspeed_comm_buffer_bytes(d);
+        cmp.has_deepspeed_buffers = cmp.deepspeed_buffers.errors.empty();
+    }
     return cmp;
 }
 

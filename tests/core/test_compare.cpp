@@ -204,3 +204,27 @@ TEST_CASE("compare: invalid configurations give errors and no tools; output is d
     check_terms_add_up(result);
     CHECK(result.at("tools").size() == 7);
 }
+
+TEST_CASE("compare: DeepSpeed's buffers for the run beside memplan's communication row", "[compare][deepspeed][buffers]") {
+    // Llama-2-7B at ZeRO-3 with DeepSpeed's defaults: overlap_comm on, one flat reduce bucket of 5e8
+    // bf16 elements (1e9 B), a prefetch of 5e7 elements (1e8 B) and the largest-layer working copy
+    // 4 x 131,072,000 = 524,288,000 B; memplan's row: allgather bucket 1e9 B + max live 2e9 B.
+    const auto a = json::parse(compare_json(
+        R"({"model":{"preset":"llama-2-7b"},"parallel":{"gpus":8,"zero_stage":3},"train":{"seq_len":4096}})"));
+    REQUIRE(a.at("errors").empty());
+    const auto& b = a.at("deepspeed_buffers");
+    CHECK(b.at("stage") == 3);
+    CHECK(b.at("overlap_comm") == true);
+    CHECK(u(b.at("allocated_bytes")) == 1000000000ULL + 100000000ULL + 524288000ULL);
+    CHECK(u(b.at("memplan_communication_bytes")) == 3000000000ULL);
+    // ZeRO-2 with DeepSpeed's defaults (overlap_comm off): one reduce bucket; the guide's rule without
+    // the 4.5 factor is one copy of each bucket, 2 x (5e8 + 5e8) B.
+    const auto two = json::parse(compare_json(
+        R"({"model":{"preset":"llama-2-7b"},"parallel":{"gpus":8,"zero_stage":2}})"));
+    REQUIRE(two.at("errors").empty());
+    CHECK(two.at("deepspeed_buffers").at("overlap_comm") == false);
+    CHECK(u(two.at("deepspeed_buffers").at("allocated_bytes")) == 1000000000ULL);
+    CHECK(u(two.at("deepspeed_buffers").at("guide_bytes")) == 2000000000ULL);
+    // No ZeRO, or serving: no DeepSpeed buffers.
+    CHECK(json::parse(compare_json(R"({"mode":"infer","model":{"preset":"llama-2-7b"}})")).at("deepspeed_buffers").is_null());
+}

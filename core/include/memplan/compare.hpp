@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "memplan/estimate.hpp"
+#include "memplan/reference.hpp"
 #include "memplan/types.hpp"
 
 namespace memplan {
@@ -37,6 +38,11 @@ struct tool_comparison {
 struct comparison {
     estimate_result memplan;
     std::vector<tool_comparison> tools;
+    /// DeepSpeed's buffers for this run (ZeRO stage 1 to 3 in training): the configuration's allgather
+    /// bucket and stage3_max_live_parameters, DeepSpeed's defaults for everything memplan does not model.
+    bool has_deepspeed_buffers = false;
+    deepspeed_comm_config deepspeed_buffer_config;
+    deepspeed_comm_buffers deepspeed_buffers;
     diagnostics errors;
 };
 
@@ -45,7 +51,8 @@ comparison compare(const estimate_config& config);
 
 /// parse_config + compare, as JSON: {"memplan": {"total_bytes", "weights", …}, "tools": [{"tool",
 /// "version", "source", "expressible", "lacks", "figure", "figure_text", "units", "terms": [{"term",
-/// "tool_bytes", "memplan_bytes", "reason"}]}], "errors": [{field, message}]}. Deterministic text.
+/// "tool_bytes", "memplan_bytes", "reason"}]}], "deepspeed_buffers": {…} or null, "errors": [{field,
+/// message}]}. Deterministic text.
 std::string compare_json(const std::string& config_json, const std::string& hf_config_json = "");
 
 }  // namespace memplan
