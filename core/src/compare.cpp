@@ -20,7 +20,7 @@ constexpr double max_exact = 9007199254740992.0;  // 2^53
 constexpr double mib = 1048576.0;
 constexpr double gib = 1073741824.0;
 
-/// Bytes of a tool's double figure, rounded up (the reproductions refuse figures above 2^53).
+/// Bytes of a tool's double figure, rounded up; clamped at 2^53, which compare() then refuses.
 std::uint64_t ceil_bytes(double value) {
     if (!(value > 0)) return 0;
     const double up = std::ceil(value);
@@ -113,7 +113,7 @@ tool_comparison deepspeed_zero2(const context& x, deepspeed_zero2_formula formul
     std::string blocked = deepspeed_blockers(x, 2);
     std::uint64_t per_node = 0, nodes = 0;
     if (blocked.empty() && !deepspeed_layout(x.c, per_node, nodes))
-        blocked = "the GPU count is not a whole number of nodes of gpus_per_node GPUs";
+        blocked = "the GPUs are not 1 to 65536 whole nodes of gpus_per_node GPUs";
     if (blocked.empty() && x.params > max_param_count) blocked = "the parameter count is above 2^49";
     if (!blocked.empty()) return not_expressible(tool, version, source, ds_units, blocked);
     const auto rows = deepspeed_zero2_estimate(x.params, per_node, nodes, formula);
@@ -160,7 +160,7 @@ tool_comparison deepspeed_zero3(const context& x) {
     std::string blocked = deepspeed_blockers(x, 3);
     std::uint64_t per_node = 0, nodes = 0;
     if (blocked.empty() && !deepspeed_layout(x.c, per_node, nodes))
-        blocked = "the GPU count is not a whole number of nodes of gpus_per_node GPUs";
+        blocked = "the GPUs are not 1 to 65536 whole nodes of gpus_per_node GPUs";
     if (blocked.empty() && !x.has_architecture)
         blocked = "largest_layer_params needs the architecture (an explicit parameter count is not enough)";
     if (blocked.empty() && x.params > max_param_count) blocked = "the parameter count is above 2^49";
@@ -546,13 +546,21 @@ comparison compare(const estimate_config& config) {
     context x{config, cmp.memplan};
     x.has_architecture = m.num_hidden_layers != 0 && m.hidden_size != 0 && m.num_attention_heads != 0;
     x.params = cmp.memplan.params;
-    cmp.tools.push_back(deepspeed_zero2(x, deepspeed_zero2_formula::documented));
-    cmp.tools.push_back(deepspeed_zero2(x, deepspeed_zero2_formula::current));
-    cmp.tools.push_back(deepspeed_zero3(x));
-    cmp.tools.push_back(megatron(x));
-    cmp.tools.push_back(eleuther_calc(x));
-    cmp.tools.push_back(eleuther_seed(x));
-    cmp.tools.push_back(accelerate(x));
+    // A tool whose figure or a term reaches 2^53 bytes is not reported as a number (ceil_bytes clamps there).
+    auto guarded = [](tool_comparison t) {
+        bool too_big = t.figure_bytes >= max_exact_integer;
+        for (const auto& part : t.terms) too_big = too_big || part.tool_bytes >= max_exact_integer;
+        if (!too_big) return t;
+        return not_expressible(t.tool.c_str(), t.version.c_str(), t.source.c_str(), t.units.c_str(),
+                               "a figure of the tool reaches 2^53 bytes (9007199254740992); not reported");
+    };
+    cmp.tools.push_back(guarded(deepspeed_zero2(x, deepspeed_zero2_formula::documented)));
+    cmp.tools.push_back(guarded(deepspeed_zero2(x, deepspeed_zero2_formula::current)));
+    cmp.tools.push_back(guarded(deepspeed_zero3(x)));
+    cmp.tools.push_back(guarded(megatron(x)));
+    cmp.tools.push_back(guarded(eleuther_calc(x)));
+    cmp.tools.push_back(guarded(eleuther_seed(x)));
+    cmp.tools.push_back(guarded(accelerate(x)));
     if (x.train() && config.parallel.zero_stage >= 1) {
         auto& d = cmp.deepspeed_buffer_config;
         d.stage = config.parallel.zero_stage;

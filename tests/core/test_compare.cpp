@@ -228,3 +228,21 @@ TEST_CASE("compare: DeepSpeed's buffers for the run beside memplan's communicati
     // No ZeRO, or serving: no DeepSpeed buffers.
     CHECK(json::parse(compare_json(R"({"mode":"infer","model":{"preset":"llama-2-7b"}})")).at("deepspeed_buffers").is_null());
 }
+
+TEST_CASE("compare: tool figures at 2^53 bytes or more are refused, never clamped or wrapped", "[compare][errors]") {
+    // 2^49 parameters over 2^20 GPUs: memplan's per-GPU figures are small, DeepSpeed's CPU column
+    // (P x 4 x 2^20 x 1.5) and the first cookbook script's unsharded figures are not.
+    const auto result = json::parse(compare_json(
+        R"({"model":{"params":562949953421312,"num_hidden_layers":64,"hidden_size":8192,"num_attention_heads":64},)"
+        R"("parallel":{"gpus":1048576,"zero_stage":3,"zero_bucket_params":0,"zero3_max_live_params":0}})"));
+    REQUIRE(result.at("errors").empty());
+    CHECK(integers_only(result));
+    for (const auto& t : result.at("tools")) {
+        CAPTURE(t.at("tool").get<std::string>());
+        if (t.at("expressible").get<bool>()) {
+            CHECK(u(t.at("figure")) < 9007199254740992ULL);
+            for (const auto& term : t.at("terms")) CHECK(u(term.at("tool_bytes")) < 9007199254740992ULL);
+        }
+    }
+    CHECK_FALSE(find_tool(result, "deepspeed_zero3_doc")->at("expressible").get<bool>());
+}
