@@ -145,6 +145,22 @@ TEST_CASE("vLLM: hybrid allocator groups Gemma 2's full and sliding layers", "[s
     CHECK(s.max_model_len_that_starts == (s.num_blocks - 385) * 16);
 }
 
+TEST_CASE("vLLM: a model with only sliding-window layers needs the window's blocks, not the length's",
+          "[serving][vllm]") {
+    // Mistral 7B v0.1: every layer slides over 4096 tokens (SlidingWindowSpec, one group): a request of
+    // 32768 tokens needs ⌈min(4095 + 2048, 32768) / 16⌉ + 1 = 385 blocks of 32 · 65,536 B.
+    estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "mistral-7b-v0.1"},
+        "infer": {"engine": "vllm", "max_model_len": 32768, "max_num_batched_tokens": 2048,
+                  "kv_cache_memory_bytes": 1073741824}, "gpu": {"memory_bytes": 80e9}})");
+    const serving_result s = run(c).serving;
+    CHECK(s.page_bytes == 32 * 65536);
+    CHECK(s.num_blocks == 512);
+    CHECK(s.blocks_per_request == 385);
+    CHECK(s.starts);
+    CHECK(s.max_concurrency_numerator == 512);
+    CHECK(s.max_concurrency_denominator == 385);
+}
+
 TEST_CASE("vLLM: a draft model adds its weights and its KV layers", "[serving][vllm][draft]") {
     // Llama-3-8B with Llama-3.2-1B as the draft: the draft's 16 layers of 8 KV heads × 64 join the
     // pool as full-attention layers of another page size (UniformTypeKVCacheSpecs: one block spans
