@@ -377,3 +377,37 @@ TEST_CASE("vLLM: no memory left for the KV cache is a refusal, not a negative si
     CHECK(s.max_model_len_that_starts == 0);
     CHECK(s.refusal.rfind("No available memory", 0) == 0);
 }
+
+TEST_CASE("vLLM: the modelled activation peak is its named terms", "[serving][vllm]") {
+    // Llama-3-8B, 8192 batched tokens, 256 sequences (derivation in serving.cpp):
+    // forward = 8192 tokens × (2h + 3 · 14336 gate/up/product) × 2 B = 838,860,800 B;
+    // sampler = 8192 × h × 2 B kept hidden states + 256 × 128,256 × 8 B = 329,777,152 B; peak = forward.
+    estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "llama-3-8b"},
+        "infer": {"engine": "vllm", "max_num_batched_tokens": 8192, "max_num_seqs": 256},
+        "gpu": {"memory_bytes": 85899345920}})");
+    CHECK(run(c).serving.activation_peak_bytes == 8192ULL * (2 * 4096 + 3 * 14336) * 2);
+    c.infer.max_num_seqs = 4096;  // now the sampler step is the peak
+    CHECK(run(c).serving.activation_peak_bytes == 8192ULL * 4096 * 2 + 4096ULL * 128256 * 8);
+    c.infer.activation_peak_bytes = 123456789;  // a measured value replaces the model
+    CHECK(run(c).serving.activation_peak_bytes == 123456789);
+}
+
+TEST_CASE("SGLang: max_total_num_tokens by hand", "[serving][sglang]") {
+    // Llama-3-8B bf16 on 80 GiB, mem_fraction_static 0.88, 1 GiB non-torch: rest = 80 GiB − weights −
+    // 1 GiB − ⌈80 GiB × 0.12⌉; cell = 8 KV heads · 128 · 32 layers · 2 · 2 B = 131,072 B.
+    estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "llama-3-8b"},
+        "infer": {"engine": "sglang", "mem_fraction_static_permille": 880, "non_torch_bytes": 1073741824,
+                  "max_model_len": 8192}, "gpu": {"memory_bytes": 85899345920}})");
+    const estimate_result r = run(c);
+    const u64 weights = 8030261248ULL * 2;
+    const u64 reserved = (85899345920ULL * 120 + 999) / 1000;
+    const u64 tokens = (85899345920ULL - weights - GiB - reserved) / 131072;
+    CHECK(r.per_gpu.weights == weights);
+    CHECK(r.serving.page_bytes == 131072);
+    CHECK(r.serving.kv_capacity_tokens == tokens);
+    CHECK(r.serving.budget_bytes == 85899345920ULL - reserved);
+    CHECK(r.serving.activation_peak_bytes == 0);  // lives in the reserved share, not subtracted
+    CHECK(r.serving.starts);
+    CHECK(r.serving.max_concurrency_numerator == tokens);
+    CHECK(r.serving.max_concurrency_denominator == 8192);
+}
