@@ -4,6 +4,7 @@
 // at the end of each part.
 #include "memplan/estimate.hpp"
 
+#include "memplan/serving.hpp"
 #include "stage.hpp"
 
 namespace memplan {
@@ -102,6 +103,16 @@ estimate_result estimate(const estimate_config& c) {
         r.fits = b.total <= c.gpu_memory_bytes;
         r.headroom_bytes = r.fits ? c.gpu_memory_bytes - b.total : 0;
         r.shortfall_bytes = r.fits ? 0 : b.total - c.gpu_memory_bytes;
+    }
+    // Serving engines' start-up arithmetic beside the plain accounting (serving.cpp).
+    if (c.mode == run_mode::infer && c.infer.engine != serving_engine::none) {
+        diagnostics serving_errors;
+        r.serving = serving_for(c, r, r.warnings, serving_errors);
+        if (!serving_errors.empty()) {
+            estimate_result failed;
+            failed.errors = serving_errors;
+            return failed;
+        }
     }
     return r;
 }

@@ -116,6 +116,31 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
                                       {"headroom_bytes", r.headroom_bytes},
                                       {"shortfall_bytes", r.shortfall_bytes},
                                       {"capacity_bytes", r.capacity_bytes}};
+        if (r.serving.present) {  // serving-engine arithmetic, per GPU (memplan/serving.hpp)
+            const serving_result& s = r.serving;
+            out["serving"] = ordered_json{{"engine", s.engine},
+                                          {"engine_version", s.engine_version},
+                                          {"budget_bytes", s.budget_bytes},
+                                          {"weights_bytes", s.weights_bytes},
+                                          {"draft_weights_bytes", s.draft_weights_bytes},
+                                          {"activation_peak_bytes", s.activation_peak_bytes},
+                                          {"non_torch_bytes", s.non_torch_bytes},
+                                          {"cuda_graph_bytes", s.cuda_graph_bytes},
+                                          {"kv_cache_bytes", s.kv_cache_bytes},
+                                          {"page_bytes", s.page_bytes},
+                                          {"block_size", s.block_size},
+                                          {"num_blocks", s.num_blocks},
+                                          {"kv_capacity_tokens", s.kv_capacity_tokens},
+                                          {"cpu_blocks", s.cpu_blocks},
+                                          {"max_model_len", s.max_model_len},
+                                          {"blocks_per_request", s.blocks_per_request},
+                                          {"max_concurrency", ordered_json{{"numerator", s.max_concurrency_numerator},
+                                                                           {"denominator", s.max_concurrency_denominator}}},
+                                          {"replicas", s.replicas},
+                                          {"starts", s.starts},
+                                          {"refusal", s.refusal.empty() ? ordered_json(nullptr) : ordered_json(s.refusal)},
+                                          {"max_model_len_that_starts", s.max_model_len_that_starts}};
+        }
         if (config != nullptr) out["config"] = detail::config_echo_json(*config);
     }
     out["warnings"] = errors_json(r.warnings);

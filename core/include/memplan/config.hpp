@@ -100,6 +100,10 @@ struct train_config {
     std::uint64_t microbatches_in_flight = 0;  ///< activations held by the first stage; 0 = pp (1F1B)
 };
 
+/// How serving memory is counted: plain accounting (weights + batch × context KV cache), or the
+/// arithmetic of a serving engine that sizes its KV cache pool at start-up (memplan/serving.hpp).
+enum class serving_engine { none, vllm, sglang, trtllm };
+
 /// Serving: weights plus a KV cache.
 struct infer_config {
     std::uint64_t batch = 1;            ///< concurrent sequences
@@ -109,6 +113,24 @@ struct infer_config {
     std::uint64_t quant_group_size = 0; ///< weights quantized in groups of G with an fp16 scale and a zero point; 0 = no group overhead
     bool flash_attention = true;        ///< prefill attention without a score matrix
     std::uint64_t prefill_tokens = 0;   ///< tokens per sequence in one prefill pass (chunked prefill); 0 = context_len
+    // Serving engines (memplan/serving.hpp); fractions are in thousandths (900 = 0.9).
+    serving_engine engine = serving_engine::none;  ///< none: plain accounting (no engine arithmetic)
+    std::uint64_t gpu_memory_utilization_permille = 900;  ///< vLLM --gpu-memory-utilization × 1000
+    std::uint64_t mem_fraction_static_permille = 0;       ///< SGLang --mem-fraction-static × 1000; 0 = not set (required for sglang)
+    std::uint64_t free_gpu_memory_fraction_permille = 900;  ///< TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction × 1000
+    std::uint64_t max_model_len = 0;    ///< longest request the engine must hold; 0 = infer.context_len
+    std::uint64_t block_size = 0;       ///< tokens per KV block/page; 0 = the engine's default (vLLM 16, SGLang 1, TensorRT-LLM 32)
+    std::uint64_t max_num_batched_tokens = 0;  ///< tokens of one scheduler step (vLLM profiling run); 0 = engine default
+    std::uint64_t max_num_seqs = 0;     ///< sequences of one scheduler step (vLLM sampler profiling); 0 = engine default
+    bool enforce_eager = false;         ///< vLLM --enforce-eager: no CUDA graphs
+    std::uint64_t max_tokens = 0;       ///< TensorRT-LLM KvCacheConfig.max_tokens cap; 0 = none
+    std::uint64_t swap_space_bytes = 0; ///< vLLM V0 --swap-space (CPU blocks); 0 = none
+    std::uint64_t kv_cache_memory_bytes = 0;  ///< vLLM --kv-cache-memory: KV pool size given outright; 0 = from the budget
+    std::uint64_t weights_bytes = 0;    ///< measured weight memory per GPU (engine log); 0 = memplan's count
+    std::uint64_t activation_peak_bytes = 0;  ///< measured activation peak of the profiling run; 0 = modelled
+    std::uint64_t non_torch_bytes = 0;  ///< measured memory outside PyTorch's allocator (NCCL, cuBLAS); 0 = assumed
+    std::uint64_t cuda_graph_bytes = 0; ///< measured CUDA-graph memory counted in the budget; 0 = not counted
+    std::string draft_preset;           ///< speculative decoding: draft model preset id; "" = none
 };
 
 /// One whole estimate request.
@@ -134,6 +156,7 @@ const char* to_string(norm_kind kind);
 const char* to_string(mlp_kind kind);
 const char* to_string(offload_target target);
 const char* to_string(fsdp_strategy strategy);
+const char* to_string(serving_engine engine);
 
 /// Parses a name; false when `name` is not one of the names above.
 bool parse_enum(const std::string& name, dtype& out);
@@ -144,6 +167,7 @@ bool parse_enum(const std::string& name, norm_kind& out);
 bool parse_enum(const std::string& name, mlp_kind& out);
 bool parse_enum(const std::string& name, offload_target& out);
 bool parse_enum(const std::string& name, fsdp_strategy& out);
+bool parse_enum(const std::string& name, serving_engine& out);
 
 /// The allowed names of an enumeration, comma-separated in declaration order ("fp32,bf16,…");
 /// the argument only selects the enumeration.
@@ -155,6 +179,7 @@ const char* choice_names(norm_kind);
 const char* choice_names(mlp_kind);
 const char* choice_names(offload_target);
 const char* choice_names(fsdp_strategy);
+const char* choice_names(serving_engine);
 
 /// ZeRO stage of an FSDP strategy (unset: -1).
 std::int64_t zero_stage_of(fsdp_strategy strategy);
