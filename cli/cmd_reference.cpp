@@ -1,6 +1,5 @@
 // memplan deepspeed-estimate / megatron-memory: two widely used estimators reproduced with their own
 // conventions (memplan/reference.hpp), so their published figures can be checked.
-#include <cstdio>
 #include <iostream>
 
 #include "args.hpp"
@@ -41,18 +40,7 @@ int run_deepspeed_estimate(const std::vector<std::string>& argv) {
         std::cout << deepspeed_rows_json(rows.value) << "\n";
         return 0;
     }
-    std::cout << "Estimated memory needed for params, optim states and gradients for a:\n"
-              << "HW: Setup with " << nodes << " node" << (nodes == 1 ? "" : "s") << ", " << per_node << " GPU"
-              << (per_node == 1 ? "" : "s") << " per node.\n"
-              << "SW: Model with " << params / 1000000 << "M total params"
-              << (stage == "3" ? ", " + std::to_string(largest / 1000000) + "M largest layer params" : std::string()) << ".\n"
-              << "  per CPU  |  per GPU |   Options\n";
-    for (const auto& row : rows.value) {
-        char line[160];
-        std::snprintf(line, sizeof line, "%8.2fGB | %6.2fGB | %s", static_cast<double>(row.cpu_bytes) / bytes_per_gib,
-                      static_cast<double>(row.gpu_bytes) / bytes_per_gib, row.options.c_str());
-        std::cout << line << "\n";
-    }
+    std::cout << deepspeed_table_text(rows.value, params, largest, per_node, nodes, stage == "3");
     std::cout << "(DeepSpeed's estimator reproduced: its \"GB\" are GiB, 2^30 bytes; CPU figures include its 1.5 buffer factor)\n";
     return 0;
 }
@@ -94,11 +82,7 @@ int run_megatron_memory(const std::vector<std::string>& argv) {
     const auto r = megatron_theoretical_memory(a);
     // The core names Megatron-LM's arguments (num_layers); the user typed their flags (--num-layers).
     if (!r.errors.empty()) return report_errors(dashed_fields(r.errors), false);
-    char line[256];
-    std::snprintf(line, sizeof line,
-                  "Theoretical memory footprints: weight and optimizer=%.2f MB, activation=%.2f MB, total=%.2f MB\n",
-                  r.weight_and_optimizer_mib, r.activation_mib, r.total_mib);
-    std::cout << line << "(Megatron-LM's formula reproduced: its \"MB\" are MiB; it assumes sequence parallelism and selective recompute)\n";
+    std::cout << megatron_report_line(r) << "(Megatron-LM's formula reproduced: its \"MB\" are MiB; it assumes sequence parallelism and selective recompute)\n";
     return 0;
 }
 
