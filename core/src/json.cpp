@@ -99,6 +99,7 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
                                       {"logits", b.logits},
                                       {"communication", b.communication},
                                       {"kv_cache", b.kv_cache},
+                                      {"dequant_workspace", b.dequant_workspace},
                                       {"misc", b.misc},
                                       {"total", b.total}};
         out["details"] = ordered_json{{"params_active", d.params_active},
@@ -115,6 +116,13 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
         for (const auto& t : d.layer_activations)
             tensors.push_back(ordered_json{{"name", t.name}, {"bytes", t.bytes}, {"note", t.note}});
         out["details"]["layer_activations"] = tensors;
+        // Fine-tuning (memplan/adapters.hpp): which weight bytes are the frozen base and which the adapters.
+        out["details"]["params_trainable"] = d.params_trainable;
+        out["details"]["adapter_params"] = d.adapter_params;
+        out["details"]["base_weight_bytes"] = d.base_weight_bytes;
+        out["details"]["adapter_bytes"] = d.adapter_bytes;
+        out["details"]["paged_optimizer_bytes"] = d.paged_optimizer_bytes;
+        out["details"]["offloaded_activation_bytes"] = d.offloaded_activation_bytes;
         if (r.has_capacity)
             out["gpu"] = ordered_json{{"fits", r.fits},
                                       {"headroom_bytes", r.headroom_bytes},
