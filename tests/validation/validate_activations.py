@@ -354,6 +354,9 @@ def check(c, measured, planned):
     return rows, problems
 
 
+PRESERVED_MARKER = "## Published fine-tuning peaks"
+
+
 def write_docs(path, results):
     lines = [
         "# Activation memory: memplan against PyTorch's saved tensors",
@@ -370,9 +373,17 @@ def write_docs(path, results):
         "checkpoints the attention core. A difference is allowed only as one of the relations below,",
         "exactly; anything else fails the run.",
         "",
+        "Fine-tuning blocks (`llama-lora`): the Llama block with every weight frozen and LoRA adapters",
+        "(`blocks.LoraLinear`, PEFT's `base_layer(x) + lora_B(lora_A(dropout(x))) * scaling`, in bf16) on",
+        "the named projections; with a \"4-bit base\" every projection stores packed 4-bit codes and",
+        "per-64 absmax as buffers and is dequantized inside an autograd Function, as bitsandbytes'",
+        "MatMul4Bit does. memplan is asked with `--adapter lora --targets … --kernels eager` (eager",
+        "LlamaRMSNorm tensors). The \"kernels=eager\" Llama row checks the eager RMSNorm tensors with every",
+        "weight trained.",
+        "",
         "Not covered by measurement (a single CPU process): tensor and sequence parallelism,",
-        "FlashAttention, MoE; those are checked against Korthikanti et al. 2022 and hand derivations in",
-        "`tests/core/test_activations.cpp`.",
+        "FlashAttention, MoE, DoRA; those are checked against Korthikanti et al. 2022 and hand derivations",
+        "in `tests/core/test_activations.cpp` and `tests/core/test_finetune.cpp`.",
         "",
         "## Relations (measured CPU bytes M, memplan GPU bytes P)",
         "",
@@ -394,8 +405,16 @@ def write_docs(path, results):
             lines.append("| `%s` | %s | %d | %d | %s%s |" % (r["memplan"], r["measured"] or "—", r["M"], r["P"],
                                                            r["relation"], "" if r["ok"] else " **UNEXPLAINED**"))
         lines.append("")
+    # Hand-written sections after the generated part (published fine-tuning peaks) are kept.
+    kept = ""
+    if os.path.exists(path):
+        with open(path) as f:
+            text = f.read()
+        marker = text.find(PRESERVED_MARKER)
+        if marker >= 0:
+            kept = "\n" + text[marker:]
     with open(path, "w") as f:
-        f.write("\n".join(lines))
+        f.write("\n".join(lines) + kept)
 
 
 def main():
