@@ -360,3 +360,74 @@ TEST_CASE("fine-tuning keys refuse what they cannot mean, naming the key", "[fin
     CHECK(first_error(config(llama32_3b, R"("loss_chunks": 0)")) == "train.loss_chunks");
     CHECK(first_error(config(llama32_3b, R"("kernels": "triton")")) == "train.kernels");
 }
+
+TEST_CASE("analyze: the largest adapter rank that fits, and the fine-tuning suggestions", "[finetune][analyze]") {
+    // Llama-3.2-3B, QLoRA on all-linear, on a 12 GB card.
+    const std::string qlora = config(llama32_3b, R"("adapter_type": "lora", "base_dtype": "nf4", "double_quant": true,
+        "recompute": "full", "flash_attention": true)");
+    const std::string text = qlora.substr(0, qlora.size() - 1) + R"(, "gpu": {"memory_bytes": 12000000000}})";
+    const auto parsed = parse_config(text);
+    REQUIRE(parsed.ok());
+    const analysis a = analyze(parsed.value);
+    REQUIRE(a.errors.empty());
+    const std::uint64_t r = a.limits.max_adapter_rank;
+    REQUIRE(r > 8);
+    REQUIRE(r < 65536);
+    // The rank found fits and one more does not.
+    estimate_config probe = parsed.value;
+    probe.train.adapter_rank = r;
+    CHECK(estimate(probe).fits);
+    probe.train.adapter_rank = r + 1;
+    CHECK_FALSE(estimate(probe).fits);
+    const json doc = json::parse(analyze_json(text));
+    CHECK(doc["limits"]["max_adapter_rank"] == r);
+    // No adapter: the key is absent (the limits object keeps its four keys).
+    const std::string full = config(llama32_3b, "");
+    const json plain = json::parse(analyze_json(full.substr(0, full.size() - 1) + R"(, "gpu": {"memory_bytes": 80000000000}})"));
+    CHECK(plain["limits"].size() == 4);
+    CHECK_FALSE(plain["limits"].contains("max_adapter_rank"));
+    // Full fine-tuning of an architecture-counted model: LoRA and 8-bit Adam are suggested, each with
+    // the estimate of the changed configuration.
+    bool lora = false, adam8 = false;
+    for (const auto& s : plain["suggestions"]) {
+        if (s["field"] == "train.adapter_type") lora = s["to"] == "lora";
+        if (s["field"] == "train.optimizer") adam8 = s["to"] == "adam_8bit";
+    }
+    CHECK(lora);
+    CHECK(adam8);
+    // With a bf16 LoRA base, QLoRA (base_dtype nf4) is suggested.
+    const std::string bf16_lora = config(llama32_3b, R"("adapter_type": "lora")");
+    const json lora_doc = json::parse(analyze_json(bf16_lora));
+    bool qlora_suggested = false;
+    for (const auto& s : lora_doc["suggestions"])
+        if (s["field"] == "train.base_dtype" && s["to"] == "nf4") qlora_suggested = true;
+    CHECK(qlora_suggested);
+}
+
+TEST_CASE("adapters under tensor and pipeline parallelism and ZeRO-3", "[finetune][parallel]") {
+    const std::string qv = R"("adapter_type": "lora", "adapter_targets": "q_proj,v_proj", "base_dtype": "nf4")";
+    const auto one = run(config(llama32_3b, qv));
+    // FSDP full_shard over 4 GPUs shards the frozen base and the adapters like any parameter.
+    const auto parsed = parse_config(R"({"mode": "train", "parallel": {"gpus": 4, "fsdp": "full_shard"}, )" + llama32_3b +
+                                     ", \"train\": {" + qv + "}}");
+    REQUIRE(parsed.ok());
+    const auto sharded = estimate(parsed.value);
+    REQUIRE(sharded.errors.empty());
+    CHECK(sharded.details.base_weight_bytes == (one.details.base_weight_bytes + 3) / 4);
+    CHECK(sharded.details.adapter_bytes == 4 * ((2293760ULL + 3) / 4));
+    // Tensor parallelism: a visible warning about the adapters' split.
+    const auto tp = parse_config(R"({"mode": "train", "parallel": {"gpus": 2, "tp": 2}, )" + llama32_3b + ", \"train\": {" + qv + "}}");
+    REQUIRE(tp.ok());
+    const auto r = estimate(tp.value);
+    REQUIRE(r.errors.empty());
+    bool warned = false;
+    for (const auto& w : r.warnings) warned = warned || w.field == "train.adapter_type";
+    CHECK(warned);
+    // Pipeline parallelism: every stage's base and adapters add up to the whole model (tied embeddings
+    // get a second copy on the last stage).
+    const auto pp = parse_config(R"({"mode": "train", "parallel": {"gpus": 2, "pp": 2}, )" + llama32_3b + ", \"train\": {" + qv + "}}");
+    REQUIRE(pp.ok());
+    const auto staged = estimate(pp.value);
+    REQUIRE(staged.errors.empty());
+    CHECK(staged.details.adapter_bytes == 4 * 14 * 81920ULL);
+}
