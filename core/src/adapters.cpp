@@ -174,7 +174,7 @@ outcome<finetune_params> count_finetune_params(const model_config& m, const trai
     if (!out.ok()) return out;
     const u128 r = t.adapter_rank, L = std::max<std::uint64_t>(1, m.num_hidden_layers);
     const bool dora = t.adapter_type == adapter_kind::dora;
-    u128 per_layer = 0, per_layer_experts = 0, factored = 0, linears = 0;
+    u128 per_layer = 0, per_layer_experts = 0, factored = 0, linears = 0, largest = 0;
     bool matched = false;
     for (const auto& lm : linear_modules(m)) {
         if (targets.count(lm.name) == 0 || lm.count == 0) continue;
@@ -187,6 +187,7 @@ outcome<finetune_params> count_finetune_params(const model_config& m, const trai
         // the magnitude vector is kept whole.
         factored += (2 * r + lm.d_in + lm.d_out + (dora ? lm.d_out : 0)) * in_layer;
         linears += lm.count;
+        largest = std::max<u128>(largest, u128{lm.d_in} * lm.d_out);
     }
     const u128 V = m.vocab_size, h = m.hidden_size;
     u128 first = 0, last = 0;
@@ -197,6 +198,7 @@ outcome<finetune_params> count_finetune_params(const model_config& m, const trai
                                                   "train.modules_to_save"});
     if (targets.count("lm_head") != 0) {  // lm_head h→V adapted like any linear
         last += r * (h + V) + (dora ? V : 0);
+        largest = std::max<u128>(largest, h * V);
         matched = true;
         ++linears;
     }
@@ -218,6 +220,7 @@ outcome<finetune_params> count_finetune_params(const model_config& m, const trai
     p.last_stage = static_cast<std::uint64_t>(last);
     p.per_layer_factored = static_cast<std::uint64_t>(factored);
     p.adapted_linears = static_cast<std::uint64_t>(linears);
+    p.largest_adapted_elements = static_cast<std::uint64_t>(largest);
     const u128 adapters = L * (per_layer + per_layer_experts) + first + last - saved_params;
     p.adapter = static_cast<std::uint64_t>(adapters);
     p.saved_modules = static_cast<std::uint64_t>(saved_params);

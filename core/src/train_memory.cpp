@@ -108,6 +108,11 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
         // (bitsandbytes MatMul4Bit / MatMul8bitLt): one layer's largest weight at a time.
         if (t.base_dtype == base_precision::nf4 || t.base_dtype == base_precision::fp4 || t.base_dtype == base_precision::int8)
             r.dequant = 2 * ceil_div(u128{fb.largest_linear_elements}, p.tp);
+        // DoRA builds the dense update B·A and W + s·B·A of a layer (d_out × d_in each, adapter dtype) to
+        // take the column norms (PEFT tuners/lora/dora.py, DoraLinearLayer.get_weight_norm): a transient
+        // workspace of the largest adapted linear, counted with the dequantization buffer.
+        if (t.adapter_type == adapter_kind::dora)
+            r.dequant += 2 * u128{precision_bytes(t.adapter_dtype)} * ceil_div(u128{fp.largest_adapted_elements}, p.tp);
     }
     train_config states = t;
     states.weight_dtype = trainable_dtype;  // a master copy only for trainable weights narrower than 32 bits

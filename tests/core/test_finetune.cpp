@@ -431,3 +431,13 @@ TEST_CASE("adapters under tensor and pipeline parallelism and ZeRO-3", "[finetun
     REQUIRE(staged.errors.empty());
     CHECK(staged.details.adapter_bytes == 4 * 14 * 81920ULL);
 }
+
+TEST_CASE("DoRA's dense update of the largest adapted linear is a workspace", "[finetune][dora]") {
+    // v_proj 3072 → 1024: B·A and W + s·B·A in fp32, 2 · 4 · 3072 · 1024 bytes; LoRA has none.
+    const auto dora = run(config(llama32_3b, R"("adapter_type": "dora", "adapter_targets": "v_proj")"));
+    CHECK(dora.per_gpu.dequant_workspace == 2ULL * 4 * 3072 * 1024);
+    // On a 4-bit base the dequantized gate/up weight (bf16) comes on top.
+    const auto qdora = run(config(llama32_3b, R"("adapter_type": "dora", "adapter_targets": "v_proj", "base_dtype": "nf4")"));
+    CHECK(qdora.per_gpu.dequant_workspace == 2ULL * 4 * 3072 * 1024 + 2ULL * 3072 * 8192);
+    CHECK(run(config(llama32_3b, R"("adapter_type": "lora", "adapter_targets": "v_proj")")).per_gpu.dequant_workspace == 0);
+}

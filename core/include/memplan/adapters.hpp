@@ -64,6 +64,7 @@ struct finetune_params {
     std::uint64_t last_stage = 0;          ///< output-side trainables (lm_head adapter or copy)
     std::uint64_t per_layer_factored = 0;  ///< Adafactor state elements of one block's adapters (row + column per matrix)
     std::uint64_t adapted_linears = 0;     ///< adapted linear layers in the whole model
+    std::uint64_t largest_adapted_elements = 0;  ///< d_in · d_out of the largest adapted linear (DoRA's dense workspace)
 };
 
 /// Counts the trainable parameters of `train`'s adapter on `model` (all zero without an adapter);

@@ -22,7 +22,7 @@ struct memory_breakdown {
     std::uint64_t logits = 0;
     std::uint64_t communication = 0;
     std::uint64_t kv_cache = 0;
-    std::uint64_t dequant_workspace = 0;  ///< a quantized frozen base's largest layer weight dequantized to bf16
+    std::uint64_t dequant_workspace = 0;  ///< a quantized base's largest layer weight dequantized to bf16, plus DoRA's dense update
     std::uint64_t misc = 0;
     std::uint64_t total = 0;
 };
