@@ -359,6 +359,16 @@ void finetune_details(const estimate_config& c, const parts128& stage, estimate_
     if (c.model.params != 0)
         r.warnings.push_back({"model.params", "is not used for the frozen base and the adapters: their bytes come "
                                               "from the architecture's own layers"});
+    if (c.model.model_type == "gpt2") {
+        const auto names = adapted_linear_names(c.model, t);
+        for (const char* qkv : {"q_proj", "k_proj", "v_proj"})
+            if (std::find(names.begin(), names.end(), qkv) != names.end()) {
+                r.warnings.push_back({"train.adapter_targets",
+                                      "GPT-2's fused c_attn is counted as separate q_proj, k_proj, v_proj (3 · r · 2h "
+                                      "per layer); PEFT on c_attn trains r · (h + 3h)"});
+                break;
+            }
+    }
     if (c.parallel.tp > 1)
         r.warnings.push_back({"train.adapter_type", "adapter parameters and their activations are assumed split over "
                                                     "parallel.tp like the layers they adapt"});

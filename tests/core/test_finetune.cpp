@@ -441,3 +441,28 @@ TEST_CASE("DoRA's dense update of the largest adapted linear is a workspace", "[
     CHECK(qdora.per_gpu.dequant_workspace == 2ULL * 4 * 3072 * 1024 + 2ULL * 3072 * 8192);
     CHECK(run(config(llama32_3b, R"("adapter_type": "lora", "adapter_targets": "v_proj")")).per_gpu.dequant_workspace == 0);
 }
+
+TEST_CASE("Qwen2.5-0.5B target by target, and GPT-2's plain MLP", "[finetune][lora]") {
+    // Qwen2.5-0.5B at r = 16, per layer: q and o 16 · 1792 = 28672, k and v 16 · 1024 = 16384,
+    // gate, up and down 16 · 5760 = 92160; 24 layers.
+    const auto r16 = [&](const std::string& targets) {
+        return trainable(qwen25_05b, R"("adapter_type": "lora", "adapter_rank": 16, "adapter_targets": ")" + targets + "\"");
+    };
+    CHECK(r16("q_proj") == 24 * 28672ULL);
+    CHECK(r16("k_proj") == 24 * 16384ULL);
+    CHECK(r16("v_proj") == 24 * 16384ULL);
+    CHECK(r16("o_proj") == 24 * 28672ULL);
+    CHECK(r16("gate_proj,up_proj,down_proj") == 24 * 3 * 92160ULL);
+    CHECK(r16("q_proj,v_proj") == 24 * 45056ULL);
+    // GPT-2 (h 768, 12 layers, plain MLP 3072): up and down only, r = 8: 12 · 2 · 8 · (768 + 3072).
+    const std::string gpt2 = R"("model": {"model_type": "gpt2", "n_layer": 12, "n_embd": 768, "n_head": 12,
+        "vocab_size": 50257, "n_positions": 1024})";
+    CHECK(trainable(gpt2, R"("adapter_type": "lora", "adapter_targets": "up_proj,down_proj")") == 12ULL * 2 * 8 * 3840);
+    // gate_proj does not exist in a plain MLP: alone it matches nothing.
+    CHECK(first_error(config(gpt2, R"("adapter_type": "lora", "adapter_targets": "gate_proj")")) == "train.adapter_targets");
+    // q/k/v on GPT-2 carry a warning about the fused c_attn.
+    const auto r = run(config(gpt2, R"("adapter_type": "lora", "adapter_targets": "q_proj,v_proj")"));
+    bool warned = false;
+    for (const auto& w : r.warnings) warned = warned || w.field == "train.adapter_targets";
+    CHECK(warned);
+}
