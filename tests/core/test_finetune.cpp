@@ -77,7 +77,7 @@ std::uint64_t tensor(const estimate_result& r, const std::string& name) {
 
 TEST_CASE("LoRA on Llama-3.2-3B q_proj, v_proj at r = 8: 2,293,760 trainable parameters", "[finetune][lora]") {
     // 28 · 8 · ((3072 + 3072) + (3072 + 1024)) = 28 · 8 · 10240 = 2,293,760 (GQA: v_proj is 8·128 wide);
-    // the count PEFT's print_trainable_parameters() reports for this model and LoraConfig.
+    // published print_trainable_parameters() outputs of PEFT for this model and LoraConfig show the same count.
     const auto r = run(config(llama32_3b, R"("adapter_type": "lora", "adapter_rank": 8, "adapter_targets": "q_proj,v_proj")"));
     CHECK(r.details.params_trainable == 2293760);
     CHECK(r.details.adapter_params == 2293760);
