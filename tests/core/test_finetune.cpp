@@ -5,12 +5,15 @@
 // or a published count (source in the comment).
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include "memplan/adapters.hpp"
 #include "memplan/analyze.hpp"
 #include "memplan/arch.hpp"
 #include "memplan/json.hpp"
+#include "memplan/schema.hpp"
 
 using namespace memplan;
 using json = nlohmann::json;
@@ -465,4 +468,27 @@ TEST_CASE("Qwen2.5-0.5B target by target, and GPT-2's plain MLP", "[finetune][lo
     bool warned = false;
     for (const auto& w : r.warnings) warned = warned || w.field == "train.adapter_targets";
     CHECK(warned);
+}
+
+TEST_CASE("the schema lists the fine-tuning keys with their choices and defaults", "[finetune][schema]") {
+    const json schema = json::parse(schema_json());
+    std::map<std::string, json> rows;
+    for (const auto& f : schema["fields"]) rows[f["path"].get<std::string>()] = f;
+    REQUIRE(rows.count("train.adapter_type") == 1);
+    CHECK(rows["train.adapter_type"]["choices"] == json::array({"none", "lora", "dora"}));
+    CHECK(rows["train.adapter_type"]["default"] == "none");
+    CHECK(rows["train.adapter_rank"]["default"] == 8);
+    CHECK(rows["train.adapter_targets"]["type"] == "text");
+    CHECK(rows["train.adapter_targets"]["default"] == "all-linear");
+    CHECK(rows["train.base_dtype"]["choices"] == json::array({"bf16", "fp16", "fp32", "fp8", "int8", "nf4", "fp4"}));
+    CHECK(rows["train.optimizer_state_dtype"]["choices"] == json::array({"fp32", "bf16", "fp16"}));
+    CHECK(rows["train.kernels"]["choices"] == json::array({"fused", "eager"}));
+    CHECK(rows["train.loss_chunks"]["min"] == 1);
+    for (const char* key : {"train.double_quant", "train.paged_optimizer", "train.optimizer_in_backward",
+                            "train.activation_offload", "train.adapter_dropout"}) {
+        CAPTURE(key);
+        CHECK(rows[key]["type"] == "boolean");
+        CHECK(rows[key]["default"] == false);
+        CHECK(rows[key]["modes"] == json::array({"train"}));
+    }
 }
