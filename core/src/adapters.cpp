@@ -347,6 +347,13 @@ void finetune_details(const estimate_config& c, const parts128& stage, estimate_
     const auto clamp = [](u128 v) { return static_cast<std::uint64_t>(std::min<u128>(v, max_exact_integer)); };
     d.paged_optimizer_bytes = clamp(stage.paged_spill);
     d.offloaded_activation_bytes = clamp(stage.offloaded_activations);
+    const u128 total = stage.total() + c.misc_bytes;
+    if (stage.paged_spill != 0 && c.gpu_memory_bytes != 0 && total > c.gpu_memory_bytes &&
+        total - stage.paged_spill <= c.gpu_memory_bytes)
+        r.warnings.push_back({"train.paged_optimizer",
+                              "the total counts the paged optimizer states on the GPU and does not fit; without them ("
+                              + detail::to_decimal(total - stage.paged_spill) +
+                              " bytes) it fits, with the states paged to host memory during the optimizer step"});
     if (t.adapter_type == adapter_kind::none) {
         d.params_trainable = t.optimizer == optimizer_kind::none ? 0 : r.params;
         return;

@@ -492,3 +492,21 @@ TEST_CASE("the schema lists the fine-tuning keys with their choices and defaults
         CHECK(rows[key]["modes"] == json::array({"train"}));
     }
 }
+
+TEST_CASE("paged optimizer states that only fit when paged out carry a warning", "[finetune][optimizer]") {
+    // Llama 3.1 8B full fine-tuning as torchtune's single-device recipe runs it, on a 24 GB card: the
+    // 8-bit states (2 B per parameter) do not fit next to the bf16 weights but can be paged out.
+    const std::string text = R"({"mode": "train", "model": {"preset": "llama-3.1-8b"}, "train": {"micro_batch": 2,
+        "seq_len": 2048, "recompute": "full", "flash_attention": true, "loss_chunks": 8, "master_weights": false,
+        "optimizer": "adam_8bit", "paged_optimizer": true, "optimizer_in_backward": true},
+        "gpu": {"memory_bytes": 24000000000}})";
+    const auto parsed = parse_config(text);
+    REQUIRE(parsed.ok());
+    const auto r = estimate(parsed.value);
+    REQUIRE(r.errors.empty());
+    CHECK_FALSE(r.fits);
+    CHECK(r.per_gpu.total - r.details.paged_optimizer_bytes <= 24000000000ULL);
+    bool warned = false;
+    for (const auto& w : r.warnings) warned = warned || w.field == "train.paged_optimizer";
+    CHECK(warned);
+}
