@@ -108,6 +108,22 @@ std::vector<candidate> candidates(const estimate_config& c) {
         if (p.tp > 1 && !p.sequence_parallel)  // shard norm/dropout activations over tp (Korthikanti §4.2.2)
             add("parallel.sequence_parallel", text(false), text(true),
                 [](estimate_config& k) { k.parallel.sequence_parallel = true; });
+        // Fine-tuning recipes, for models counted from their architecture (adapter bytes come from the
+        // layers' shapes, not from an explicit model.params).
+        const bool architecture = c.model.params == 0;
+        if (architecture && t.adapter_type == adapter_kind::none && t.optimizer != optimizer_kind::none)
+            // LoRA on every block linear (PEFT all-linear, r = train.adapter_rank): gradients and optimizer
+            // states for the adapters only (Hu et al. 2021, §4.2).
+            add("train.adapter_type", text("none"), text("lora"),
+                [](estimate_config& k) { k.train.adapter_type = adapter_kind::lora; });
+        if (architecture && t.adapter_type != adapter_kind::none && t.base_dtype != base_precision::nf4)
+            // QLoRA: the frozen base in 4-bit NormalFloat (Dettmers et al. 2023, §3).
+            add("train.base_dtype", text(to_string(t.base_dtype)), text("nf4"),
+                [](estimate_config& k) { k.train.base_dtype = base_precision::nf4; });
+        if (architecture && t.optimizer == optimizer_kind::adam && t.optimizer_state_dtype == float_precision::fp32)
+            // 8-bit Adam states (Dettmers et al. 2022): 2 bytes instead of 8 per trainable parameter.
+            add("train.optimizer", text("adam"), text("adam_8bit"),
+                [](estimate_config& k) { k.train.optimizer = optimizer_kind::adam_8bit; });
         if (t.micro_batch > 1)  // activations scale with the micro-batch
             add("train.micro_batch", text(t.micro_batch), text(std::uint64_t{1}),
                 [](estimate_config& k) { k.train.micro_batch = 1; });
@@ -218,6 +234,9 @@ workload_limits limits_for(const estimate_config& c) {
         l.max_micro_batch = largest_fitting(c, 1048576, [](estimate_config& k, std::uint64_t v) { k.train.micro_batch = v; });
         const std::uint64_t cp = c.parallel.cp;
         l.max_seq_len = cp * largest_fitting(c, 16777216 / cp, [cp](estimate_config& k, std::uint64_t v) { k.train.seq_len = v * cp; });
+        // Adapter parameters, their states and the r-wide activations grow with the rank.
+        if (c.train.adapter_type != adapter_kind::none)
+            l.max_adapter_rank = largest_fitting(c, 65536, [](estimate_config& k, std::uint64_t v) { k.train.adapter_rank = v; });
     } else {
         // The KV cache, workspace and logits grow with batch and context; a prefill chunk longer than
         // the context is shortened to it.
@@ -452,6 +471,8 @@ std::string analyze_json(const std::string& config_json, const std::string& hf_c
                                      {"max_seq_len", count_or_null(a.has_capacity && train && l.max_seq_len != 0, l.max_seq_len)},
                                      {"max_batch", count_or_null(a.has_capacity && !train && l.max_batch != 0, l.max_batch)},
                                      {"max_context_len", count_or_null(a.has_capacity && !train && l.max_context_len != 0, l.max_context_len)}};
+        if (train && config.value.train.adapter_type != adapter_kind::none)  // appended: older readers see the same keys
+            out["limits"]["max_adapter_rank"] = count_or_null(a.has_capacity && l.max_adapter_rank != 0, l.max_adapter_rank);
         if (!train) {  // serving only: memory against the context length
         ordered_json contexts = ordered_json::array();
         for (const auto& p : a.context_sweep)

@@ -73,7 +73,8 @@ estimate_result estimate(const estimate_config& c) {
               assign_checked(busiest.activations, "per_gpu.activations", b.activations, r.errors) &&
               assign_checked(busiest.logits, "per_gpu.logits", b.logits, r.errors) &&
               assign_checked(busiest.communication, "per_gpu.communication", b.communication, r.errors) &&
-              assign_checked(busiest.kv, "per_gpu.kv_cache", b.kv_cache, r.errors);
+              assign_checked(busiest.kv, "per_gpu.kv_cache", b.kv_cache, r.errors) &&
+              assign_checked(busiest.dequant, "per_gpu.dequant_workspace", b.dequant_workspace, r.errors);
     b.misc = c.misc_bytes;
     ok = ok && assign_checked(busiest.total() + c.misc_bytes, "per_gpu.total", b.total, r.errors);
     // Host memory per node: every GPU of the node offloads its own shard.
@@ -96,6 +97,7 @@ estimate_result estimate(const estimate_config& c) {
     d.quantization_overhead_bytes = static_cast<std::uint64_t>(busiest.quant_overhead);
     d.kv_cache_bytes_per_token = static_cast<std::uint64_t>(busiest.kv_per_token);
     d.layer_activations = busiest.layer_tensors;
+    detail::finetune_details(c, busiest, r);
 
     if (c.gpu_memory_bytes != 0) {
         r.has_capacity = true;

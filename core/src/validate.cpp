@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "checks.hpp"
+#include "memplan/adapters.hpp"
 #include "memplan/arch.hpp"
 #include "memplan/presets.hpp"
 #include "memplan/schema.hpp"
@@ -123,6 +124,13 @@ diagnostics validate(const estimate_config& c) {
                               std::to_string(m.num_hidden_layers) + ")"});
     if (p.ep > 1 && (m.num_experts == 0 || m.num_experts % p.ep != 0))
         errors.push_back({"parallel.ep", "must divide model.num_local_experts (" + std::to_string(m.num_experts) + ")"});
+    if (!errors.empty()) return errors;
+    // Fine-tuning keys (adapters, frozen base, recipes): memplan/adapters.hpp.
+    errors = validate_finetune(c);
+    if (errors.empty() && c.mode == run_mode::train && c.train.adapter_type != adapter_kind::none) {
+        const auto trainable = count_finetune_params(m, c.train);
+        errors = trainable.errors;
+    }
     return errors;
 }
 

@@ -61,6 +61,7 @@ struct workload_limits {
     std::uint64_t max_seq_len = 0;      ///< train.seq_len (a multiple of parallel.cp)
     std::uint64_t max_batch = 0;        ///< infer.batch at the configured context
     std::uint64_t max_context_len = 0;  ///< infer.context_len at the configured batch
+    std::uint64_t max_adapter_rank = 0; ///< train.adapter_rank (training with an adapter only)
 };
 
 /// One single change worth trying for serving (inference mode): its effect on the engine's pool.

@@ -22,6 +22,7 @@ struct memory_breakdown {
     std::uint64_t logits = 0;
     std::uint64_t communication = 0;
     std::uint64_t kv_cache = 0;
+    std::uint64_t dequant_workspace = 0;  ///< a quantized base's largest layer weight dequantized to bf16, plus DoRA's dense update
     std::uint64_t misc = 0;
     std::uint64_t total = 0;
 };
@@ -39,6 +40,12 @@ struct estimate_details {
     std::uint64_t host_bytes_per_node = 0; ///< CPU RAM for offloaded states, per node
     std::uint64_t nvme_bytes_per_node = 0; ///< NVMe space for offloaded states, per node
     std::vector<activation_tensor> layer_activations;  ///< tensors one layer keeps for one micro-batch (training)
+    std::uint64_t params_trainable = 0;    ///< parameters that receive gradients (whole model): all, or adapters + modules_to_save
+    std::uint64_t adapter_params = 0;      ///< adapter parameters (whole model); 0 without an adapter
+    std::uint64_t base_weight_bytes = 0;   ///< frozen base weights on this GPU (adapters; included in per_gpu.weights)
+    std::uint64_t adapter_bytes = 0;       ///< trainable adapter and modules_to_save weights on this GPU (in per_gpu.weights)
+    std::uint64_t paged_optimizer_bytes = 0;  ///< paged optimizer states that may spill to host memory (in host_bytes_per_node)
+    std::uint64_t offloaded_activation_bytes = 0;  ///< checkpointed activations kept in host memory, per GPU
 };
 
 /// A serving engine's start-up arithmetic on one GPU (memplan/serving.hpp); present only when
