@@ -57,13 +57,14 @@ std::vector<std::string> split_aliases(const char* aliases) {
     return out;
 }
 
-/// How well one token matches a list of words: 3 whole word, 2 prefix of a word, 1 inside a word, 0 not.
+/// How well one token matches a list of words: 3 whole word, 2 prefix of a word, 1 inside a word
+/// (tokens of 3 or more characters only, so "m3" does not find "hbm3"), 0 not at all.
 int token_score(const std::string& token, const std::vector<std::string>& haystack) {
     int best = 0;
     for (const auto& word : haystack) {
         if (word == token) return 3;
         if (word.compare(0, token.size(), token) == 0) best = std::max(best, 2);
-        else if (word.find(token) != std::string::npos) best = std::max(best, 1);
+        else if (token.size() >= 3 && word.find(token) != std::string::npos) best = std::max(best, 1);
     }
     return best;
 }

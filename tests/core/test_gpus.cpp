@@ -118,6 +118,9 @@ TEST_CASE("search reads what people type", "[gpus]") {
     // The GB200 is not the B200: "b200" must not rank it first, but "gb200" finds it.
     CHECK(top("gb200") == "gb200-186gb");
     CHECK(search_gpus("4090").size() == 2);  // desktop and laptop
+    CHECK(search_gpus("m3").size() == 2);    // M3 Max and M3 Ultra, not "HBM3" parts
+    CHECK(search_gpus("h100").size() == 3);  // SXM, PCIe, NVL
+    CHECK(search_gpus("6000").size() == 3);  // RTX 6000 Ada, RTX PRO 6000, RTX A6000 (inside "a6000")
     CHECK(search_gpus("").empty());
     CHECK(search_gpus("   ").empty());
     CHECK(search_gpus("voodoo5").empty());
