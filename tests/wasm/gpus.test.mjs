@@ -20,6 +20,8 @@ test('gpus() is the core catalogue, parsed once and frozen', () => {
   assert.equal(pcie.capacity_bytes, 80e9);
   assert.equal(gpus.find((g) => g.id === 'm4-max-128gb').capacity_bytes, 96 * 2 ** 30);  // 75 % of 128 GiB
   for (const g of gpus) assert.match(g.source, /^https:\/\//);
+  // Text crosses the WASM boundary as UTF-8.
+  assert.match(gpus.find((g) => g.id === 'b300-288gb').note, /÷ 8/);
 });
 
 test('parseQuantity reads numbers as people write them, exactly as the core', () => {
