@@ -98,12 +98,6 @@ void read_adapter_object(object_reader& r, estimate_config& c, std::set<std::str
     a.finish();
 }
 
-json parse_document(const std::string& text, const char* field, diagnostics& errors) {
-    json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (doc.is_discarded()) errors.push_back({field, "is not valid JSON"});
-    else if (!doc.is_object()) errors.push_back({field, "must be a JSON object"});
-    return doc;
-}
 }  // namespace
 
 outcome<estimate_config> parse_config(const std::string& json_text, const std::string& hf_config_text) {
