@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "checks.hpp"
@@ -22,6 +24,10 @@ struct stage_params {
     u128 dense = 0;     ///< on this GPU after tp (attention, norms, shared parts, embeddings)
     u128 experts = 0;   ///< on this GPU after tp and ep
     u128 linear = 0;    ///< block linear weights on this GPU (what quantization packs)
+    u128 first_layer = 0;  ///< index of the stage's first layer
+    u128 native_bytes = 0;   ///< weights on this GPU in the checkpoint's native format (model.checkpoint)
+    u128 native_scales = 0;  ///< scales and zero points among them
+    u128 packed = 0;         ///< parameters the checkpoint packs, on this GPU
 };
 
 /// Layers of stage i: L/pp each, the first L mod pp stages one more (an upper bound when uneven).
@@ -37,6 +43,8 @@ u128 optimizer_bytes(u128 shard_params, const train_config& t, const model_confi
 struct parts128 {
     u128 weights = 0, gradients = 0, optimizer = 0, activations = 0, logits = 0, communication = 0, kv = 0;
     u128 host = 0, nvme = 0, quant_overhead = 0, kv_per_token = 0, layer_activation = 0, in_flight = 0;
+    u128 state_per_sequence = 0;  ///< linear-attention / Mamba state bytes of one sequence (inside kv)
+    std::vector<std::pair<std::string, u128>> weight_by_dtype;  ///< weights by storage type
     std::vector<activation_tensor> layer_tensors;  ///< what one layer keeps for one micro-batch (training)
     u128 total() const { return weights + gradients + optimizer + activations + logits + communication + kv; }
 };

@@ -49,6 +49,7 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
     const u128 grad_bytes = t.optimizer == optimizer_kind::none ? 0 : bytes_of(g_elems, t.grad_dtype);
     const u128 opt_bytes = optimizer_bytes(o_elems, t, m);
     r.weights = p.offload_params == offload_target::none ? weight_bytes : 0;
+    r.weight_by_dtype = {{to_string(t.weight_dtype), r.weights}};
     // ZeRO-Offload (Ren et al. 2021, §4.1): optimizer states, fp32 master weights and the gradients
     // they update live in host memory; gradients leave the GPU bucket by bucket.
     const bool offload_opt = p.offload_optimizer != offload_target::none && t.optimizer != optimizer_kind::none;
