@@ -66,6 +66,7 @@ bool parse_enum(const std::string& name, attention_kind& out) {
 }
 bool parse_enum(const std::string& name, layer_mlp_kind& out) { return parse_of(layer_mlp_names, name, out); }
 bool parse_enum(const std::string& name, checkpoint_format& out) { return parse_of(checkpoint_names, name, out); }
+const char* choice_names(checkpoint_format) { return "none,fp8_block,mxfp4,nf4,int8,int4_group"; }
 
 // ---------------------------------------------------------------------------------------------
 // Families

@@ -234,6 +234,7 @@ const char* choice_names(norm_kind);
 const char* choice_names(mlp_kind);
 const char* choice_names(offload_target);
 const char* choice_names(fsdp_strategy);
+const char* choice_names(checkpoint_format);
 
 /// ZeRO stage of an FSDP strategy (unset: -1).
 std::int64_t zero_stage_of(fsdp_strategy strategy);
