@@ -11,6 +11,7 @@
 
 #include "memplan/arch.hpp"
 #include "memplan/json.hpp"
+#include "memplan/presets.hpp"
 
 using namespace memplan;
 using nlohmann::json;
@@ -422,5 +423,23 @@ TEST_CASE("resolved 2026 models reproduce their counts and caches", "[arch2026][
         REQUIRE(again["errors"].empty());
         CHECK(again["params"] == direct["params"]);
         CHECK(again["per_gpu"] == direct["per_gpu"]);
+    }
+}
+
+TEST_CASE("every preset's resolved model reproduces its count and serving memory", "[arch2026][resolve][presets]") {
+    std::size_t count = 0;
+    const model_preset* presets = model_presets(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        CAPTURE(presets[i].id);
+        const std::string rest = R"(, "mode": "infer", "infer": {"context_len": 8192})";
+        const json resolved = json::parse(resolve_model_json(R"({"model": {"preset": ")" + std::string(presets[i].id) + R"("}})"));
+        REQUIRE(resolved["errors"].empty());
+        const json direct = run(R"({"model": {"preset": ")" + std::string(presets[i].id) + R"("})" + rest + "}");
+        const json again = run(R"({"model": )" + resolved["model"].dump() + rest + "}");
+        REQUIRE(direct["errors"].empty());
+        REQUIRE(again["errors"].empty());
+        CHECK(again["params"] == direct["params"]);
+        CHECK(again["per_gpu"] == direct["per_gpu"]);
+        CHECK(direct["warnings"].empty());
     }
 }
