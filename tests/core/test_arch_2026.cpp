@@ -12,6 +12,7 @@
 #include "memplan/arch.hpp"
 #include "memplan/json.hpp"
 #include "memplan/presets.hpp"
+#include "../../core/src/model_details.hpp"
 
 using namespace memplan;
 using nlohmann::json;
@@ -442,4 +443,62 @@ TEST_CASE("every preset's resolved model reproduces its count and serving memory
         CHECK(again["per_gpu"] == direct["per_gpu"]);
         CHECK(direct["warnings"].empty());
     }
+}
+
+TEST_CASE("preset search ranks what people type", "[arch2026][presets][search]") {
+    const auto ids = [](const std::string& query) {
+        std::vector<std::string> out;
+        for (const auto* p : search_presets(query)) out.push_back(p->id);
+        return out;
+    };
+    using v = std::vector<std::string>;
+    CHECK(ids("meta-llama/Llama-3.1-8B") == v{"llama-3.1-8b"});
+    CHECK(ids("Meta-Llama-3-70B").front() == "llama-3-70b");                // exact version first, then 3.x
+    CHECK(ids("Meta-Llama-3-70B") == v{"llama-3-70b", "llama-3.1-70b", "llama-3.3-70b"});
+    const auto llama3 = ids("llama3");
+    REQUIRE(llama3.size() == 8);                                           // Llama 3, 3.1, 3.2, 3.3, not Llama 2
+    CHECK(llama3[0] == "llama-3-8b");
+    CHECK(ids("deepseek") == v{"deepseek-v3", "deepseek-r1", "deepseek-v2.5"});
+    CHECK(ids("mistral 7b instruct") == v{"mistral-7b-v0.1"});            // "instruct" is ignored
+    CHECK(ids("qwen3 30b") == v{"qwen3-30b-a3b"});                         // not Qwen3 32B
+    CHECK(ids("gpt-oss") == v{"gpt-oss-20b", "gpt-oss-120b"});
+    CHECK(ids("Qwen/Qwen3-Next-80B-A3B-Instruct") == v{"qwen3-next-80b-a3b"});
+    CHECK(ids("zzz").empty());
+    CHECK(ids("").empty());
+    CHECK(search_presets_json("qwen3 30b") == R"(["qwen3-30b-a3b"])");
+}
+
+TEST_CASE("the presets list carries each model's breakdown", "[arch2026][presets]") {
+    const json doc = json::parse(model_presets_json());
+    bool seen = false;
+    for (const auto& m : doc["models"]) {
+        CAPTURE(m["id"]);
+        REQUIRE(m.contains("params"));
+        std::uint64_t total = 0;
+        for (const auto& part : m["param_breakdown"]) total += part["total"].get<std::uint64_t>();
+        CHECK(total == m["params"].get<std::uint64_t>());
+        if (m["id"] == "deepseek-v3") {
+            seen = true;
+            CHECK(m["params"] == 671026419200ULL);
+            CHECK(m["kv_cache_bytes_per_token"] == 70272);
+            CHECK(m["layer_kinds"]["attention"]["mla"] == 61);
+            CHECK(m["layer_kinds"]["mlp"]["moe"] == 58);
+        }
+    }
+    CHECK(seen);
+}
+
+TEST_CASE("write_model_details adds the model structure to a result's details", "[arch2026][json]") {
+    const estimate_result r = estimate(config_of("gpt_oss_20b"));
+    REQUIRE(r.errors.empty());
+    nlohmann::ordered_json details;
+    write_model_details(details, r.details);
+    CHECK(details["param_breakdown"]["experts"]["total"] == 24ULL * 32 * (3 * 2880 * 2880 + 3 * 2880));
+    CHECK(details["param_breakdown"]["experts"]["active"] == 24ULL * 4 * (3 * 2880 * 2880 + 3 * 2880));
+    CHECK(details["layer_kinds"]["attention"]["sliding"] == 12);
+    CHECK(details["layer_kinds"]["attention"]["full"] == 12);
+    CHECK(details["layer_kinds"]["mlp"]["moe"] == 24);
+    CHECK(details["state_bytes_per_sequence"] == 0);
+    CHECK(details["weight_bytes_by_dtype"]["mxfp4"].get<std::uint64_t>() + details["weight_bytes_by_dtype"]["bf16"].get<std::uint64_t>() ==
+          r.per_gpu.weights);
 }
