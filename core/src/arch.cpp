@@ -636,6 +636,21 @@ outcome<param_breakdown> count_params(const model_config& m) {
     return out;
 }
 
+diagnostics architecture_warnings(const model_config& m, run_mode mode) {
+    diagnostics out;
+    if (m.num_hidden_layers == 0 || m.hidden_size == 0 || m.num_attention_heads == 0) return out;
+    const layer_kind_counts k = count_layer_kinds(m);
+    if (k.mla + k.linear + k.mamba + k.no_attention != 0 || (k.dense != 0 && k.moe != 0))
+        out.push_back({"model.layer_types",
+                       mode == run_mode::train
+                           ? "training activations are counted per layer as for a GQA attention layer with this model's "
+                             "MLP (MoE when the model has experts); MLA, linear-attention, Mamba and mixed dense/MoE "
+                             "layers keep other tensors, so the activation figure is an approximation"
+                           : "the prefill workspace is sized as for a GQA attention layer with this model's MLP; MLA, "
+                             "linear-attention, Mamba and mixed dense/MoE layers differ, so that row is an approximation"});
+    return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Linear modules (LoRA) and cache groups (serving engines)
 

@@ -100,6 +100,8 @@ estimate_result estimate(const estimate_config& c) {
     d.state_bytes_per_sequence = static_cast<std::uint64_t>(busiest.state_per_sequence);
     for (const auto& w : busiest.weight_by_dtype) d.weight_bytes_by_dtype.push_back({w.first, static_cast<std::uint64_t>(w.second)});
     for (const auto& a : m.assumptions) r.warnings.push_back({"model.model_type", a});
+    if (m.params == 0)
+        for (const auto& w : architecture_warnings(m, c.mode)) r.warnings.push_back(w);
     d.layer_activations = busiest.layer_tensors;
 
     if (c.gpu_memory_bytes != 0) {

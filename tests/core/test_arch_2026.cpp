@@ -115,6 +115,19 @@ TEST_CASE("DeepSeek-V3 architecture (DeepSeek-R1 config.json): 671,026,419,200 p
     CHECK(r.details.weight_bytes_by_dtype[0].first == "fp8_block");
     CHECK(r.details.weight_bytes_by_dtype[0].second == packed + scales);
     CHECK(r.details.weight_bytes_by_dtype[1].second == 2 * (p.total - packed));
+    // The latent is not split by tensor parallelism: every rank caches all of it.
+    estimate_config split = served;
+    split.parallel.gpus = split.parallel.tp = 8;
+    CHECK(estimate(split).details.kv_cache_bytes_per_token == 70272);
+    // Pipeline stages hold their own layers: of 61, stage 0 has 31 (3 dense + 28 MoE) and the
+    // embedding, stage 1 has 30 MoE layers, the output head and the final norm, and is the busiest.
+    estimate_config staged = served;
+    staged.parallel.gpus = staged.parallel.pp = 2;
+    const estimate_result two = estimate(staged);
+    REQUIRE(two.errors.empty());
+    CHECK(two.details.stage == 1);
+    CHECK(two.details.params_on_gpu == 30 * p.layers[3].total + p.lm_head + p.final_norm);
+    CHECK(two.details.kv_cache_bytes_per_token == 30ULL * 576 * 2);
     // With infer.weight_dtype given, that dtype is used instead.
     served.infer.weight_dtype_given = true;
     CHECK(estimate(served).per_gpu.weights == 2 * p.total);
@@ -441,7 +454,8 @@ TEST_CASE("every preset's resolved model reproduces its count and serving memory
         REQUIRE(again["errors"].empty());
         CHECK(again["params"] == direct["params"]);
         CHECK(again["per_gpu"] == direct["per_gpu"]);
-        CHECK(direct["warnings"].empty());
+        CHECK(again["warnings"] == direct["warnings"]);
+        for (const auto& w : direct["warnings"]) CHECK(w["field"] != "model.model_type");  // every preset's family is known
     }
 }
 
@@ -486,6 +500,18 @@ TEST_CASE("the presets list carries each model's breakdown", "[arch2026][presets
         }
     }
     CHECK(seen);
+}
+
+TEST_CASE("approximated parts are stated as warnings", "[arch2026][warnings]") {
+    estimate_config c = config_of("qwen3_next_80b_a3b");
+    const estimate_result infer = estimate(c);
+    REQUIRE(infer.warnings.size() == 1);
+    CHECK(infer.warnings[0].field == "model.layer_types");
+    CHECK(infer.warnings[0].message.find("prefill workspace") != std::string::npos);
+    c.mode = run_mode::train;
+    c.parallel.gpus = c.parallel.ep = 8;
+    CHECK(estimate(c).warnings[0].message.find("training activations") != std::string::npos);
+    CHECK(estimate(config_of("qwen3_8b")).warnings.empty());
 }
 
 TEST_CASE("write_model_details adds the model structure to a result's details", "[arch2026][json]") {

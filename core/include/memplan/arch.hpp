@@ -63,6 +63,10 @@ std::vector<attention_kind> resolved_layer_attention(const model_config& model);
 std::vector<layer_mlp_kind> resolved_layer_mlp(const model_config& model);
 layer_kind_counts count_layer_kinds(const model_config& model);
 
+/// Warnings for the parts of an estimate that treat this architecture approximately (activations
+/// and prefill workspace of MLA, linear-attention, Mamba and mixed dense/MoE layers).
+diagnostics architecture_warnings(const model_config& model, run_mode mode);
+
 /// One linear layer type of the model (for LoRA adapters): Hugging Face module name, its input and
 /// output widths, and how many such matrices the model has (layers × experts).
 struct linear_module {
