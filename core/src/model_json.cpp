@@ -290,6 +290,38 @@ bool siglip_params(object_reader& r, const json& v, std::uint64_t& out) {
     return true;
 }
 
+/// Pixtral vision tower and Mistral 3 projector (modeling_pixtral.py PixtralVisionModel:
+/// patch_conv C·p²·d without bias, ln_pre RMSNorm d, per layer attention_norm and ffn_norm (2d),
+/// q/k/v/o without bias (4d²) and a gated MLP 3·d·f; modeling_mistral3.py Mistral3MultiModalProjector:
+/// norm d, patch_merger d·s² × d, linear_1 d × h and linear_2 h × h, with biases when
+/// multimodal_projector_bias).
+bool pixtral_params(object_reader& r, const json& outer, const json& v, std::uint64_t text_hidden, std::uint64_t& out) {
+    const auto get = [&](const json& o, const char* key, std::uint64_t fallback, const std::string& where) -> std::uint64_t {
+        const auto it = o.find(key);
+        if (it == o.end() || it->is_null()) return fallback;
+        if (!it->is_number_unsigned() || it->get<std::uint64_t>() == 0 || it->get<std::uint64_t>() > 16777216) {
+            r.fail(r.field(where) + key, detail::integer_range_message(1, 16777216));
+            return 0;
+        }
+        return it->get<std::uint64_t>();
+    };
+    // Defaults of PixtralVisionConfig and Mistral3Config.
+    const u128 d = get(v, "hidden_size", 1024, "vision_config."), f = get(v, "intermediate_size", 4096, "vision_config."),
+               layers = get(v, "num_hidden_layers", 24, "vision_config."), c = get(v, "num_channels", 3, "vision_config."),
+               patch = get(v, "patch_size", 16, "vision_config."), merge = get(outer, "spatial_merge_size", 2, "");
+    if (d == 0 || f == 0 || layers == 0 || c == 0 || patch == 0 || merge == 0) return false;
+    if (const auto it = outer.find("vision_feature_layer"); it != outer.end() && !(it->is_number_integer() && it->get<std::int64_t>() == -1)) {
+        r.fail(r.field("vision_feature_layer"), "is supported as -1 only (one feature layer)");
+        return false;
+    }
+    const bool bias = outer.value("multimodal_projector_bias", false);
+    const u128 h = text_hidden;
+    const u128 tower = c * patch * patch * d + d + layers * (2 * d + 4 * d * d + 3 * d * f);
+    const u128 projector = d + d * merge * merge * d + d * h + h * h + (bias ? 2 * h : 0);
+    out = static_cast<std::uint64_t>(std::min<u128>(tower + projector, max_param_count));
+    return true;
+}
+
 /// quantization_config of a released checkpoint.
 void read_quantization(object_reader& r, model_config& m) {
     const json* q = r.find("quantization_config");
@@ -518,6 +550,10 @@ void read_model_object(object_reader& r, model_config& m, int depth) {
                     const std::uint64_t dv = vision->value("hidden_size", std::uint64_t{768});
                     m.vision_params = tower + dv * m.hidden_size + dv;
                 }
+            } else if (outer_type == "mistral3") {
+                std::uint64_t tower = 0;
+                if (pixtral_params(r, obj, *vision, m.hidden_size, tower)) m.vision_params = tower;
+                for (const char* k : {"spatial_merge_size", "multimodal_projector_bias", "vision_feature_layer"}) (void)r.find(k);
             } else {
                 m.assumptions.push_back("the vision tower of model_type '" + outer_type +
                                         "' (vision_config) is not counted: parameters and weights cover the language model only");

@@ -528,3 +528,16 @@ TEST_CASE("write_model_details adds the model structure to a result's details", 
     CHECK(details["weight_bytes_by_dtype"]["mxfp4"].get<std::uint64_t>() + details["weight_bytes_by_dtype"]["bf16"].get<std::uint64_t>() ==
           r.per_gpu.weights);
 }
+
+TEST_CASE("Mistral Small 3.1: Pixtral vision tower and projector beside the 23.6B language model", "[arch2026][vision]") {
+    const param_breakdown p = counts(config_of("mistral_small_3_1_24b").model);
+    // Mistral-Small-3.1-24B-Instruct-2503: 24,011,361,280 in its safetensors; the language model alone
+    // is Mistral Small 3's 23,572,403,200.
+    CHECK(p.total == 24011361280ULL);
+    CHECK(p.total - p.parts.vision.total == 23572403200ULL);
+    // Pixtral: patch conv 3·14²·1024, ln_pre 1024, 24 layers of 2·1024 + 4·1024² + 3·1024·4096; projector
+    // norm 1024, patch merger 4·1024 × 1024, linear_1 1024 × 5120, linear_2 5120 × 5120 (no biases).
+    const std::uint64_t tower = 3ULL * 196 * 1024 + 1024 + 24 * (2 * 1024 + 4ULL * 1024 * 1024 + 3ULL * 1024 * 4096);
+    CHECK(p.parts.vision.total == tower + 1024 + 4ULL * 1024 * 1024 + 1024ULL * 5120 + 5120ULL * 5120);
+    check_parts(p);
+}
