@@ -541,3 +541,41 @@ TEST_CASE("Mistral Small 3.1: Pixtral vision tower and projector beside the 23.6
     CHECK(p.parts.vision.total == tower + 1024 + 4ULL * 1024 * 1024 + 1024ULL * 5120 + 5120ULL * 5120);
     check_parts(p);
 }
+
+TEST_CASE("bitsandbytes and AWQ checkpoints are served in their own formats", "[arch2026][quant]") {
+    // Llama-2-7B's architecture: linear weights 6,476,005,376; the rest (embeddings, norms) stays bf16.
+    const std::string llama = R"({"model_type": "llama", "num_hidden_layers": 32, "hidden_size": 4096,
+        "num_attention_heads": 32, "intermediate_size": 11008, "vocab_size": 32000, "rms_norm_eps": 1e-5, "quantization_config": )";
+    const std::uint64_t linear = 6476005376ULL, rest = 6738415616ULL - linear;
+    const auto weights = [&](const std::string& quant, std::uint64_t* overhead = nullptr) {
+        const auto parsed = parse_config(R"({"mode": "infer"})", llama + quant + "}");
+        if (!parsed.ok()) FAIL(parsed.errors[0].field + ": " + parsed.errors[0].message);
+        const estimate_result r = estimate(parsed.value);
+        REQUIRE(r.errors.empty());
+        if (overhead != nullptr) *overhead = r.details.quantization_overhead_bytes;
+        return r.per_gpu.weights;
+    };
+    // NF4 (QLoRA §3): 4 bits + an fp32 absmax per 64 weights (every matrix here is a multiple of 64).
+    CHECK(weights(R"({"quant_method": "bitsandbytes", "load_in_4bit": true, "bnb_4bit_quant_type": "nf4"})") ==
+          linear / 2 + linear / 64 * 4 + 2 * rest);
+    // Double quantization: int8 absmax per 64 and an fp32 constant per 256 blocks of each matrix.
+    std::uint64_t constants = 0;
+    const auto parsed = parse_config(R"({"mode": "infer"})", llama + R"({"quant_method": "bitsandbytes", "load_in_4bit": true})" + "}");
+    REQUIRE(parsed.ok());
+    for (const auto& l : linear_modules(parsed.value.model)) constants += ((l.d_in * l.d_out / 64 + 255) / 256) * 4 * l.count;
+    CHECK(weights(R"({"quant_method": "bitsandbytes", "load_in_4bit": true, "bnb_4bit_use_double_quant": true})") ==
+          linear / 2 + linear / 64 + constants + 2 * rest);
+    // LLM.int8(): int8 weights and an fp32 scale per output row: 32 · (4 · 4096 + 2 · 11008 + 4096) rows.
+    std::uint64_t overhead = 0;
+    CHECK(weights(R"({"quant_method": "bitsandbytes", "load_in_8bit": true})", &overhead) ==
+          linear + 32ULL * (4 * 4096 + 2 * 11008 + 4096) * 4 + 2 * rest);
+    CHECK(overhead == 32ULL * (4 * 4096 + 2 * 11008 + 4096) * 4);
+    // AWQ int4, group 128: per group of 128 inputs an fp16 scale and a 4-bit zero (no g_idx): the same
+    // figure as infer.weight_dtype int4 with quant_group_size 128.
+    CHECK(weights(R"({"quant_method": "awq", "bits": 4, "group_size": 128, "version": "gemm", "zero_point": true})") ==
+          linear / 2 + linear / 128 * 2 + linear / 128 / 2 + 2 * rest);
+    // Unsupported widths are refused, naming the key.
+    const auto bad = parse_config(R"({"mode": "infer"})", llama + R"({"quant_method": "gptq", "bits": 3, "group_size": 128})" + "}");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.errors[0].field == "hf_config.quantization_config.bits");
+}
