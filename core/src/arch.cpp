@@ -690,7 +690,7 @@ std::vector<kv_layer_group> kv_layer_groups(const model_config& m) {
         // recurrent state nv × dk × dv per sequence.
         const std::uint64_t conv_dim =
             2 * m.linear_num_key_heads * m.linear_key_head_dim + m.linear_num_value_heads * m.linear_value_head_dim;
-        const std::uint64_t state = (m.linear_conv_kernel_dim - 1) * conv_dim +
+        const std::uint64_t state = (m.linear_conv_kernel_dim > 0 ? m.linear_conv_kernel_dim - 1 : 0) * conv_dim +
                                     m.linear_num_value_heads * m.linear_key_head_dim * m.linear_value_head_dim;
         out.push_back({attention_kind::linear, k.linear, 0, 0, 0, 0, state});
     }
@@ -699,7 +699,7 @@ std::vector<kv_layer_group> kv_layer_groups(const model_config& m) {
         // and SSM nh × head_dim × N (= I × N).
         const std::uint64_t conv_dim =
             m.mamba_version == 2 ? m.mamba_d_inner + 2 * m.mamba_n_groups * m.mamba_d_state : m.mamba_d_inner;
-        const std::uint64_t state = (m.mamba_d_conv - 1) * conv_dim + m.mamba_d_inner * m.mamba_d_state;
+        const std::uint64_t state = (m.mamba_d_conv > 0 ? m.mamba_d_conv - 1 : 0) * conv_dim + m.mamba_d_inner * m.mamba_d_state;
         out.push_back({attention_kind::mamba, k.mamba, 0, 0, 0, 0, state});
     }
     return out;

@@ -560,6 +560,10 @@ void read_model_object(object_reader& r, model_config& m, int depth) {
             }
         }
         read_quantization(r, m);
+        // Other towers of a multimodal checkpoint are not modelled: refused, not ignored.
+        for (const char* k : {"audio_config", "speech_config", "talker_config"})
+            if (const auto it = obj.find(k); it != obj.end() && meaningful(*it))
+                r.fail(r.field(k), "is not supported yet for model_type " + outer_type);
         for (const char* k : {"mtp", "checkpoint"}) (void)r.find(k);
         r.boolean("mtp", m.mtp);
         return;

@@ -378,6 +378,9 @@ TEST_CASE("memory keys a family does not define are errors naming the key", "[ar
               "model.hybrid_override_pattern: has a layer kind 'E'", 0) == 0);
     CHECK(first(R"({"model_type": "llama", "quantization_config": {"quant_method": "hqq"}, )" + llama + "}") ==
           "model.quantization_config.quant_method: 'hqq' is not supported yet (fp8, mxfp4, bitsandbytes, awq, gptq are)");
+    // A multimodal config's other towers are refused too.
+    CHECK(first(R"({"model_type": "qwen2_5_omni", "text_config": {"model_type": "qwen2", )" + llama +
+                R"(}, "audio_config": {"d_model": 1280}})") == "model.audio_config: is not supported yet for model_type qwen2_5_omni");
     // Null and zero values say nothing and are accepted (DeepSeek-V2-Lite's q_lora_rank: null).
     CHECK(run(R"({"model": {"model_type": "llama", "n_routed_experts": null, "kv_lora_rank": 0, )" + llama + "}}")["errors"].empty());
 }
