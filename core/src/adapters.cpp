@@ -73,36 +73,6 @@ std::uint64_t precision_bytes(float_precision precision) { return precision == f
 // ---------------------------------------------------------------------------------------------
 // Linear layers
 
-std::vector<linear_module> linear_modules(const model_config& m) {
-    std::vector<linear_module> out;
-    const std::uint64_t L = m.num_hidden_layers, h = m.hidden_size, d = resolved_head_dim(m);
-    const std::uint64_t q = m.num_attention_heads * d, kv = resolved_kv_heads(m) * d;
-    // Attention (modeling_llama.py LlamaAttention; GQA: k_proj, v_proj are kv_heads·head_dim wide).
-    out.push_back({"q_proj", h, q, L, false});
-    out.push_back({"k_proj", h, kv, L, false});
-    out.push_back({"v_proj", h, kv, L, false});
-    out.push_back({"o_proj", q, h, L, false});
-    const auto mlp = [&](std::uint64_t f, std::uint64_t count, bool expert) {
-        if (m.mlp == mlp_kind::gated) out.push_back({"gate_proj", h, f, count, expert});  // LlamaMLP
-        out.push_back({"up_proj", h, f, count, expert});
-        out.push_back({"down_proj", f, h, count, expert});
-    };
-    if (m.num_experts == 0) {
-        mlp(resolved_ffn(m), L, false);
-        return out;
-    }
-    // MoE (modeling_mixtral.py / modeling_qwen2_moe.py): router `gate` h→E, experts as separate linears,
-    // Qwen2-MoE's shared expert and its sigmoid gate h→1.
-    out.push_back({"router", h, m.num_experts, L, false});
-    const std::uint64_t fe = m.moe_intermediate_size != 0 ? m.moe_intermediate_size : resolved_ffn(m);
-    mlp(fe, L * m.num_experts, true);
-    if (m.shared_expert_intermediate_size != 0) {
-        mlp(m.shared_expert_intermediate_size, L, false);
-        out.push_back({"shared_expert_gate", h, 1, L, false});
-    }
-    return out;
-}
-
 const char* adapter_target_names() {
     return "q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj, router, shared_expert_gate, lm_head, "
            "embed_tokens";
@@ -125,11 +95,46 @@ std::vector<std::string> split_names(const std::string& text) {
     return out;
 }
 
-bool known_target(const std::string& name) {
-    for (const char* n : {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj", "router",
-                          "shared_expert_gate", "lm_head", "embed_tokens"})
-        if (name == n) return true;
+/// The linears an adapter may target: the blocks' weight matrices (arch.hpp linear_modules) plus the
+/// MoE router (an nn.Linear h→E in modeling_mixtral.py / modeling_qwen2_moe.py, which PEFT's
+/// all-linear adapts) and Qwen2-MoE's shared-expert gate h→1; arch.hpp leaves those two out because
+/// quantized checkpoints keep them unquantized.
+std::vector<linear_module> adapter_modules(const model_config& m) {
+    std::vector<linear_module> out = linear_modules(m);
+    const std::uint64_t moe_layers = count_layer_kinds(m).moe;
+    if (m.num_experts != 0 && moe_layers != 0) {
+        out.push_back({"router", m.hidden_size, m.num_experts, moe_layers, false});
+        if (m.shared_expert_intermediate_size != 0 && m.shared_expert_gate)
+            out.push_back({"shared_expert_gate", m.hidden_size, 1, moe_layers, false});
+    }
+    return out;
+}
+
+/// PEFT matches a target name against the end of a module's dotted name (peft/tuners/tuners_utils.py
+/// check_target_module_exists: key == target or key.endswith("." + target)).
+bool name_matches(const std::string& module, const std::string& target) {
+    return module == target || (module.size() > target.size() &&
+                                module.compare(module.size() - target.size(), target.size(), target) == 0 &&
+                                module[module.size() - target.size() - 1] == '.');
+}
+
+bool known_target(const std::string& name, const model_config& m) {
+    if (name == "lm_head" || name == "embed_tokens") return true;
+    for (const auto& lm : adapter_modules(m))
+        if (name_matches(lm.name, name)) return true;
     return false;
+}
+
+/// The block linears of `m` by their last name part, for messages ("q_proj, k_proj, …").
+std::string module_names(const model_config& m) {
+    std::vector<std::string> names;
+    for (const auto& lm : adapter_modules(m)) {
+        const std::string last = lm.name.substr(lm.name.rfind('.') + 1);
+        if (std::find(names.begin(), names.end(), last) == names.end()) names.push_back(last);
+    }
+    std::string out;
+    for (const auto& n : names) out += n + ", ";
+    return out + "lm_head, embed_tokens";
 }
 
 /// The adapter's target names ("all-linear" expanded to the block linears), or errors.
@@ -143,12 +148,15 @@ std::set<std::string> resolve_targets(const train_config& t, const model_config&
     for (const auto& item : items) {
         if (item == "all-linear") {
             // PEFT: every linear layer except the output layer.
-            for (const auto& lm : linear_modules(m)) out.insert(lm.name);
-        } else if (known_target(item)) {
-            out.insert(item);
+            for (const auto& lm : adapter_modules(m)) out.insert(lm.name);
+        } else if (known_target(item, m)) {
+            // A name selects every module it ends (PEFT): "gate_proj" also adapts experts.gate_proj.
+            for (const auto& lm : adapter_modules(m))
+                if (name_matches(lm.name, item)) out.insert(lm.name);
+            if (item == "lm_head" || item == "embed_tokens") out.insert(item);
         } else {
-            errors.push_back({"train.adapter_targets", "\"" + item + "\" is not a module memplan knows; allowed: " +
-                                                           adapter_target_names() + " or all-linear"});
+            errors.push_back({"train.adapter_targets", "\"" + item + "\" is not a module of this model; allowed: " +
+                                                           module_names(m) + " or all-linear"});
         }
     }
     return out;
@@ -176,16 +184,18 @@ outcome<finetune_params> count_finetune_params(const model_config& m, const trai
     const bool dora = t.adapter_type == adapter_kind::dora;
     u128 per_layer = 0, per_layer_experts = 0, factored = 0, linears = 0, largest = 0;
     bool matched = false;
-    for (const auto& lm : linear_modules(m)) {
+    for (const auto& lm : adapter_modules(m)) {
         if (targets.count(lm.name) == 0 || lm.count == 0) continue;
         matched = true;
         // PEFT LoraLayer: lora_A r×d_in and lora_B d_out×r; DoRA adds lora_magnitude_vector (d_out).
         const u128 one = r * (u128{lm.d_in} + lm.d_out) + (dora ? lm.d_out : 0);
-        const u128 in_layer = u128{lm.count} / L;
+        // Whole-model sums; layers may differ (dense-first, hybrid), so the per-layer figure is the
+        // mean rounded up (an upper bound for each stage).
+        const u128 in_layer = u128{lm.count};
         (lm.expert ? per_layer_experts : per_layer) += one * in_layer;
         // Adafactor factors each matrix into a row and a column vector (Shazeer & Stern 2018, §3);
         // the magnitude vector is kept whole.
-        factored += (2 * r + lm.d_in + lm.d_out + (dora ? lm.d_out : 0)) * in_layer;
+        factored += (2 * r + lm.d_in + lm.d_out + (dora ? lm.d_out : 0)) * in_layer;  // whole model
         linears += lm.count;
         largest = std::max<u128>(largest, u128{lm.d_in} * lm.d_out);
     }
@@ -214,14 +224,15 @@ outcome<finetune_params> count_finetune_params(const model_config& m, const trai
         out.errors.push_back({"train.adapter_targets", "matches no module of this model (PEFT raises the same)"});
     if (!out.ok()) return out;
     finetune_params& p = out.value;
-    p.per_layer = static_cast<std::uint64_t>(per_layer);
-    p.per_layer_experts = static_cast<std::uint64_t>(per_layer_experts);
+    const u128 whole_layers = per_layer + per_layer_experts;  // adapters of all blocks
+    p.per_layer = static_cast<std::uint64_t>(ceil_div(per_layer, L));
+    p.per_layer_experts = static_cast<std::uint64_t>(ceil_div(per_layer_experts, L));
     p.first_stage = static_cast<std::uint64_t>(first);
     p.last_stage = static_cast<std::uint64_t>(last);
-    p.per_layer_factored = static_cast<std::uint64_t>(factored);
+    p.per_layer_factored = static_cast<std::uint64_t>(ceil_div(factored, L));
     p.adapted_linears = static_cast<std::uint64_t>(linears);
     p.largest_adapted_elements = static_cast<std::uint64_t>(largest);
-    const u128 adapters = L * (per_layer + per_layer_experts) + first + last - saved_params;
+    const u128 adapters = whole_layers + first + last - saved_params;
     p.adapter = static_cast<std::uint64_t>(adapters);
     p.saved_modules = static_cast<std::uint64_t>(saved_params);
     p.trainable = static_cast<std::uint64_t>(adapters + saved_params);
@@ -282,19 +293,23 @@ outcome<frozen_base_bytes> count_frozen_base(const model_config& m, const train_
     const u128 unq = unquantized_bytes(t.base_dtype);
     u128 dense = 0, experts = 0, dense_weights = 0, expert_weights = 0, largest = 0;
     for (const auto& lm : linear_modules(m)) {
-        const u128 in_layer = u128{lm.count} / L;
+        const u128 in_layer = u128{lm.count};  // whole model; divided by L (rounded up) below
         const u128 bytes = in_layer * frozen_linear_bytes(lm.d_in, lm.d_out, t.base_dtype, t.double_quant);
         const u128 elements = in_layer * lm.d_in * lm.d_out;
         (lm.expert ? experts : dense) += bytes;
         (lm.expert ? expert_weights : dense_weights) += elements;
         largest = std::max<u128>(largest, u128{lm.d_in} * lm.d_out);
     }
-    // The rest of a block (biases, norms) stays unquantized.
-    const u128 dense_rest = u128{pb.per_layer - pb.per_layer_experts} - dense_weights;
-    const u128 expert_rest = u128{pb.per_layer_experts} - expert_weights;
+    // The rest of a block (biases, norms) stays unquantized: the largest block's parameters outside
+    // its linear weights (arch.hpp); the linears are whole-model sums spread over the layers, rounded up.
+    (void)dense_weights;
+    (void)expert_weights;
+    const auto minus = [](u128 a, u128 b) { return a > b ? a - b : u128{0}; };
+    const u128 dense_rest = minus(u128{pb.per_layer} - pb.per_layer_experts, pb.per_layer_linear);
+    const u128 expert_rest = minus(pb.per_layer_experts, pb.per_layer_expert_linear);
     frozen_base_bytes& b = out.value;
-    b.per_layer = static_cast<std::uint64_t>(dense + dense_rest * unq);
-    b.per_layer_experts = static_cast<std::uint64_t>(experts + expert_rest * unq);
+    b.per_layer = static_cast<std::uint64_t>(ceil_div(dense, L) + dense_rest * unq);
+    b.per_layer_experts = static_cast<std::uint64_t>(ceil_div(experts, L) + expert_rest * unq);
     b.embedding = static_cast<std::uint64_t>(u128{pb.embedding} * unq);
     b.output = static_cast<std::uint64_t>(u128{pb.lm_head + pb.final_norm} * unq);
     b.tied_output_copy = m.tie_word_embeddings ? static_cast<std::uint64_t>(u128{m.vocab_size} * m.hidden_size * unq) : 0;

@@ -96,6 +96,14 @@ estimate_result estimate(const estimate_config& c) {
     d.layer_activation_bytes = static_cast<std::uint64_t>(busiest.layer_activation);
     d.quantization_overhead_bytes = static_cast<std::uint64_t>(busiest.quant_overhead);
     d.kv_cache_bytes_per_token = static_cast<std::uint64_t>(busiest.kv_per_token);
+    // Model structure (arch.cpp): parameters by place, layer kinds, recurrent state, weights by type.
+    d.param_parts = pb.parts;
+    d.layer_kinds = count_layer_kinds(m);
+    d.state_bytes_per_sequence = static_cast<std::uint64_t>(busiest.state_per_sequence);
+    for (const auto& w : busiest.weight_by_dtype) d.weight_bytes_by_dtype.push_back({w.first, static_cast<std::uint64_t>(w.second)});
+    for (const auto& a : m.assumptions) r.warnings.push_back({"model.model_type", a});
+    if (m.params == 0)
+        for (const auto& w : architecture_warnings(m, c.mode)) r.warnings.push_back(w);
     d.layer_activations = busiest.layer_tensors;
     detail::finetune_details(c, busiest, r);
 

@@ -1,6 +1,7 @@
 // One serving stage: weights in their inference dtype, KV cache, prefill workspace and logits.
 #include <algorithm>
 
+#include "memplan/arch.hpp"
 #include "stage.hpp"
 
 namespace memplan::detail {
@@ -15,30 +16,73 @@ parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, s
     // Weights: block linear weights in the chosen dtype; embeddings, norms and biases stay bf16 when
     // the linear weights are quantized (as GPTQ and AWQ checkpoints keep them).
     const u128 local = sp.dense + sp.experts;
-    const bool quantized = dtype_bits(inf.weight_dtype) < 16;
-    const u128 packed = quantized ? sp.linear : local;
-    r.weights = bytes_of(packed, inf.weight_dtype) + bytes_of(local - packed, quantized ? dtype::bf16 : inf.weight_dtype);
-    if (inf.quant_group_size != 0) {
-        // Group-wise quantization: one fp16 scale and one zero point of the weight width per group of G
-        // weights (Frantar et al. 2023, GPTQ §4; Lin et al. 2024, AWQ §3).
-        r.quant_overhead = ceil_div(ceil_div(packed, inf.quant_group_size) * (16 + dtype_bits(inf.weight_dtype)), 8);
-        r.weights += r.quant_overhead;
+    if (m.checkpoint != checkpoint_format::none && !inf.weight_dtype_given && m.params == 0) {
+        // A quantized checkpoint (quantization_config) is served as released: its packed weights and
+        // scales (arch.cpp native_matrix), everything else bf16.
+        r.weights = sp.native_bytes;
+        r.quant_overhead = sp.native_scales;
+        const u128 plain = local > sp.packed ? local - sp.packed : 0;
+        r.weight_by_dtype = {{to_string(m.checkpoint), r.weights - std::min(r.weights, 2 * plain)}, {"bf16", 2 * plain}};
+    } else {
+        const bool quantized = dtype_bits(inf.weight_dtype) < 16;
+        const u128 packed = quantized ? sp.linear : local;
+        r.weights = bytes_of(packed, inf.weight_dtype) + bytes_of(local - packed, quantized ? dtype::bf16 : inf.weight_dtype);
+        if (inf.quant_group_size != 0) {
+            // Group-wise quantization: one fp16 scale and one zero point of the weight width per group of G
+            // weights (Frantar et al. 2023, GPTQ §4; Lin et al. 2024, AWQ §3).
+            r.quant_overhead = ceil_div(ceil_div(packed, inf.quant_group_size) * (16 + dtype_bits(inf.weight_dtype)), 8);
+            r.weights += r.quant_overhead;
+        }
+        const u128 packed_bytes = r.weights - bytes_of(local - packed, quantized ? dtype::bf16 : inf.weight_dtype);
+        r.weight_by_dtype = {{to_string(inf.weight_dtype), packed_bytes}};
+        if (quantized) r.weight_by_dtype.push_back({"bf16", r.weights - packed_bytes});
     }
 
-    // KV cache: K and V for every layer, KV head, head dim, token and sequence (Pope et al. 2022,
-    // "Efficiently Scaling Transformer Inference", §2); KV heads split over tp, replicated when tp
-    // exceeds them; context parallelism splits the tokens.
-    const u128 layers = sp.layers;
-    const u128 sliding_total = resolved_sliding_layers(m);
-    const u128 sliding = ceil_div(layers * sliding_total, m.num_hidden_layers);
+    // KV cache, layer kind by layer kind (arch.cpp kv_layer_groups), for the stage's own layers:
+    // - full attention: K and V for every KV head, head dim, token and sequence (Pope et al. 2022,
+    //   "Efficiently Scaling Transformer Inference", §2); KV heads split over tp, replicated when tp
+    //   exceeds them; context parallelism splits the tokens;
+    // - sliding window / chunked layers keep at most `window` / `chunk` tokens (Beltagy et al. 2020;
+    //   Jiang et al. 2023, Mistral §2; Llama 4 attention_chunk_size);
+    // - MLA caches one latent of kv_lora_rank + qk_rope_head_dim per token, the same on every tp rank
+    //   (DeepSeek-V2 §2.1.2; vLLM's MLA backends keep the latent unsplit);
+    // - linear attention and Mamba keep a fixed state per sequence in infer.state_dtype, split over tp.
+    const auto kinds = resolved_layer_attention(m);
+    const auto groups = kv_layer_groups(m);
+    const auto group_of = [&groups](attention_kind k) {
+        for (const auto& g : groups)
+            if (g.kind == k) return g;
+        return kv_layer_group{};
+    };
     const u128 heads = ceil_div(resolved_kv_heads(m), p.tp);
-    const u128 per_token_layer = 2 * heads * resolved_head_dim(m);
     const u128 full_tokens = ceil_div(inf.context_len, p.cp);
-    // Sliding-window layers cache at most `window` tokens (Beltagy et al. 2020; Jiang et al. 2023, Mistral §2).
-    const u128 window_tokens = ceil_div(std::min<u128>(inf.context_len, m.sliding_window), p.cp);
-    const u128 elements = per_token_layer * inf.batch * ((layers - sliding) * full_tokens + sliding * window_tokens);
-    r.kv = bytes_of(elements, inf.kv_dtype);
-    r.kv_per_token = bytes_of(per_token_layer * layers, inf.kv_dtype);
+    u128 token_elements = 0, kv_elements = 0, state_elements = 0;
+    for (u128 l = sp.first_layer; l < sp.first_layer + sp.layers && l < kinds.size(); ++l) {
+        const attention_kind k = kinds[static_cast<std::size_t>(l)];
+        const kv_layer_group g = group_of(k);
+        switch (k) {
+            case attention_kind::full:
+            case attention_kind::sliding:
+            case attention_kind::chunked: {
+                const u128 per_token = 2 * heads * g.head_dim;
+                const u128 tokens =
+                    g.window_tokens != 0 ? ceil_div(std::min<u128>(inf.context_len, g.window_tokens), p.cp) : full_tokens;
+                token_elements += per_token;
+                kv_elements += per_token * tokens;
+                break;
+            }
+            case attention_kind::mla:
+                token_elements += g.latent_dim;
+                kv_elements += u128{g.latent_dim} * full_tokens;
+                break;
+            case attention_kind::linear:
+            case attention_kind::mamba: state_elements += ceil_div(g.state_elements_per_sequence, p.tp); break;
+            case attention_kind::none: break;
+        }
+    }
+    r.state_per_sequence = bytes_of(state_elements, inf.state_dtype);
+    r.kv = bytes_of(kv_elements * inf.batch, inf.kv_dtype) + r.state_per_sequence * inf.batch;
+    r.kv_per_token = bytes_of(token_elements, inf.kv_dtype);
 
     // Forward workspace: the largest set of tensors live at once inside one layer during prefill of
     // batch × prefill tokens (derivation: residual + normed input + the widest intermediates).

@@ -9,6 +9,7 @@
 #include "checks.hpp"
 #include "json_input.hpp"
 #include "json_text.hpp"
+#include "model_details.hpp"
 #include "model_json.hpp"
 
 namespace memplan {
@@ -124,6 +125,8 @@ outcome<estimate_config> parse_config(const std::string& json_text, const std::s
         });
     }
     top.finish();
+    // Without an explicit infer.weight_dtype a quantized checkpoint is served in its native format.
+    c.infer.weight_dtype_given = given.count("infer.weight_dtype") != 0;
     if (out.ok()) {
         const diagnostics layout =
             resolve_layout(c, given.count("parallel.zero_stage") != 0, given.count("parallel.zero_shard_size") != 0);
@@ -185,6 +188,7 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
         out["details"]["adapter_bytes"] = d.adapter_bytes;
         out["details"]["paged_optimizer_bytes"] = d.paged_optimizer_bytes;
         out["details"]["offloaded_activation_bytes"] = d.offloaded_activation_bytes;
+        write_model_details(out["details"], d);
         if (r.has_capacity)
             out["gpu"] = ordered_json{{"fits", r.fits},
                                       {"headroom_bytes", r.headroom_bytes},

@@ -63,20 +63,53 @@ stage_params params_of_stage(const estimate_config& c, const param_breakdown& co
         out.linear = out.dense;
         return out;
     }
-    // Embeddings on the first stage; final norm and output layer on the last, which with tied
-    // embeddings keeps its own copy of the embedding matrix (Megatron-LM, Narayanan et al. 2021 §4.1).
-    u128 dense = out.layers * (counted.per_layer - counted.per_layer_experts);
-    if (i == 0) dense += counted.embedding;
-    if (i + 1 == p.pp) {
-        dense += counted.lm_head + counted.final_norm;
-        if (p.pp > 1 && m.tie_word_embeddings) dense += u128{m.vocab_size} * m.hidden_size;
+    // Embeddings (and a vision tower) on the first stage; final norm, output layer and MTP modules on
+    // the last, which with tied embeddings keeps its own copy of the embedding matrix (Megatron-LM,
+    // Narayanan et al. 2021 §4.1). Layers differ (dense, MoE, hybrid mixers): the stage sums its own.
+    std::uint64_t first = 0;
+    for (std::uint64_t j = 0; j < i; ++j) first += static_cast<std::uint64_t>(layers_of_stage(m, p.pp, j));
+    out.first_layer = first;
+    u128 dense = 0, experts = 0, linear = 0, expert_linear = 0, native = 0, native_experts = 0, scales = 0;
+    u128 packed = 0, packed_experts = 0;
+    for (std::uint64_t l = first; l < first + out.layers && l < counted.layers.size(); ++l) {
+        const layer_params& lp = counted.layers[l];
+        dense += lp.total - lp.experts;
+        experts += lp.experts;
+        linear += lp.linear;
+        expert_linear += lp.expert_linear;
+        native += lp.native_bytes;
+        native_experts += lp.native_expert_bytes;
+        scales += lp.native_scale_bytes;
+        packed += lp.packed_params;
+        packed_experts += lp.packed_expert_params;
     }
+    // Outside the layers, the checkpoint keeps embeddings, norms, output head and vision tower in bf16.
+    u128 outside = 0;
+    if (i == 0) outside += counted.embedding + counted.vision;
+    if (i + 1 == p.pp) {
+        outside += counted.lm_head + counted.final_norm;
+        dense += counted.mtp - counted.mtp_experts;
+        experts += counted.mtp_experts;
+        linear += counted.mtp_linear;
+        expert_linear += counted.mtp_expert_linear;
+        native += counted.mtp_native_bytes;
+        native_experts += counted.mtp_native_expert_bytes;
+        scales += counted.mtp_native_scale_bytes;
+        packed += counted.mtp_packed_params;
+        packed_experts += counted.mtp_packed_expert_params;
+        if (p.pp > 1 && m.tie_word_embeddings) outside += u128{m.vocab_size} * m.hidden_size;
+    }
+    dense += outside;
+    native += 2 * outside;
+    out.native_bytes = ceil_div(native, p.tp) + ceil_div(native_experts, u128{p.tp} * p.ep);
+    out.native_scales = ceil_div(scales, p.tp);
+    out.packed = ceil_div(packed, p.tp) + ceil_div(packed_experts, u128{p.tp} * p.ep);
     // Tensor parallelism splits every matrix (vocabulary-parallel embeddings included, Shoeybi et al.
     // 2019 §3); the replicated norms and row-parallel biases are a rounding error and are split too.
+    // Routed experts are split over tp · ep.
     out.dense = ceil_div(dense, p.tp);
-    out.experts = ceil_div(out.layers * counted.per_layer_experts, u128{p.tp} * p.ep);
-    out.linear = ceil_div(out.layers * counted.per_layer_linear, p.tp) +
-                 ceil_div(out.layers * counted.per_layer_expert_linear, u128{p.tp} * p.ep);
+    out.experts = ceil_div(experts, u128{p.tp} * p.ep);
+    out.linear = ceil_div(linear, p.tp) + ceil_div(expert_linear, u128{p.tp} * p.ep);
     return out;
 }
 

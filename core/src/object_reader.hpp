@@ -40,15 +40,22 @@ public:
         const json* v = find(key);
         if (v == nullptr) return;
         const std::string name = field(key);
+        // The schema's wording where the field has a row (one message per field everywhere).
+        const field_spec* spec = find_field(name);
+        const std::string message = spec != nullptr && spec->min == lo && spec->max == hi
+                                        ? field_message(*spec)
+                                        : detail::integer_range_message(lo, hi);
         if (v->is_number_unsigned()) {
             const auto value = v->get<std::uint64_t>();
-            if (value < lo || value > hi) return fail(name, detail::integer_range_message(lo, hi));
+            if (value < lo || value > hi) return fail(name, message);
             out = value;
         } else if (v->is_number()) {
             // Negative integers and floats: accept only an integral value in range (7e9 is fine).
-            out = detail::checked_integer(v->get<double>(), name, lo, hi, errors_);
+            diagnostics range_errors;
+            out = detail::checked_integer(v->get<double>(), name, lo, hi, range_errors);
+            if (!range_errors.empty()) fail(name, message);
         } else {
-            fail(name, detail::integer_range_message(lo, hi));
+            fail(name, message);
         }
     }
 

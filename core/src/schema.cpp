@@ -135,6 +135,10 @@ const std::vector<field_spec>& config_fields() {
                                  "weights", infer_only),
         MEMPLAN_BOOLEAN("infer.flash_attention", infer.flash_attention, "FlashAttention",
                         "Prefill attention without a score matrix.", infer_only),
+        MEMPLAN_CHOICE("infer.state_dtype", infer.state_dtype, "Recurrent state",
+                       "Precision of the fixed per-sequence state of linear-attention and Mamba layers (vLLM "
+                       "mamba_ssm_cache_dtype).",
+                       infer_only),
         MEMPLAN_OPTIONAL_INTEGER("infer.prefill_tokens", infer.prefill_tokens, 1, max_token_count, "Prefill chunk",
                                  "Tokens per sequence in one prefill pass (chunked prefill); not set: the context.",
                                  "tokens", infer_only),

@@ -35,36 +35,7 @@ bool parse_enum(const std::string& name, serving_engine& out) {
 
 const char* choice_names(serving_engine) { return "none,vllm,sglang,trtllm"; }
 
-// ---------------------------------------------------------------------------------------------
-// LOCAL STAND-IN — the architecture branch adds to memplan/arch.hpp
-//   struct kv_layer_group { attention_kind kind; uint64_t layers, kv_heads, head_dim, latent_dim,
-//                           window_tokens, state_elements_per_sequence; };
-//   std::vector<kv_layer_group> kv_layer_groups(const model_config&);
-// with the same signature. Until it lands, this file carries its own implementation for today's
-// model_config (full attention and sliding-window GQA layers). When merging: delete this block and
-// the `using` lines below, and include memplan/arch.hpp's declarations instead.
-namespace detail {
-enum class attention_kind { full, sliding, mla, linear };
-
-struct kv_layer_group {
-    attention_kind kind;
-    std::uint64_t layers, kv_heads, head_dim, latent_dim, window_tokens, state_elements_per_sequence;
-};
-
-std::vector<kv_layer_group> kv_layer_groups(const model_config& m) {
-    std::vector<kv_layer_group> out;
-    const std::uint64_t sliding = resolved_sliding_layers(m);
-    const std::uint64_t full = m.num_hidden_layers - sliding;
-    const std::uint64_t heads = resolved_kv_heads(m), dim = resolved_head_dim(m);
-    if (full != 0) out.push_back({attention_kind::full, full, heads, dim, 0, 0, 0});
-    if (sliding != 0) out.push_back({attention_kind::sliding, sliding, heads, dim, 0, m.sliding_window, 0});
-    return out;
-}
-}  // namespace detail
-// END LOCAL STAND-IN
-using detail::attention_kind;
-using detail::kv_layer_group;
-using detail::kv_layer_groups;
+// The cache layout per layer kind comes from the architecture (memplan/arch.hpp: kv_layer_groups).
 
 namespace {
 using detail::ceil_div;
@@ -101,7 +72,7 @@ std::vector<layer_spec> layers_on_gpu(const model_config& m, std::uint64_t stage
     const auto groups = kv_layer_groups(m);
     for (std::size_t i = 0; i < groups.size(); ++i) {
         const kv_layer_group& g = groups[i];
-        if (g.kind == attention_kind::linear) {
+        if (g.kind == attention_kind::linear || g.kind == attention_kind::mamba) {
             errors.push_back({"infer.engine", "recurrent-state layers are not covered by memplan's engine arithmetic"});
             return {};
         }

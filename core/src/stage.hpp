@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "checks.hpp"
@@ -22,6 +24,10 @@ struct stage_params {
     u128 dense = 0;     ///< on this GPU after tp (attention, norms, shared parts, embeddings)
     u128 experts = 0;   ///< on this GPU after tp and ep
     u128 linear = 0;    ///< block linear weights on this GPU (what quantization packs)
+    u128 first_layer = 0;  ///< index of the stage's first layer
+    u128 native_bytes = 0;   ///< weights on this GPU in the checkpoint's native format (model.checkpoint)
+    u128 native_scales = 0;  ///< scales and zero points among them
+    u128 packed = 0;         ///< parameters the checkpoint packs, on this GPU
 };
 
 /// Layers of stage i: L/pp each, the first L mod pp stages one more (an upper bound when uneven).
@@ -42,6 +48,8 @@ struct parts128 {
     u128 trainable_weights = 0;///< adapter and modules_to_save weight bytes on this GPU
     u128 paged_spill = 0;      ///< paged optimizer states that may move to host memory
     u128 offloaded_activations = 0;  ///< checkpointed layer inputs kept in host memory
+    u128 state_per_sequence = 0;  ///< linear-attention / Mamba state bytes of one sequence (inside kv)
+    std::vector<std::pair<std::string, u128>> weight_by_dtype;  ///< weights by storage type
     std::vector<activation_tensor> layer_tensors;  ///< what one layer keeps for one micro-batch (training)
     u128 total() const { return weights + gradients + optimizer + activations + logits + communication + kv + dequant; }
 };

@@ -126,6 +126,7 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
         opt_bytes = optimizer_bytes(o_elems, plain, m) + factored * (t.optimizer_state_dtype == float_precision::fp32 ? 4 : 2);
     }
     r.weights = p.offload_params == offload_target::none ? weight_bytes : 0;
+    r.weight_by_dtype = {{to_string(t.weight_dtype), r.weights}};
     // ZeRO-Offload (Ren et al. 2021, §4.1): optimizer states, fp32 master weights and the gradients
     // they update live in host memory; gradients leave the GPU bucket by bucket.
     const bool offload_opt = p.offload_optimizer != offload_target::none && t.optimizer != optimizer_kind::none;

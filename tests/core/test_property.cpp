@@ -417,7 +417,10 @@ TEST_CASE("property: random valid configurations keep the estimate's invariants"
         ++t.valid;
         check_result(r, c, "configuration");
         check_properties(c, r, t, g);
-        if (t.valid % 64 == 0) {  // the JSON path gives the same result as the C++ structs
+        // The JSON path gives the same result as the C++ structs. describe() writes memplan's plain
+        // model keys, so only random architectures (no family: model_type "") can be written out;
+        // preset families carry per-layer structure that the JSON path names by the preset instead.
+        if (t.valid % 64 == 0 && c.model.model_type.empty()) {
             ++t.json_checked;
             const std::string text = describe(c);
             const auto parsed = parse_config(text);  // the echo is of the configuration as read back
@@ -441,5 +444,5 @@ TEST_CASE("property: random valid configurations keep the estimate's invariants"
     CHECK(t.zero_part > cases / 10);
     CHECK(t.batch_part > cases / 10);
     CHECK(t.kv_part > cases / 10);
-    CHECK(t.json_checked >= cases / 64);
+    CHECK(t.json_checked >= cases / 128);  // every 64th valid one with a random architecture (about 3 in 4)
 }

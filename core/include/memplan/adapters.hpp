@@ -29,23 +29,11 @@
 #include <string>
 #include <vector>
 
+#include "memplan/arch.hpp"
 #include "memplan/config.hpp"
 #include "memplan/types.hpp"
 
 namespace memplan {
-
-/// One kind of linear layer of the blocks (lm_head excluded): its shape and how many the whole model has.
-struct linear_module {
-    std::string name;           ///< PEFT target name: q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj,
-                                ///< router, shared_expert_gate (GPT-style fused c_attn/c_fc/c_proj map to q/k/v, up, down)
-    std::uint64_t d_in = 0;     ///< input features
-    std::uint64_t d_out = 0;    ///< output features
-    std::uint64_t count = 0;    ///< instances in the whole model (layers × per layer; experts: × num_experts)
-    bool expert = false;        ///< a routed expert's linear (split by expert parallelism)
-};
-
-/// Every linear layer kind of the transformer blocks of `model` (uniform layers, family defaults applied).
-std::vector<linear_module> linear_modules(const model_config& model);
 
 /// Names accepted in train.adapter_targets besides "all-linear".
 const char* adapter_target_names();

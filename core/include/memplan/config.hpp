@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "memplan/types.hpp"
 
@@ -42,6 +43,24 @@ enum class float_precision { fp32, bf16, fp16 };
 /// How a layer's element-wise operations run: fused CUDA kernels (norm kernels keep their input and
 /// fp32 statistics) or eager PyTorch (Hugging Face LlamaRMSNorm keeps its fp32 upcast input).
 enum class kernel_kind { fused, eager };
+/// What mixes tokens in one layer: softmax attention over all cached tokens (full), over the last
+/// `sliding_window` tokens (sliding), within chunks of `attention_chunk_size` tokens (chunked, Llama 4),
+/// multi-head latent attention (mla, DeepSeek-V2/V3), linear attention with a recurrent state
+/// (linear: Gated DeltaNet, Qwen3-Next), a Mamba state-space mixer (mamba), or nothing (none).
+enum class attention_kind { full, sliding, chunked, mla, linear, mamba, none };
+
+/// The feed-forward part of one layer: a dense MLP of intermediate_size, a mixture of experts, or none.
+enum class layer_mlp_kind { dense, moe, none };
+
+/// Format of the released checkpoint's weights (Hugging Face quantization_config).
+enum class checkpoint_format {
+    none,       ///< unquantized (torch_dtype, bf16)
+    fp8_block,  ///< FP8 e4m3 with one fp32 scale per block of quant_block × quant_block weights (DeepSeek-V3)
+    mxfp4,      ///< OCP MXFP4: 4-bit values and one 8-bit scale per 32 (gpt-oss experts)
+    nf4,        ///< bitsandbytes 4-bit NF4/FP4: fp32 absmax per quant_block (64) weights
+    int8,       ///< bitsandbytes LLM.int8(): int8 weights, one fp32 scale per output row
+    int4_group  ///< AWQ / GPTQ int4: fp16 scale + 4-bit zero point per group of quant_block weights
+};
 
 /// The model: an explicit parameter count, or its architecture with Hugging Face config.json names.
 /// Fields left at 0 take the defaults of the family named by `model_type` (memplan/arch.hpp);
@@ -71,6 +90,53 @@ struct model_config {
     std::uint64_t shared_expert_intermediate_size = 0;  ///< always-active shared expert (Qwen2-MoE); 0 = none
     std::uint64_t sliding_window = 0;     ///< tokens a sliding-window layer attends to; 0 = full attention
     std::uint64_t sliding_window_layers = 0;  ///< layers using the window; 0 with a window = all layers
+
+    // Per-layer structure (empty = every layer alike: sliding_window_layers of them sliding, the
+    // others full; all MoE when num_experts is set, else dense).
+    std::vector<attention_kind> layer_attention;  ///< one per layer (memplan key `layer_types`)
+    std::vector<layer_mlp_kind> layer_mlp;        ///< one per layer (memplan key `mlp_layer_types`)
+    std::uint64_t attention_chunk_size = 0;  ///< tokens per attention chunk of chunked layers (Llama 4)
+    bool qk_norm = false;                 ///< RMSNorm weights over head_dim on queries and keys (Qwen3, Gemma 3)
+    bool attention_sinks = false;         ///< one learned sink logit per query head (gpt-oss)
+    bool attention_output_gate = false;   ///< q_proj also emits a sigmoid gate per head (Qwen3-Next)
+    // Multi-head latent attention (DeepSeek-V2 §2.1): 0 = not MLA.
+    std::uint64_t q_lora_rank = 0;        ///< query compression rank; 0 = queries projected directly
+    std::uint64_t kv_lora_rank = 0;       ///< cached latent width
+    std::uint64_t qk_nope_head_dim = 0;
+    std::uint64_t qk_rope_head_dim = 0;   ///< decoupled rotary key width, cached beside the latent
+    std::uint64_t v_head_dim = 0;
+    // Mixture of experts, beyond num_experts / experts_per_token / moe_intermediate_size.
+    bool router_bias = false;             ///< a bias (or e_score_correction_bias) of num_experts per router
+    bool shared_expert_gate = true;       ///< a sigmoid gate h×1 on the shared expert (Qwen2-MoE, Qwen3-Next)
+    // Linear attention, Gated DeltaNet (Qwen3-Next linear_* keys).
+    std::uint64_t linear_num_key_heads = 0;
+    std::uint64_t linear_num_value_heads = 0;
+    std::uint64_t linear_key_head_dim = 0;
+    std::uint64_t linear_value_head_dim = 0;
+    std::uint64_t linear_conv_kernel_dim = 0;
+    // Mamba mixers: version 1 (Jamba) or 2 (Nemotron-H).
+    std::uint64_t mamba_version = 0;      ///< 0 = no Mamba layers
+    std::uint64_t mamba_d_inner = 0;      ///< inner width I (Mamba-2: mamba_num_heads · mamba_head_dim)
+    std::uint64_t mamba_d_state = 0;      ///< SSM state size N
+    std::uint64_t mamba_d_conv = 0;       ///< causal convolution kernel K
+    std::uint64_t mamba_dt_rank = 0;      ///< Mamba-1 Δ projection rank
+    std::uint64_t mamba_num_heads = 0;    ///< Mamba-2 heads
+    std::uint64_t mamba_n_groups = 0;     ///< Mamba-2 B/C groups G
+    bool mamba_conv_bias = true;
+    bool mamba_proj_bias = false;
+    // Multi-token prediction (DeepSeek-V3 §2.2): extra modules, loaded only when `mtp` is true.
+    std::uint64_t num_nextn_predict_layers = 0;
+    bool mtp = false;
+    /// Vision tower and projector of a multimodal checkpoint, counted from its vision_config.
+    std::uint64_t vision_params = 0;
+    /// The released checkpoint's weight format; inference uses it unless infer.weight_dtype is given.
+    checkpoint_format checkpoint = checkpoint_format::none;
+    std::uint64_t quant_block = 0;        ///< block/group size of the checkpoint format (0 = its default)
+    bool quant_experts_only = false;      ///< only the routed experts are quantized (gpt-oss)
+    bool quant_double = false;            ///< nf4: absmax quantized again (bnb_4bit_use_double_quant)
+    bool quant_g_idx = false;             ///< int4_group: an int32 group index per input row (GPTQ g_idx)
+    /// Assumptions made while reading a model_type memplan does not know (shown as warnings).
+    std::vector<std::string> assumptions;
 };
 
 /// Where ZeRO-Offload / ZeRO-Infinity put offloaded states (Ren et al. 2021; Rajbhandari et al. 2021).
@@ -161,6 +227,12 @@ struct infer_config {
     std::uint64_t non_torch_bytes = 0;  ///< measured memory outside PyTorch's allocator (NCCL, cuBLAS); 0 = assumed
     std::uint64_t cuda_graph_bytes = 0; ///< measured CUDA-graph memory counted in the budget; 0 = not counted
     std::string draft_preset;           ///< speculative decoding: draft model preset id; "" = none
+    /// Recurrent state of linear-attention and Mamba layers (vLLM's mamba_ssm_cache_dtype "auto"
+    /// follows the model dtype, bf16; fp32 is the common override).
+    dtype state_dtype = dtype::bf16;
+    /// True when infer.weight_dtype was given; otherwise a quantized checkpoint is served in its
+    /// native format (model.checkpoint) and an unquantized one in weight_dtype.
+    bool weight_dtype_given = false;
 };
 
 /// One whole estimate request.
@@ -185,6 +257,9 @@ const char* to_string(optimizer_kind kind);
 const char* to_string(norm_kind kind);
 const char* to_string(mlp_kind kind);
 const char* to_string(offload_target target);
+const char* to_string(attention_kind kind);
+const char* to_string(layer_mlp_kind kind);
+const char* to_string(checkpoint_format format);
 const char* to_string(fsdp_strategy strategy);
 const char* to_string(serving_engine engine);
 const char* to_string(adapter_kind kind);
@@ -200,6 +275,9 @@ bool parse_enum(const std::string& name, optimizer_kind& out);
 bool parse_enum(const std::string& name, norm_kind& out);
 bool parse_enum(const std::string& name, mlp_kind& out);
 bool parse_enum(const std::string& name, offload_target& out);
+bool parse_enum(const std::string& name, attention_kind& out);
+bool parse_enum(const std::string& name, layer_mlp_kind& out);
+bool parse_enum(const std::string& name, checkpoint_format& out);
 bool parse_enum(const std::string& name, fsdp_strategy& out);
 bool parse_enum(const std::string& name, serving_engine& out);
 bool parse_enum(const std::string& name, adapter_kind& out);
@@ -222,6 +300,7 @@ const char* choice_names(adapter_kind);
 const char* choice_names(base_precision);
 const char* choice_names(float_precision);
 const char* choice_names(kernel_kind);
+const char* choice_names(checkpoint_format);
 
 /// ZeRO stage of an FSDP strategy (unset: -1).
 std::int64_t zero_stage_of(fsdp_strategy strategy);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "memplan/activations.hpp"
@@ -27,6 +28,23 @@ struct memory_breakdown {
     std::uint64_t total = 0;
 };
 
+/// A parameter count split into all parameters and those one token uses.
+struct param_part {
+    std::uint64_t total = 0;
+    std::uint64_t active = 0;
+};
+
+/// Where a model's parameters live; the totals sum to the parameter count, the actives to the active count.
+struct model_param_parts {
+    param_part embedding, attention, mlp, experts, shared_experts, router, norms, output, mtp, vision;
+};
+
+/// Layers of each attention and MLP kind.
+struct layer_kind_counts {
+    std::uint64_t full = 0, sliding = 0, chunked = 0, mla = 0, linear = 0, mamba = 0, no_attention = 0;
+    std::uint64_t dense = 0, moe = 0, no_mlp = 0;
+};
+
 /// Figures behind the breakdown, for display and checking.
 struct estimate_details {
     std::uint64_t params_active = 0;       ///< parameters used per token (MoE: top-k experts)
@@ -37,6 +55,11 @@ struct estimate_details {
     std::uint64_t layer_activation_bytes = 0;  ///< activations one layer keeps for one micro-batch
     std::uint64_t quantization_overhead_bytes = 0;  ///< group scales and zero points included in weights
     std::uint64_t kv_cache_bytes_per_token = 0;     ///< KV bytes per token of one sequence on this GPU
+    // Model structure (arch.cpp); written by write_model_details (model_details.cpp).
+    model_param_parts param_parts;                  ///< the whole model's parameters by place
+    layer_kind_counts layer_kinds;                  ///< layers of each attention and MLP kind
+    std::uint64_t state_bytes_per_sequence = 0;     ///< linear-attention / Mamba state of one sequence on this GPU
+    std::vector<std::pair<std::string, std::uint64_t>> weight_bytes_by_dtype;  ///< this GPU's weights by storage type
     std::uint64_t host_bytes_per_node = 0; ///< CPU RAM for offloaded states, per node
     std::uint64_t nvme_bytes_per_node = 0; ///< NVMe space for offloaded states, per node
     std::vector<activation_tensor> layer_activations;  ///< tensors one layer keeps for one micro-batch (training)

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace memplan {
 
@@ -24,7 +25,19 @@ const model_preset* model_presets(std::size_t& count);
 /// The preset with `id`, or nullptr.
 const model_preset* find_preset(const std::string& id);
 
-/// core/data/models.json as it was compiled in.
-const char* model_presets_json();
+/// core/data/models.json as it was compiled in, each model with its counts added: "params",
+/// "params_active", "param_breakdown" {embedding, attention, mlp, experts, shared_experts, router,
+/// norms, output, mtp, vision: {total, active}}, "layer_kinds", and bf16 "kv_cache_bytes_per_token"
+/// and "state_bytes_per_sequence" (one GPU).
+std::string model_presets_json();
+
+/// Presets matching what people type ("llama3", "Meta-Llama-3-70B", "meta-llama/Llama-3.1-8B",
+/// "deepseek", "mistral 7b instruct", "qwen3 30b"), best first; empty when nothing matches. Words
+/// are matched against each preset's id, name and source repository; organisation names and
+/// "instruct"/"chat"/"base"/"it"/"hf" are ignored.
+std::vector<const model_preset*> search_presets(const std::string& query);
+
+/// search_presets as a JSON array of preset ids.
+std::string search_presets_json(const std::string& query);
 
 }  // namespace memplan
