@@ -1,4 +1,4 @@
-// memplan estimate / analyze: the JSON interface shared with the WebAssembly API (docs/schema.md).
+// memplan estimate / analyze / compare: the JSON interface shared with the WebAssembly API (docs/schema.md).
 #include <iostream>
 
 #include "args.hpp"
@@ -13,7 +13,7 @@ namespace memplan::cli {
 namespace {
 
 /// --config FILE|- (optional), --hf-config FILE, --preset ID.
-int run_config_command(const std::vector<std::string>& argv, bool analysis) {
+int run_config_command(const std::vector<std::string>& argv, json_reply (*answer)(const json_request&)) {
     const auto args = parse_args(argv, {{"config", {"c"}, true}, {"hf-config", {}, true}, {"preset", {}, true}});
     if (!args.error.empty()) return usage_error(args.error);
     if (!args.has("config") && !args.has("hf-config") && !args.has("preset"))
@@ -36,15 +36,17 @@ int run_config_command(const std::vector<std::string>& argv, bool analysis) {
         if (find_preset(*id) == nullptr) return usage_error("unknown preset " + *id + " (memplan presets lists them)");
         request.preset = *id;
     }
-    const json_reply reply = analysis ? analyze_reply(request) : estimate_reply(request);
+    const json_reply reply = answer(request);
     std::cout << reply.text << "\n";
     return reply.ok ? 0 : exit_usage;
 }
 
 }  // namespace
 
-int run_estimate(const std::vector<std::string>& args) { return run_config_command(args, false); }
+int run_estimate(const std::vector<std::string>& args) { return run_config_command(args, estimate_reply); }
 
-int run_analyze(const std::vector<std::string>& args) { return run_config_command(args, true); }
+int run_analyze(const std::vector<std::string>& args) { return run_config_command(args, analyze_reply); }
+
+int run_compare(const std::vector<std::string>& args) { return run_config_command(args, compare_reply); }
 
 }  // namespace memplan::cli

@@ -1,4 +1,4 @@
-// memplan presets: the stored models (core/data/models.json) with their exact parameter counts.
+// memplan presets / schema: the stored models (core/data/models.json) with their exact parameter counts.
 #include <cstdio>
 #include <iostream>
 
@@ -7,6 +7,7 @@
 #include "memplan/arch.hpp"
 #include "memplan/front_end.hpp"
 #include "memplan/presets.hpp"
+#include "memplan/schema.hpp"
 #include "report.hpp"
 
 namespace memplan::cli {
@@ -28,6 +29,14 @@ int run_presets(const std::vector<std::string>& argv) {
                       counted.ok() ? with_commas(counted.value.total).c_str() : "?");
         std::cout << line << "  (" << presets[i].source << ")\n";
     }
+    return 0;
+}
+
+int run_schema(const std::vector<std::string>& argv) {
+    const auto args = parse_args(argv, {{"json", {}, false}, {"markdown", {}, false}});
+    if (!args.error.empty()) return usage_error(args.error);
+    if (args.has("json") && args.has("markdown")) return usage_error("--json and --markdown cannot be combined");
+    std::cout << (args.has("json") ? schema_json() + "\n" : schema_markdown());
     return 0;
 }
 

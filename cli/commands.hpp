@@ -24,7 +24,9 @@ int run_max_params(const std::vector<std::string>& args);          // cmd_zero.c
 int run_transformer_mem(const std::vector<std::string>& args);     // cmd_transformer_mem.cpp
 int run_estimate(const std::vector<std::string>& args);            // cmd_config.cpp
 int run_analyze(const std::vector<std::string>& args);             // cmd_config.cpp
+int run_compare(const std::vector<std::string>& args);             // cmd_config.cpp
 int run_presets(const std::vector<std::string>& args);             // cmd_presets.cpp
+int run_schema(const std::vector<std::string>& args);              // cmd_presets.cpp
 int run_deepspeed_estimate(const std::vector<std::string>& args);  // cmd_reference.cpp
 int run_megatron_memory(const std::vector<std::string>& args);     // cmd_reference.cpp
 

@@ -33,6 +33,15 @@ const std::vector<command>& commands() {
          "      adds all ZeRO stages, the largest model, the fewest GPUs, the largest batch / context /\n"
          "      micro-batch / sequence that fit, and what would make it fit (needs gpu.memory_bytes)\n",
          run_analyze},
+        {"compare",
+         "  memplan compare  (same options as estimate)\n"
+         "      memplan beside DeepSpeed, Megatron-LM, EleutherAI's calculators and accelerate, each in its\n"
+         "      own units and conventions, with the terms that differ and why (docs/compare.md)\n",
+         run_compare},
+        {"schema",
+         "  memplan schema [--json | --markdown]\n"
+         "      every configuration field: range, default, label and meaning (the core's one table)\n",
+         run_schema},
         {"presets",
          "  memplan presets [--json]\n"
          "      the stored models with their exact parameter counts and sources\n",

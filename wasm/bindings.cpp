@@ -6,6 +6,7 @@
 #include <string>
 
 #include "memplan/analyze.hpp"
+#include "memplan/compare.hpp"
 #include "memplan/gpus.hpp"
 #include "memplan/json.hpp"
 #include "memplan/presets.hpp"
@@ -42,6 +43,11 @@ std::string resolve_model(std::string config_json, std::string hf_config_json) {
     return memplan::resolve_model_json(config_json, hf_config_json);
 }
 
+/// memplan beside the other estimators, term by term (`memplan compare`).
+std::string compare(std::string config_json, std::string hf_config_json) {
+    return memplan::compare_json(config_json, hf_config_json);
+}
+
 /// The configuration schema: every field's path, type, range, default, choices, label and help.
 std::string schema() { return memplan::schema_json(); }
 
@@ -69,6 +75,7 @@ EMSCRIPTEN_BINDINGS(memplan) {
     emscripten::function("presets", &presets);
     emscripten::function("resolveModel", &resolve_model);
     emscripten::function("schema", &schema);
+    emscripten::function("compare", &compare);
     emscripten::function("gpus", &gpus);
     emscripten::function("parseQuantity", &parse_quantity);
 }

@@ -268,6 +268,11 @@ export interface Memplan {
   presets(): readonly ModelPreset[];
   /** Every configuration field with its range, default, choices, label and help (the core's schema). */
   schema(): Schema;
+  /**
+   * memplan beside the other well-known estimators on the same configuration (`memplan compare`):
+   * each tool's figure in its own units and convention, and the terms that differ with a reason.
+   */
+  compare(config: Config, options?: EstimateOptions): CompareResult;
   /** The model a configuration (or options.hfConfig) describes, as explicit keys with exact counts. */
   resolveModel(config: Config | string, options?: EstimateOptions): ResolvedModel;
   /** The GPU catalogue (core/data/gpus.json), parsed once; frozen. */
@@ -342,4 +347,25 @@ export interface GpuEntry {
   readonly note: string;
   /** What people type: "h100", "H100 80GB". */
   readonly aliases: readonly string[];
+}
+
+/** One tool's figure for a configuration and how it differs from memplan's (core/src/compare.cpp). */
+export interface CompareTool {
+  readonly tool: string;
+  readonly version: string;
+  readonly source: string;
+  readonly expressible: boolean;
+  /** What the tool cannot express about this configuration (when not expressible, or partly). */
+  readonly lacks: string;
+  readonly figure: number | null;
+  readonly figure_text: string;
+  readonly units: string;
+  readonly terms: readonly { term: string; tool_bytes: number; memplan_bytes: number; reason: string }[];
+}
+
+export interface CompareResult {
+  readonly memplan: { readonly [part: string]: number };
+  readonly tools: readonly CompareTool[];
+  readonly deepspeed_buffers: unknown;
+  readonly errors: readonly FieldError[];
 }

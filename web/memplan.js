@@ -106,6 +106,8 @@ export function wrap(core) {
     estimate: (config, options) => checked(core.estimate(configText(config), hfText(options))),
     /** The page's derived views: {estimate, stages, suggestions, sweep, limits, errors}; options as estimate. */
     analyze: (config, options) => checked(core.analyze(configText(config), hfText(options))),
+    /** memplan beside DeepSpeed, Megatron-LM, EleutherAI's calculators and accelerate: {memplan, tools, deepspeed_buffers, errors}. */
+    compare: (config, options) => checked(core.compare(configText(config), hfText(options))),
     /** JSON text in, JSON text out, errors as data: exactly what `memplan estimate` prints (without its newline). */
     estimateJson: (text, hfConfigText = '') => core.estimate(String(text), String(hfConfigText ?? '')),
     /** analyze() as JSON text in and out, errors as data. */

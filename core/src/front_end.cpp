@@ -2,6 +2,7 @@
 
 #include "json_text.hpp"
 #include "memplan/analyze.hpp"
+#include "memplan/compare.hpp"
 #include "memplan/estimate.hpp"
 #include "memplan/json.hpp"
 
@@ -11,9 +12,17 @@ using detail::ordered_json;
 
 namespace {
 
-json_reply reply(const json_request& request, bool analysis) {
-    auto text_of = [analysis](const std::string& config, const std::string& hf) {
-        return analysis ? analyze_json(config, hf) : estimate_json(config, hf);
+enum class reply_kind { estimate, analyze, compare };
+
+json_reply reply(const json_request& request, reply_kind kind) {
+    const bool analysis = kind != reply_kind::estimate;  // the shapes with "errors" beside a nested estimate
+    auto text_of = [kind](const std::string& config, const std::string& hf) {
+        switch (kind) {
+            case reply_kind::analyze: return analyze_json(config, hf);
+            case reply_kind::compare: return compare_json(config, hf);
+            case reply_kind::estimate: break;
+        }
+        return estimate_json(config, hf);
     };
     if (!request.preset.empty() && !request.hf_config_text.empty()) {
         // Both would replace the model: refuse rather than pick one.
@@ -43,9 +52,11 @@ json_reply reply(const json_request& request, bool analysis) {
 
 }  // namespace
 
-json_reply estimate_reply(const json_request& request) { return reply(request, false); }
+json_reply estimate_reply(const json_request& request) { return reply(request, reply_kind::estimate); }
 
-json_reply analyze_reply(const json_request& request) { return reply(request, true); }
+json_reply analyze_reply(const json_request& request) { return reply(request, reply_kind::analyze); }
+
+json_reply compare_reply(const json_request& request) { return reply(request, reply_kind::compare); }
 
 outcome<model_config> preset_model(const std::string& id) {
     const nlohmann::json config{{"model", {{"preset", id}}}};

@@ -288,3 +288,27 @@ TEST_CASE("memplan COMMAND --help prints that command's usage", "[cli]") {
     CHECK(one.out.find("memplan model-states") == std::string::npos);
     CHECK(run_cli({}).status == 2);
 }
+
+TEST_CASE("schema prints the core's field table as JSON and as Markdown", "[cli][schema]") {
+    const auto json_out = run_cli({"schema", "--json"});
+    CHECK(json_out.status == 0);
+    CHECK(json_out.out.rfind("{\"version\":1,\"fields\":[{\"path\":\"mode\"", 0) == 0);
+    const auto md = run_cli({"schema", "--markdown"});
+    CHECK(md.status == 0);
+    CHECK(md.out.find("| `train.micro_batch` | integer 1 … 2^20 sequences | 1 | Micro-batch size |") != std::string::npos);
+    CHECK(run_cli({"schema", "--json", "--markdown"}).status == 2);
+}
+
+TEST_CASE("compare prints every tool beside memplan and fails on an invalid configuration", "[cli][compare]") {
+    // Llama-2-7B, ZeRO-3 on 8 GPUs: DeepSpeed's documented ZeRO-3 estimator prints 14.61 "GB" (GiB)
+    // with the 6,738,415,616 parameters and a largest layer of 32000 · 4096 (its embedding).
+    const auto r = run_cli({"compare", "--config", "-", "--preset", "llama-2-7b"}, false,
+                           R"({"parallel": {"gpus": 8, "zero_stage": 3}})");
+    CHECK(r.status == 0);
+    CHECK(r.out.find(R"("tool":"deepspeed_zero3_doc")") != std::string::npos);
+    CHECK(r.out.find(R"("figure_text":"14.61 GB")") != std::string::npos);
+    CHECK(r.out.find(R"("errors":[]})") != std::string::npos);
+    const auto bad = run_cli({"compare", "--config", "-"}, false, R"({"parallel": {"tp": 3}})");
+    CHECK(bad.status == 2);
+    CHECK(bad.out.find(R"("field":"parallel.gpus")") != std::string::npos);
+}

@@ -34,6 +34,9 @@ json_reply estimate_reply(const json_request& request);
 /// analyze_json for a request (same rules as estimate_reply).
 json_reply analyze_reply(const json_request& request);
 
+/// compare_json for a request (same rules): memplan beside the other estimators (memplan/compare.hpp).
+json_reply compare_reply(const json_request& request);
+
 /// The model of a preset as a configuration naming it reads it ({"model": {"preset": ID}}); an
 /// unknown id is an error naming `model.preset`.
 outcome<model_config> preset_model(const std::string& id);
