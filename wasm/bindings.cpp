@@ -48,6 +48,12 @@ std::string compare(std::string config_json, std::string hf_config_json) {
     return memplan::compare_json(config_json, hf_config_json);
 }
 
+/// Preset ids matching what a person typed ("llama3 70b", "meta-llama/Llama-3.1-8B"), best first.
+std::string search_presets(std::string query) { return memplan::search_presets_json(query); }
+
+/// GPU ids matching what a person typed ("h100 sxm", "4090"), best first.
+std::string search_gpus(std::string query) { return memplan::search_gpus_json(query); }
+
 /// The configuration schema: every field's path, type, range, default, choices, label and help.
 std::string schema() { return memplan::schema_json(); }
 
@@ -76,6 +82,8 @@ EMSCRIPTEN_BINDINGS(memplan) {
     emscripten::function("resolveModel", &resolve_model);
     emscripten::function("schema", &schema);
     emscripten::function("compare", &compare);
+    emscripten::function("searchPresets", &search_presets);
+    emscripten::function("searchGpus", &search_gpus);
     emscripten::function("gpus", &gpus);
     emscripten::function("parseQuantity", &parse_quantity);
 }

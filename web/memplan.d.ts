@@ -273,6 +273,10 @@ export interface Memplan {
    * each tool's figure in its own units and convention, and the terms that differ with a reason.
    */
   compare(config: Config, options?: EstimateOptions): CompareResult;
+  /** Preset ids matching a query as people type it, best first. */
+  searchPresets(query: string): string[];
+  /** GPU ids (gpus()) matching a query as people type it, best first. */
+  searchGpus(query: string): string[];
   /** The model a configuration (or options.hfConfig) describes, as explicit keys with exact counts. */
   resolveModel(config: Config | string, options?: EstimateOptions): ResolvedModel;
   /** The GPU catalogue (core/data/gpus.json), parsed once; frozen. */

@@ -108,6 +108,10 @@ export function wrap(core) {
     analyze: (config, options) => checked(core.analyze(configText(config), hfText(options))),
     /** memplan beside DeepSpeed, Megatron-LM, EleutherAI's calculators and accelerate: {memplan, tools, deepspeed_buffers, errors}. */
     compare: (config, options) => checked(core.compare(configText(config), hfText(options))),
+    /** Preset ids matching what a person typed ("llama3 70b", "meta-llama/Llama-3.1-8B"), best first. */
+    searchPresets: (query) => JSON.parse(core.searchPresets(String(query ?? ''))),
+    /** GPU ids of mp.gpus() matching what a person typed ("h100 sxm", "4090"), best first. */
+    searchGpus: (query) => JSON.parse(core.searchGpus(String(query ?? ''))),
     /** JSON text in, JSON text out, errors as data: exactly what `memplan estimate` prints (without its newline). */
     estimateJson: (text, hfConfigText = '') => core.estimate(String(text), String(hfConfigText ?? '')),
     /** analyze() as JSON text in and out, errors as data. */

@@ -168,4 +168,10 @@ std::uint64_t gpu_capacity_bytes(const gpu_entry& gpu) {
     return total / 100 * gpu.gpu_share_percent + total % 100 * gpu.gpu_share_percent / 100;
 }
 
+std::string search_gpus_json(const std::string& query) {
+    nlohmann::ordered_json ids = nlohmann::ordered_json::array();
+    for (const auto* g : search_gpus(query)) ids.push_back(g->id);
+    return ids.dump();
+}
+
 }  // namespace memplan

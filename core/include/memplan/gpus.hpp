@@ -44,6 +44,9 @@ const gpu_entry* find_gpu(const std::string& id);
 /// before H100 NVL).
 std::vector<const gpu_entry*> search_gpus(const std::string& query);
 
+/// search_gpus as a JSON array of GPU ids, best match first.
+std::string search_gpus_json(const std::string& query);
+
 /// The per-GPU capacity a fit verdict should use, in bytes. The driver-reported total (usable_bytes)
 /// where a public measurement exists, since that is what allocators can address (it differs from the
 /// vendor's GB: an H100's "80 GB" reads 81559 MiB = 85.52e9 bytes); else the vendor's nominal figure.
