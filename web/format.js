@@ -16,15 +16,19 @@ const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumSig
 
 /** "74.51 GiB" — bytes in the chosen unit (GiB = 2^30 bytes, GB = 10^9 bytes). */
 export function formatBytes(bytes, unit) {
-  const u = UNITS[unit] || UNITS.GiB;
-  const value = bytes / u.divisor;
+  const value = inUnit(bytes, unit);
   const digits = value !== 0 && Math.abs(value) < 10 ? 3 : 2;
-  return numberFormat(digits).format(value) + ' ' + u.label;
+  return numberFormat(digits).format(value) + ' ' + unitLabel(unit);
 }
 
-/** Bytes in the chosen unit as a plain number (for chart axes). */
+/** Bytes in the chosen unit as a plain number (for chart axes): the one place a unit's divisor is applied. */
 export function inUnit(bytes, unit) {
   return bytes / (UNITS[unit] || UNITS.GiB).divisor;
+}
+
+/** The unit's name as shown ("GiB" for an unknown unit, as formatBytes falls back). */
+export function unitLabel(unit) {
+  return (UNITS[unit] || UNITS.GiB).label;
 }
 
 /** Exact byte count with grouping: "80,000,000,000 bytes". */

@@ -6,10 +6,14 @@ import { after, before, test } from 'node:test';
 import { DIST, launch, serve, watchedPage } from './harness.mjs';
 import { load } from '../../dist/memplan.js';
 import { formatBytes } from '../../web/format.js';
-import { buildConfig, defaultState } from '../../web/state.js';
+import { formSpec } from '../../web/schema.js';
+import { buildConfig as buildConfigOf, defaultState as defaultStateOf } from '../../web/state.js';
 
 // The default view's total, from the same module the page uses (the formulas evolve in the core).
 const mp = await load();
+const spec = formSpec(mp.schema());
+const defaultState = () => defaultStateOf(spec);
+const buildConfig = (state) => buildConfigOf(spec, state);
 const defaultTotal = formatBytes(mp.estimate(buildConfig(defaultState()).config).per_gpu.total, 'GiB');
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -45,9 +49,11 @@ async function set(page, name, value) {
   else await input.fill(String(value));
 }
 
-/** Waits until the debounced recompute has run with the current form. */
+/**
+ * Waits until the page has computed the current form: the page removes data-computed synchronously on
+ * every input event and sets it again when the answer and the derived views show that input.
+ */
 async function settled(page) {
-  await page.waitForTimeout(150);
   await page.waitForSelector('#output[data-computed]');
 }
 
@@ -201,7 +207,7 @@ test('the single-file build works from file:// with every network request blocke
   assert.match(await page.textContent('#verdict'), /GB/);
   assert.equal(await page.locator('#chart path.series').count(), 4);
   await page.fill('[name="model.params"]', '7e9');
-  await page.waitForTimeout(150);
+  await page.waitForSelector('#output[data-computed]');
   assert.match(await page.textContent('#breakdown tr[data-row="weights"] td.num'), /^1\.750 GB$/);
   assert.equal(await page.locator('script[src]').count(), 0);
   assert.deepEqual(problems, []);
@@ -222,7 +228,9 @@ const LLAMA2_7B_CONFIG = JSON.stringify({
 async function pasteConfig(page, text) {
   if (!(await page.locator('#hf-box').evaluate((d) => d.open))) await page.click('#hf-box summary');
   await page.fill('#hf-config', text);
-  await page.waitForTimeout(400);
+  // The text is read after a pause in typing; #hf-box carries data-pending until it has been read.
+  await page.waitForSelector('#hf-box:not([data-pending])');
+  await settled(page);
 }
 
 test("a pasted Llama-2-7B config.json: 6,738,415,616 parameters and exactly 2 GiB of KV cache at 4096 tokens, bf16, batch 1", async () => {
