@@ -357,6 +357,78 @@ test('training details: the reported pipeline stage, offload host memory and the
   assert.match(await page.textContent('#layer-activations tbody'), /attn/);
 });
 
+// ---------------------------------------------------------------------------------------------
+// Hostile input: a link whose analysis takes seconds, and a pasted config.json nested 100,000 deep.
+
+test('a link with 1,024 pipeline stages: the answer shows, the derived views stop with a message, and typing is never blocked', async () => {
+  const hostile = { 'model.num_hidden_layers': '1024', 'parallel.pp': '1024', 'parallel.gpus': '1024' };
+  const { page } = await open('/index.html#' + new URLSearchParams(hostile));
+  const expected = (gpus) => formatBytes(mp.estimate(buildConfig({ ...defaultState(), ...hostile, 'parallel.gpus': gpus }).config).per_gpu.total, 'GiB');
+  assert.match(await page.textContent('#verdict'), new RegExp('^Does not fit: ' + escape(expected('1024')) + ' per GPU'));
+  // analyze() over 1,024 stages takes seconds (2.5 to 8 s on this machine, in Chromium or Node): in the
+  // worker it either finishes, or is stopped at the page's time limit with a message saying so.
+  const views = async () => ((await page.isVisible('#analysis-status'))
+    ? assert.match(await page.textContent('#analysis-status'), /^The views below .* were stopped after \d+ s: /)
+    : assert.match(await page.textContent('[data-limit="fewest_gpus"] strong'), /^(none|[\d,]+)/));
+  await views();
+  // A change while the worker is busy with the same kind of analysis: the answer follows the input at
+  // once. On the main thread, analyze() held the page for seconds (about 8 s here) before an input
+  // event could even be handled; 2 s bounds the round trip from a test process on a loaded machine.
+  const estimated = Number(await page.getAttribute('#output', 'data-estimated'));
+  const started = Date.now();
+  await set(page, 'parallel.gpus', '2048');
+  await page.waitForFunction((n) => Number(document.getElementById('output').dataset.estimated) > n, estimated, { timeout: 2000 });
+  const elapsed = Date.now() - started;
+  assert.ok(elapsed < 2000, `the answer took ${elapsed} ms`);
+  assert.match(await page.textContent('#verdict'), new RegExp('^Does not fit: ' + escape(expected('2048')) + ' per GPU'));
+  await settled(page);
+  await views();
+  // Back to an ordinary configuration: the derived views come back and the message goes.
+  await set(page, 'parallel.pp', '1');
+  await set(page, 'model.num_hidden_layers', '44');
+  await set(page, 'parallel.gpus', '8');
+  await settled(page);
+  assert.equal(await page.isHidden('#analysis-status'), true);
+  assert.equal(await page.locator('#chart path.series').count(), 4);
+  assert.match(await page.textContent('#verdict'), new RegExp('^Does not fit: ' + escape(defaultTotal)));
+});
+
+test('a pasted config.json nested 100,000 levels deep is refused with a message, and the page keeps working', async () => {
+  const { page } = await open('/index.html');
+  const verdict = await page.textContent('#verdict');
+  await pasteConfig(page, '['.repeat(100000) + ']'.repeat(100000));
+  assert.equal(await page.textContent('#hf-errors'), 'config.json: is nested deeper than 64 levels');
+  await pasteConfig(page, '{"a":'.repeat(100000) + '1' + '}'.repeat(100000));
+  assert.equal(await page.textContent('#hf-errors'), 'config.json: is nested deeper than 64 levels');
+  assert.equal(await page.getAttribute('#hf-config', 'aria-invalid'), 'true');
+  assert.equal(await page.textContent('#verdict'), verdict);
+  await pasteConfig(page, LLAMA2_7B_CONFIG);
+  assert.equal(await page.isHidden('#hf-errors'), true);
+  assert.equal(await page.getAttribute('#model-summary', 'data-params'), '6738415616');
+});
+
+test('the form is built from the core\'s schema: labels, choices, ranges and defaults', async () => {
+  const { page } = await open('/index.html');
+  const field = (path) => spec.fields.get(path);
+  for (const path of ['train.recompute', 'train.optimizer', 'infer.kv_dtype', 'model.norm', 'parallel.offload_optimizer']) {
+    const values = await page.locator(`select[name="${path}"] option`).evaluateAll((options) => options.map((o) => o.value).filter(Boolean));
+    assert.deepEqual(values, field(path).choices, path);
+  }
+  for (const path of ['train.seq_len', 'parallel.gpus', 'model.hidden_size']) {
+    const input = page.locator(`input[name="${path}"]`);
+    assert.equal(await input.getAttribute('min'), String(field(path).min), path);
+    assert.equal(await input.getAttribute('max'), String(field(path).max), path);
+    assert.match(await page.locator(`label[data-field="${path}"]`).textContent(), new RegExp('^' + escape(field(path).label)));
+  }
+  // A field the link does not set shows the core's default.
+  assert.equal(await page.inputValue('[name="train.seq_len"]'), String(field('train.seq_len').default));
+  // Every configuration field of the schema has a control.
+  for (const path of spec.keys) {
+    if (['model.preset', 'gpu.preset', 'unit'].includes(path)) continue;
+    assert.ok(await page.locator(`[name="${path}"]`).count() >= 1, path);
+  }
+});
+
 test('no page had a console error, a failed request or a request to another origin', () => {
   assert.deepEqual(allProblems.flat(), []);
 });
