@@ -1,4 +1,5 @@
-// memplan page — number formatting with Intl.NumberFormat. No DOM here.
+// memplan page — number formatting with Intl.NumberFormat, and the one table of size units (GiB = 2^30
+// bytes, GB = 10^9 bytes): every conversion between bytes and a unit goes through here. No DOM here.
 
 const UNITS = Object.freeze({
   GiB: { divisor: 2 ** 30, label: 'GiB' },
@@ -24,6 +25,11 @@ export function formatBytes(bytes, unit) {
 /** Bytes in the chosen unit as a plain number (for chart axes): the one place a unit's divisor is applied. */
 export function inUnit(bytes, unit) {
   return bytes / (UNITS[unit] || UNITS.GiB).divisor;
+}
+
+/** A size typed in a unit as a whole number of bytes (rounded to the nearest byte): the inverse of inUnit. */
+export function toBytes(value, unit) {
+  return Math.round(value * (UNITS[unit] || UNITS.GiB).divisor);
 }
 
 /** The unit's name as shown ("GiB" for an unknown unit, as formatBytes falls back). */

@@ -4,6 +4,7 @@
 // the core as typed, and the core checks them.
 import { GPU_PRESETS, STARTING_EXAMPLE } from './presets.js';
 import { GB_INPUTS, PAGE_ONLY, fieldOf, inMode, modelKeys, nullable } from './schema.js';
+import { toBytes } from './format.js';
 
 /** Decimal number text: 7e9, 7000000000, 1.5, .5 — at most 32 characters. */
 const NUMBER_TEXT = /^(?=.{1,32}$)(\d+\.?\d*|\.\d+)(e[+]?\d{1,3})?$/i;
@@ -111,7 +112,7 @@ function rangeText(field, unit = '') {
 function gigabytes(spec, key, text, errors) {
   const field = fieldOf(spec, key);
   const value = Number(text);
-  const bytes = Math.round(value * 1e9);  // GB = 10^9 bytes
+  const bytes = toBytes(value, 'GB');
   if (text === '' || !NUMBER_TEXT.test(text) || !Number.isFinite(value) ||
       bytes < field.min || bytes > field.max || !Number.isSafeInteger(bytes)) {
     errors.push({ field: field.path, message: `must be a size in GB whose bytes are${rangeText(field, ' B')}` });
