@@ -24,7 +24,7 @@ function control(spec, key) {
     input = el('input', null, { type: 'checkbox' });
   } else if (field.type === 'boolean') {
     input = el('select');
-    input.append(...options(['', 'true', 'false'], ['— (from the model family)', 'yes', 'no']));
+    input.append(...options(['', 'true', 'false'], ['— (model family)', 'yes', 'no']));
   } else if (field.type === 'choice') {
     input = el('select');
     if (unset) input.append(el('option', '— (not set)', { value: '' }));
