@@ -143,7 +143,9 @@ export function buildConfig(spec, state) {
     else {
       const number = Number(value);
       if (!NUMBER_TEXT.test(value) || !Number.isFinite(number)) {
-        errors.push({ field: key, message: 'must be a number such as 7e9 or 4096' + rangeText(field) });
+        // The core's own wording of the range when the schema has it ("must be an integer from 1 to 1,048,576").
+        const range = field.message ? ': ' + field.message.replace(/^must be /, '') : rangeText(field);
+        errors.push({ field: key, message: 'must be a number such as 7e9 or 4096' + range });
         continue;
       }
       out = number;

@@ -86,6 +86,11 @@ test('text that is not a number, and GB sizes out of the schema\'s byte range, a
     { field: 'gpu.memory_bytes', message: 'must be a size in GB whose bytes are from 1 B to 9007199254740992 B' },
   ]);
   assert.equal(buildConfig(spec, { ...defaultState(spec), 'overhead.misc_gb': '-1' }).errors[0].field, 'overhead.misc_bytes');
+  // With the core's message for the field, its wording of the range.
+  const withMessage = { ...spec, fields: new Map(spec.fields) };
+  withMessage.fields.set('train.seq_len', { ...spec.fields.get('train.seq_len'), message: 'must be an integer from 1 to 16,777,216' });
+  assert.deepEqual(buildConfig(withMessage, { ...defaultState(spec), 'train.seq_len': '2k' }).errors,
+    [{ field: 'train.seq_len', message: 'must be a number such as 7e9 or 4096: an integer from 1 to 16,777,216' }]);
 });
 
 test('the value the core used: its resolved-config echo first, then what was sent, then the schema default', () => {
