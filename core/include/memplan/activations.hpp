@@ -37,9 +37,17 @@
 #include <string>
 #include <vector>
 
-#include "memplan/estimate.hpp"
+#include "memplan/config.hpp"
 
 namespace memplan {
+
+/// One tensor that the forward pass of a layer keeps for backward, on one GPU, for one micro-batch.
+struct activation_tensor {
+    std::string name;        ///< stable identifier, e.g. "attn.norm.input", "mlp.act.output"
+    std::uint64_t bytes = 0; ///< bytes on one GPU (rounded up)
+    std::string note;        ///< what it is and why it is kept, one line
+};
+
 
 
 /// The shape of one layer's forward pass on one GPU.

@@ -7,115 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "memplan/activations.hpp"
+#include "memplan/config.hpp"
 #include "memplan/types.hpp"
 
 namespace memplan {
-
-/// Element types of weights, gradients, activations and caches.
-enum class dtype { fp32, bf16, fp16, fp8, int8, int4 };
-
-/// What the GPU does: a training step or serving (forward passes with a KV cache).
-enum class run_mode { train, infer };
-
-/// Activation recomputation (Korthikanti et al. 2022, §5): none, selective (attention core), full (every layer).
-enum class recompute_mode { none, selective, full };
-
-/// Optimizer whose states are kept per parameter.
-enum class optimizer_kind { adam, adam_8bit, sgd, sgd_momentum, lion, adafactor, none };
-
-/// Normalisation layers: LayerNorm has a weight and a bias (2h), RMSNorm a weight only (h).
-enum class norm_kind { layernorm, rmsnorm };
-
-/// Feed-forward block: plain (up, activation, down) or gated (gate and up, activation, down; SwiGLU/GeGLU).
-enum class mlp_kind { plain, gated };
-
-/// The model: an explicit parameter count, or its architecture with Hugging Face config.json names.
-/// Fields left at 0 take the defaults of the family named by `model_type` (memplan/arch.hpp);
-/// without a family, those of a GPT-style block (Korthikanti et al. 2022's assumptions).
-struct model_config {
-    std::uint64_t params = 0;             ///< explicit parameter count; 0 = count it from the architecture
-    std::string model_type;               ///< Hugging Face model_type ("llama", "gpt2", …); "" = GPT-style
-    std::uint64_t num_hidden_layers = 0;  ///< transformer blocks
-    std::uint64_t hidden_size = 0;        ///< model width h
-    std::uint64_t num_attention_heads = 0;  ///< query heads a
-    std::uint64_t num_key_value_heads = 0;  ///< KV heads (GQA/MQA); 0 = num_attention_heads
-    std::uint64_t head_dim = 0;           ///< per-head size; 0 = hidden_size / num_attention_heads
-    std::uint64_t intermediate_size = 0;  ///< FFN width; 0 = 4 · hidden_size
-    std::uint64_t vocab_size = 0;         ///< vocabulary; 0 = unknown (no embeddings, no logits row)
-    bool tie_word_embeddings = true;      ///< output projection shares the input embedding
-    std::uint64_t learned_positions = 0;  ///< learned absolute position embeddings (GPT-2 n_positions); 0 = none (rotary)
-    norm_kind norm = norm_kind::layernorm;
-    std::uint64_t norms_per_layer = 2;    ///< Gemma 2 has 4 (pre and post attention and MLP)
-    mlp_kind mlp = mlp_kind::plain;
-    bool qkv_bias = true;                 ///< biases on the Q, K, V projections
-    bool attention_out_bias = true;       ///< bias on the attention output projection
-    bool mlp_bias = true;                 ///< biases on the MLP projections
-    bool dropout = true;                  ///< dropout layers present in training (GPT-2, Megatron GPT)
-    std::uint64_t num_experts = 0;        ///< routed experts per MoE layer; 0 = dense
-    std::uint64_t experts_per_token = 0;  ///< experts each token is routed to (top-k)
-    std::uint64_t moe_intermediate_size = 0;  ///< FFN width of one expert; 0 = intermediate_size
-    std::uint64_t shared_expert_intermediate_size = 0;  ///< always-active shared expert (Qwen2-MoE); 0 = none
-    std::uint64_t sliding_window = 0;     ///< tokens a sliding-window layer attends to; 0 = full attention
-    std::uint64_t sliding_window_layers = 0;  ///< layers using the window; 0 with a window = all layers
-};
-
-/// Where ZeRO-Offload / ZeRO-Infinity put offloaded states (Ren et al. 2021; Rajbhandari et al. 2021).
-enum class offload_target { none, cpu, nvme };
-
-/// How the GPUs are divided: gpus = dp × tp × pp × cp; experts are split over ep ranks carved out of
-/// dp × cp; ZeRO shards over the data-parallel group (dp × cp, as Megatron's distributed optimizer).
-struct parallel_config {
-    std::uint64_t gpus = 1;         ///< total GPUs; data-parallel degree = gpus / (tp · pp · cp)
-    std::uint64_t tp = 1;           ///< tensor-parallel degree
-    std::uint64_t pp = 1;           ///< pipeline-parallel degree
-    std::uint64_t cp = 1;           ///< context-parallel degree (sequence split across GPUs)
-    std::uint64_t ep = 1;           ///< expert-parallel degree (MoE experts split across GPUs)
-    std::uint64_t virtual_stages = 1;  ///< interleaved 1F1B model chunks per GPU (Narayanan et al. 2021, §2.2)
-    std::int64_t zero_stage = 0;    ///< 0..3
-    std::uint64_t zero_shard_size = 0;  ///< GPUs one ZeRO shard group spans (hybrid/FSDP HYBRID_SHARD); 0 = the whole group
-    bool sequence_parallel = false; ///< Megatron sequence parallelism (shards norm/dropout activations over tp)
-    bool partition_activations = false;  ///< DeepSpeed ZeRO-R Pa: checkpointed layer inputs sharded over tp
-    std::uint64_t zero_bucket_params = 500000000;       ///< DeepSpeed allgather bucket, in elements
-    std::uint64_t zero3_max_live_params = 1000000000;   ///< DeepSpeed stage3_max_live_parameters
-    offload_target offload_optimizer = offload_target::none;  ///< optimizer states (and fp32 master) off the GPU
-    offload_target offload_params = offload_target::none;     ///< parameters off the GPU (ZeRO-3 only)
-    std::uint64_t gpus_per_node = 8;  ///< for host memory per node
-};
-
-/// A training step.
-struct train_config {
-    std::uint64_t micro_batch = 1;      ///< sequences per micro-batch b
-    std::uint64_t seq_len = 2048;       ///< tokens per sequence s
-    recompute_mode recompute = recompute_mode::none;
-    bool flash_attention = false;       ///< attention scores never materialised
-    dtype weight_dtype = dtype::bf16;   ///< parameters used in forward/backward (fp8: Transformer Engine)
-    dtype grad_dtype = dtype::bf16;     ///< gradient buffers
-    bool master_weights = true;         ///< fp32 master copy kept by the optimizer when weights are below 32 bits
-    optimizer_kind optimizer = optimizer_kind::adam;
-    std::uint64_t microbatches_in_flight = 0;  ///< activations held by the first stage; 0 = pp (1F1B)
-};
-
-/// Serving: weights plus a KV cache.
-struct infer_config {
-    std::uint64_t batch = 1;            ///< concurrent sequences
-    std::uint64_t context_len = 2048;   ///< tokens cached per sequence (prompt + generated)
-    dtype weight_dtype = dtype::bf16;   ///< block linear weights; embeddings and norms stay in bf16 when quantized
-    dtype kv_dtype = dtype::bf16;
-    std::uint64_t quant_group_size = 0; ///< weights quantized in groups of G with an fp16 scale and a zero point; 0 = no group overhead
-    bool flash_attention = true;        ///< prefill attention without a score matrix
-    std::uint64_t prefill_tokens = 0;   ///< tokens per sequence in one prefill pass (chunked prefill); 0 = context_len
-};
-
-/// One whole estimate request.
-struct estimate_config {
-    run_mode mode = run_mode::train;
-    model_config model;
-    parallel_config parallel;
-    train_config train;
-    infer_config infer;
-    std::uint64_t misc_bytes = 0;       ///< framework overhead (CUDA context, allocator), stated by the user
-    std::uint64_t gpu_memory_bytes = 0; ///< capacity of one GPU; 0 = not given (no fit verdict)
-};
 
 /// The named parts of one GPU's memory; total is their sum.
 struct memory_breakdown {
@@ -128,13 +24,6 @@ struct memory_breakdown {
     std::uint64_t kv_cache = 0;
     std::uint64_t misc = 0;
     std::uint64_t total = 0;
-};
-
-/// One tensor that the forward pass of a layer keeps for backward, on one GPU, for one micro-batch.
-struct activation_tensor {
-    std::string name;        ///< stable identifier, e.g. "attn.norm.input", "mlp.act.output"
-    std::uint64_t bytes = 0; ///< bytes on one GPU (rounded up)
-    std::string note;        ///< what it is and why it is kept, one line
 };
 
 /// Figures behind the breakdown, for display and checking.
@@ -171,26 +60,5 @@ diagnostics validate(const estimate_config& config);
 
 /// Per-GPU memory for `config`; result.errors is non-empty (and nothing else is set) when the input is invalid.
 estimate_result estimate(const estimate_config& config);
-
-/// Bits per element of a dtype (int4 = 4).
-std::uint64_t dtype_bits(dtype type);
-
-/// Names used in JSON, the CLI and the page.
-const char* to_string(dtype type);
-const char* to_string(run_mode mode);
-const char* to_string(recompute_mode mode);
-const char* to_string(optimizer_kind kind);
-const char* to_string(norm_kind kind);
-const char* to_string(mlp_kind kind);
-const char* to_string(offload_target target);
-
-/// Parses a name; false when `name` is not one of the names above.
-bool parse_enum(const std::string& name, dtype& out);
-bool parse_enum(const std::string& name, run_mode& out);
-bool parse_enum(const std::string& name, recompute_mode& out);
-bool parse_enum(const std::string& name, optimizer_kind& out);
-bool parse_enum(const std::string& name, norm_kind& out);
-bool parse_enum(const std::string& name, mlp_kind& out);
-bool parse_enum(const std::string& name, offload_target& out);
 
 }  // namespace memplan

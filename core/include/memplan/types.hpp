@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "memplan/limits.hpp"
+
 namespace memplan {
 
 /// One problem with one input: `field` is a dotted path ("parallel.tp"), `message` says what is allowed.
@@ -23,18 +25,5 @@ struct outcome {
     diagnostics errors;
     bool ok() const { return errors.empty(); }
 };
-
-/// Largest integer that a JS number (IEEE double) holds exactly: 2^53.
-constexpr std::uint64_t max_exact_integer = 9007199254740992ULL;
-
-/// Largest parameter count the API accepts or returns: 2^49, so that 16 bytes per parameter stays below 2^53.
-constexpr std::uint64_t max_param_count = 562949953421312ULL;
-
-/// Largest GPU count the API accepts: 2^20.
-constexpr std::uint64_t max_gpu_count = 1048576ULL;
-
-/// Bytes in a GB (decimal, as vendors and the ZeRO paper use it) and in a GiB (binary).
-constexpr std::uint64_t bytes_per_gb = 1000000000ULL;
-constexpr std::uint64_t bytes_per_gib = 1073741824ULL;
 
 }  // namespace memplan

@@ -1,0 +1,41 @@
+// memplan — the named limits of the public API: the largest values memplan accepts or returns.
+// Every range in the schema (memplan/schema.hpp) is written with these names.
+#pragma once
+
+#include <cstdint>
+
+namespace memplan {
+
+/// Largest integer that a JS number (IEEE double) holds exactly: 2^53.
+constexpr std::uint64_t max_exact_integer = 9007199254740992ULL;
+
+/// Largest parameter count the API accepts or returns: 2^49, so that 16 bytes per parameter stays below 2^53.
+constexpr std::uint64_t max_param_count = 562949953421312ULL;
+
+/// Largest GPU count the API accepts: 2^20.
+constexpr std::uint64_t max_gpu_count = 1048576ULL;
+
+/// Bytes in a GB (decimal, as vendors and the ZeRO paper use it) and in a GiB (binary).
+constexpr std::uint64_t bytes_per_gb = 1000000000ULL;
+constexpr std::uint64_t bytes_per_gib = 1073741824ULL;
+
+/// Largest tensor-, pipeline-, context- or expert-parallel degree: 2^10.
+constexpr std::uint64_t max_parallel_degree = 1024ULL;
+/// Largest batch, micro-batch or number of micro-batches in flight: 2^20 sequences.
+constexpr std::uint64_t max_batch_size = 1048576ULL;
+/// Largest sequence or context length: 2^24 tokens.
+constexpr std::uint64_t max_token_count = 16777216ULL;
+/// Largest hidden or FFN width: 2^20.
+constexpr std::uint64_t max_width = 1048576ULL;
+/// Largest number of layers, heads, KV heads, experts or head size: 2^16.
+constexpr std::uint64_t max_layer_count = 65536ULL;
+/// Largest vocabulary: 2^24 tokens.
+constexpr std::uint64_t max_vocab_size = 16777216ULL;
+/// Largest number of GPUs in one node: 2^10.
+constexpr std::uint64_t max_gpus_per_node = 1024ULL;
+/// Largest number of interleaved pipeline chunks per GPU.
+constexpr std::uint64_t max_virtual_stages = 64ULL;
+/// Largest number of norms per transformer layer.
+constexpr std::uint64_t max_norms_per_layer = 16ULL;
+
+}  // namespace memplan

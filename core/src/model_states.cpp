@@ -1,0 +1,80 @@
+// Model states: parameters per pipeline stage (after tensor and expert parallelism) and the
+// optimizer bytes per parameter of each optimizer.
+#include <algorithm>
+
+#include "stage.hpp"
+
+namespace memplan::detail {
+
+namespace {
+/// Elements of the factored second moment Adafactor keeps (Shazeer & Stern 2018, §3): a row and a
+/// column vector per weight matrix, the full size for vectors; approximated per layer by its matrices.
+u128 adafactor_elements(u128 shard_params, const model_config& m) {
+    const u128 h = m.hidden_size;
+    const u128 f = m.num_experts != 0 && m.moe_intermediate_size != 0 ? m.moe_intermediate_size : resolved_ffn(m);
+    // One block's matrices are h×h-ish (attention) and h×f (MLP); their row+column vectors relative to
+    // their size give the state fraction: (r + c) / (r · c) per element.
+    const u128 matrix_elements = 4 * h * h + 3 * h * f;
+    const u128 factored = 4 * (h + h) + 3 * (h + f);
+    return ceil_div(shard_params * factored, matrix_elements);
+}
+
+}  // namespace
+
+/// Optimizer-state bytes for `shard_params` parameters.
+u128 optimizer_bytes(u128 shard_params, const train_config& t, const model_config& m) {
+    if (t.optimizer == optimizer_kind::none) return 0;  // frozen weights: no optimizer at all
+    // fp32 master copy when the working weights are narrower (Micikevicius et al. 2018, §3.1).
+    const u128 master = (t.master_weights && dtype_bits(t.weight_dtype) < 32) ? 4 * shard_params : 0;
+    switch (t.optimizer) {
+        case optimizer_kind::adam:  // fp32 momentum + variance (Kingma & Ba 2015; ZeRO §3.1, K = 12 with master)
+            return master + 8 * shard_params;
+        case optimizer_kind::adam_8bit:  // int8 momentum + variance, one fp32 absmax per 2048-block each
+            // (Dettmers et al. 2022, "8-bit Optimizers via Block-wise Quantization", §2, block size 2048)
+            return master + 2 * shard_params + 2 * 4 * ceil_div(shard_params, 2048);
+        case optimizer_kind::sgd:  // plain SGD keeps no state
+            return master;
+        case optimizer_kind::sgd_momentum:  // one fp32 momentum buffer (torch.optim.SGD)
+        case optimizer_kind::lion:          // one fp32 momentum (Chen et al. 2023, "Symbolic Discovery", Alg. 1)
+            return master + 4 * shard_params;
+        case optimizer_kind::adafactor:  // factored fp32 second moment, no momentum (Shazeer & Stern 2018)
+            return master + 4 * adafactor_elements(shard_params, m);
+        case optimizer_kind::none: return 0;
+    }
+    return 0;
+}
+
+/// Layers of stage i: L/pp each, the first L mod pp stages one more (an upper bound when uneven).
+u128 layers_of_stage(const model_config& m, std::uint64_t pp, std::uint64_t i) {
+    return m.num_hidden_layers / pp + (i < m.num_hidden_layers % pp ? 1 : 0);
+}
+
+stage_params params_of_stage(const estimate_config& c, const param_breakdown& counted, std::uint64_t i) {
+    const model_config& m = c.model;
+    const parallel_config& p = c.parallel;
+    stage_params out;
+    out.layers = layers_of_stage(m, p.pp, i);
+    if (m.params != 0) {
+        // An explicit count carries no structure: spread it evenly over tp · pp (upper bound).
+        out.dense = ceil_div(ceil_div(m.params, p.pp), p.tp);
+        out.linear = out.dense;
+        return out;
+    }
+    // Embeddings on the first stage; final norm and output layer on the last, which with tied
+    // embeddings keeps its own copy of the embedding matrix (Megatron-LM, Narayanan et al. 2021 §4.1).
+    u128 dense = out.layers * (counted.per_layer - counted.per_layer_experts);
+    if (i == 0) dense += counted.embedding;
+    if (i + 1 == p.pp) {
+        dense += counted.lm_head + counted.final_norm;
+        if (p.pp > 1 && m.tie_word_embeddings) dense += u128{m.vocab_size} * m.hidden_size;
+    }
+    // Tensor parallelism splits every matrix (vocabulary-parallel embeddings included, Shoeybi et al.
+    // 2019 §3); the replicated norms and row-parallel biases are a rounding error and are split too.
+    out.dense = ceil_div(dense, p.tp);
+    out.experts = ceil_div(out.layers * counted.per_layer_experts, u128{p.tp} * p.ep);
+    out.linear = ceil_div(out.layers * counted.per_layer_linear, p.tp) +
+                 ceil_div(out.layers * counted.per_layer_expert_linear, u128{p.tp} * p.ep);
+    return out;
+}
+
+}  // namespace memplan::detail

@@ -1,0 +1,80 @@
+// Names of the enumerations used in JSON, the CLI and the page, and the element widths of dtypes.
+#include <array>
+
+#include "memplan/config.hpp"
+
+namespace memplan {
+
+// ---------------------------------------------------------------------------------------------
+// Names
+
+namespace {
+template <class E, std::size_t N>
+struct name_table {
+    std::array<std::pair<E, const char*>, N> entries;
+    const char* name(E value) const {
+        for (const auto& entry : entries)
+            if (entry.first == value) return entry.second;
+        return "?";
+    }
+    bool parse(const std::string& text, E& out) const {
+        for (const auto& entry : entries)
+            if (text == entry.second) {
+                out = entry.first;
+                return true;
+            }
+        return false;
+    }
+};
+
+constexpr name_table<dtype, 6> dtype_names{{{{dtype::fp32, "fp32"},
+                                              {dtype::bf16, "bf16"},
+                                              {dtype::fp16, "fp16"},
+                                              {dtype::fp8, "fp8"},
+                                              {dtype::int8, "int8"},
+                                              {dtype::int4, "int4"}}}};
+constexpr name_table<run_mode, 2> mode_names{{{{run_mode::train, "train"}, {run_mode::infer, "infer"}}}};
+constexpr name_table<recompute_mode, 3> recompute_names{{{{recompute_mode::none, "none"},
+                                                          {recompute_mode::selective, "selective"},
+                                                          {recompute_mode::full, "full"}}}};
+constexpr name_table<optimizer_kind, 7> optimizer_names{{{{optimizer_kind::adam, "adam"},
+                                                           {optimizer_kind::adam_8bit, "adam_8bit"},
+                                                           {optimizer_kind::sgd, "sgd"},
+                                                           {optimizer_kind::sgd_momentum, "sgd_momentum"},
+                                                           {optimizer_kind::lion, "lion"},
+                                                           {optimizer_kind::adafactor, "adafactor"},
+                                                           {optimizer_kind::none, "none"}}}};
+constexpr name_table<offload_target, 3> offload_names{
+    {{{offload_target::none, "none"}, {offload_target::cpu, "cpu"}, {offload_target::nvme, "nvme"}}}};
+constexpr name_table<norm_kind, 2> norm_names{{{{norm_kind::layernorm, "layernorm"}, {norm_kind::rmsnorm, "rmsnorm"}}}};
+constexpr name_table<mlp_kind, 2> mlp_names{{{{mlp_kind::plain, "plain"}, {mlp_kind::gated, "gated"}}}};
+}  // namespace
+
+const char* to_string(norm_kind kind) { return norm_names.name(kind); }
+const char* to_string(offload_target target) { return offload_names.name(target); }
+bool parse_enum(const std::string& name, offload_target& out) { return offload_names.parse(name, out); }
+const char* to_string(mlp_kind kind) { return mlp_names.name(kind); }
+bool parse_enum(const std::string& name, norm_kind& out) { return norm_names.parse(name, out); }
+bool parse_enum(const std::string& name, mlp_kind& out) { return mlp_names.parse(name, out); }
+const char* to_string(dtype type) { return dtype_names.name(type); }
+const char* to_string(run_mode mode) { return mode_names.name(mode); }
+const char* to_string(recompute_mode mode) { return recompute_names.name(mode); }
+const char* to_string(optimizer_kind kind) { return optimizer_names.name(kind); }
+bool parse_enum(const std::string& name, dtype& out) { return dtype_names.parse(name, out); }
+bool parse_enum(const std::string& name, run_mode& out) { return mode_names.parse(name, out); }
+bool parse_enum(const std::string& name, recompute_mode& out) { return recompute_names.parse(name, out); }
+bool parse_enum(const std::string& name, optimizer_kind& out) { return optimizer_names.parse(name, out); }
+
+std::uint64_t dtype_bits(dtype type) {
+    switch (type) {
+        case dtype::fp32: return 32;
+        case dtype::bf16:
+        case dtype::fp16: return 16;
+        case dtype::fp8:
+        case dtype::int8: return 8;
+        case dtype::int4: return 4;
+    }
+    return 32;
+}
+
+}  // namespace memplan

@@ -1,0 +1,127 @@
+// Validation of an estimate configuration: ranges of every field, then the layout and the model.
+#include "memplan/estimate.hpp"
+
+#include "checks.hpp"
+#include "memplan/arch.hpp"
+
+namespace memplan {
+
+// ---------------------------------------------------------------------------------------------
+// Validation
+
+namespace {
+void check_range(std::uint64_t value, const char* field, std::uint64_t lo, std::uint64_t hi, diagnostics& errors) {
+    if (value < lo || value > hi) errors.push_back({field, detail::integer_range_message(lo, hi)});
+}
+
+void require_architecture(const model_config& m, const char* why, diagnostics& errors) {
+    const std::string suffix = std::string("is required ") + why;
+    if (m.num_hidden_layers == 0) errors.push_back({"model.num_hidden_layers", suffix});
+    if (m.hidden_size == 0) errors.push_back({"model.hidden_size", suffix});
+    if (m.num_attention_heads == 0) errors.push_back({"model.num_attention_heads", suffix});
+}
+}  // namespace
+
+diagnostics validate(const estimate_config& c) {
+    diagnostics errors;
+    const model_config& m = c.model;
+    check_range(m.params, "model.params", 0, max_param_count, errors);
+    check_range(m.num_hidden_layers, "model.num_hidden_layers", 0, max_layer_count, errors);
+    check_range(m.hidden_size, "model.hidden_size", 0, max_width, errors);
+    check_range(m.num_attention_heads, "model.num_attention_heads", 0, max_layer_count, errors);
+    check_range(m.num_key_value_heads, "model.num_key_value_heads", 0, max_layer_count, errors);
+    check_range(m.head_dim, "model.head_dim", 0, max_layer_count, errors);
+    check_range(m.intermediate_size, "model.intermediate_size", 0, max_width, errors);
+    check_range(m.vocab_size, "model.vocab_size", 0, max_vocab_size, errors);
+    check_range(m.learned_positions, "model.learned_positions", 0, max_token_count, errors);
+    check_range(m.norms_per_layer, "model.norms_per_layer", 0, max_norms_per_layer, errors);
+    check_range(m.num_experts, "model.num_local_experts", 0, max_layer_count, errors);
+    check_range(m.experts_per_token, "model.num_experts_per_tok", 0, max_layer_count, errors);
+    check_range(m.moe_intermediate_size, "model.moe_intermediate_size", 0, max_width, errors);
+    check_range(m.shared_expert_intermediate_size, "model.shared_expert_intermediate_size", 0, max_width, errors);
+    check_range(m.sliding_window, "model.sliding_window", 0, max_token_count, errors);
+    check_range(m.sliding_window_layers, "model.sliding_window_layers", 0, max_layer_count, errors);
+
+    const parallel_config& p = c.parallel;
+    check_range(p.gpus, "parallel.gpus", 1, max_gpu_count, errors);
+    check_range(p.tp, "parallel.tp", 1, max_parallel_degree, errors);
+    check_range(p.pp, "parallel.pp", 1, max_parallel_degree, errors);
+    check_range(p.cp, "parallel.cp", 1, max_parallel_degree, errors);
+    check_range(p.ep, "parallel.ep", 1, max_parallel_degree, errors);
+    check_range(p.virtual_stages, "parallel.virtual_stages", 1, max_virtual_stages, errors);
+    if (p.zero_stage < 0 || p.zero_stage > 3) errors.push_back({"parallel.zero_stage", "must be 0, 1, 2 or 3"});
+    check_range(p.zero_shard_size, "parallel.zero_shard_size", 0, max_gpu_count, errors);
+    check_range(p.zero_bucket_params, "parallel.zero_bucket_params", 0, max_param_count, errors);
+    check_range(p.zero3_max_live_params, "parallel.zero3_max_live_params", 0, max_param_count, errors);
+    check_range(p.gpus_per_node, "parallel.gpus_per_node", 1, max_gpus_per_node, errors);
+
+    check_range(c.train.micro_batch, "train.micro_batch", 1, max_batch_size, errors);
+    check_range(c.train.seq_len, "train.seq_len", 1, max_token_count, errors);
+    check_range(c.train.microbatches_in_flight, "train.microbatches_in_flight", 0, max_batch_size, errors);
+    check_range(c.infer.batch, "infer.batch", 1, max_batch_size, errors);
+    check_range(c.infer.context_len, "infer.context_len", 1, max_token_count, errors);
+    check_range(c.infer.quant_group_size, "infer.quant_group_size", 0, max_width, errors);
+    check_range(c.infer.prefill_tokens, "infer.prefill_tokens", 0, max_token_count, errors);
+    check_range(c.misc_bytes, "overhead.misc_bytes", 0, max_exact_integer, errors);
+    check_range(c.gpu_memory_bytes, "gpu.memory_bytes", 0, max_exact_integer, errors);
+    if (!errors.empty()) return errors;
+
+    // Layout: every GPU belongs to exactly one (data, tensor, pipeline, context) coordinate.
+    const std::uint64_t model_parallel = p.tp * p.pp * p.cp;
+    if (p.gpus % model_parallel != 0) {
+        errors.push_back({"parallel.gpus", p.cp == 1 ? "must be a multiple of parallel.tp × parallel.pp (" +
+                                                           std::to_string(p.tp * p.pp) + ")"
+                                                     : "must be a multiple of parallel.tp × parallel.pp × parallel.cp (" +
+                                                           std::to_string(model_parallel) + ")"});
+        return errors;
+    }
+    const std::uint64_t replicas = p.gpus / model_parallel * p.cp;  // the ZeRO group: dp × cp
+    if (replicas % p.ep != 0)
+        errors.push_back({"parallel.ep", "must divide the data-parallel × context-parallel degree (" +
+                                             std::to_string(replicas) + ")"});
+    if (p.zero_shard_size != 0 && replicas % p.zero_shard_size != 0)
+        errors.push_back({"parallel.zero_shard_size", "must divide the data-parallel × context-parallel degree (" +
+                                                          std::to_string(replicas) + ")"});
+    if (p.offload_params != offload_target::none && p.zero_stage != 3)
+        errors.push_back({"parallel.offload_params", "needs parallel.zero_stage 3"});
+    if (p.virtual_stages > 1 && p.pp == 1)
+        errors.push_back({"parallel.virtual_stages", "needs parallel.pp above 1"});
+    if (c.mode == run_mode::train && c.train.seq_len % p.cp != 0)
+        errors.push_back({"train.seq_len", "must be a multiple of parallel.cp (" + std::to_string(p.cp) + ")"});
+    const bool integer_weights = c.infer.weight_dtype == dtype::int4 || c.infer.weight_dtype == dtype::int8;
+    if (c.mode == run_mode::infer && c.infer.quant_group_size != 0 && !integer_weights)
+        errors.push_back({"infer.quant_group_size", "applies to int4 and int8 weights only"});
+    if (c.infer.prefill_tokens > c.infer.context_len)
+        errors.push_back({"infer.prefill_tokens", "must not exceed infer.context_len (" +
+                                                      std::to_string(c.infer.context_len) + ")"});
+
+    // Model: an explicit count, or an architecture that determines one; activations and the KV
+    // cache need the architecture in any case.
+    const bool partial = m.num_hidden_layers != 0 || m.hidden_size != 0 || m.num_attention_heads != 0;
+    if (m.params == 0 && !partial)
+        errors.push_back({"model.params", "give model.params or the architecture (num_hidden_layers, "
+                                          "hidden_size, num_attention_heads)"});
+    else if (c.mode == run_mode::train) require_architecture(m, "for activation memory", errors);
+    else require_architecture(m, "for the KV cache", errors);
+    if (!errors.empty()) return errors;
+
+    errors = validate_architecture(m);
+    if (!errors.empty()) return errors;
+    const std::uint64_t kv_heads = resolved_kv_heads(m);
+    // Megatron tensor parallelism splits attention by heads (Shoeybi et al. 2019, §3).
+    if (m.num_attention_heads % p.tp != 0)
+        errors.push_back({"parallel.tp", "must divide model.num_attention_heads (" +
+                                             std::to_string(m.num_attention_heads) + ")"});
+    else if (kv_heads % p.tp != 0 && p.tp % kv_heads != 0)
+        errors.push_back({"parallel.tp", "must divide model.num_key_value_heads (" + std::to_string(kv_heads) +
+                                             ") or be a multiple of it"});
+    if (p.pp * p.virtual_stages > m.num_hidden_layers)
+        errors.push_back({p.virtual_stages > 1 ? "parallel.virtual_stages" : "parallel.pp",
+                          "parallel.pp × parallel.virtual_stages must not exceed model.num_hidden_layers (" +
+                              std::to_string(m.num_hidden_layers) + ")"});
+    if (p.ep > 1 && (m.num_experts == 0 || m.num_experts % p.ep != 0))
+        errors.push_back({"parallel.ep", "must divide model.num_local_experts (" + std::to_string(m.num_experts) + ")"});
+    return errors;
+}
+
+}  // namespace memplan
