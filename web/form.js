@@ -34,7 +34,7 @@ function control(spec, key) {
     const values = Array.from({ length: field.max - field.min + 1 }, (_, i) => String(field.min + i));
     input.append(...options(values));
   } else {
-    input = el('input', null, { inputmode: gb || field.type === 'text' ? 'text' : 'decimal', spellcheck: 'false' });
+    input = el('input', null, { inputmode: field.type === 'text' ? 'text' : 'decimal', spellcheck: 'false' });
     if (!gb && field.min !== undefined) { input.setAttribute('min', String(field.min)); input.setAttribute('max', String(field.max)); }
     if (unset && field.type !== 'text') input.placeholder = 'not set';
   }
