@@ -37,10 +37,14 @@ function validValue(spec, key, value, fallback) {
   return value === '' || NUMBER_TEXT.test(value) ? value : undefined;
 }
 
-/** State entries of a model object as the core resolved it (mp.resolveModel().model): every model field set. */
+/**
+ * State entries of a model object as the core resolved it (mp.resolveModel().model, which lists every
+ * key it sets): every model field, '' (not set, the core derives it) for a key the model leaves out; a
+ * checkbox cannot show "not set", so a boolean left out keeps the schema default.
+ */
 export function modelFields(spec, model) {
   const out = {};
-  for (const key of modelKeys(spec)) out[key] = spec.defaults[key];
+  for (const key of modelKeys(spec)) out[key] = typeof spec.defaults[key] === 'boolean' ? spec.defaults[key] : '';
   for (const [name, value] of Object.entries(model || {})) {
     const key = 'model.' + name;
     if (!(key in out)) continue;

@@ -42,6 +42,18 @@ test('a preset link names the preset and only the fields that differ from it', (
   assert.deepEqual(decodeState(spec, '#model.preset=gone', presetFields).rejected, ['model.preset']);
 });
 
+test('a resolved model as form fields: keys it leaves out are not set, booleans keep the schema default', () => {
+  const fields = modelFields(spec, { num_hidden_layers: 32, hidden_size: 4096, norm: 'rmsnorm', mlp_bias: false, learned_positions: 0, preset: 'x' });
+  assert.equal(fields['model.num_hidden_layers'], '32');
+  assert.equal(fields['model.norm'], 'rmsnorm');
+  assert.equal(fields['model.mlp_bias'], false);
+  assert.equal(fields['model.learned_positions'], '0');
+  assert.equal(fields['model.params'], '');            // left out: counted from the architecture
+  assert.equal(fields['model.head_dim'], '');
+  assert.equal('model.preset' in fields, false);
+  assert.equal(Object.keys(fields).length, 24);
+});
+
 test('a malformed link keeps the defaults and lists what it rejected', () => {
   const { state, rejected } = decodeState(spec, '#parallel.gpus=abc&evil=%3Cimg%3E&train.recompute=drop&train.flash_attention=yes&mode=infer');
   assert.deepEqual(rejected, ['parallel.gpus', 'evil', 'train.recompute', 'train.flash_attention']);
