@@ -44,7 +44,11 @@ export function analysisClient(spawn, limitMs) {
       finish({ superseded: true });
     }
     if (!worker) {
-      worker = spawn();
+      try {
+        worker = spawn();
+      } catch (error) {  // workers refused (a host page's CSP without worker-src): say so, never throw
+        return Promise.resolve({ errors: [{ field: 'analysis', message: 'cannot start a worker (' + (error && error.message) + ')' }] });
+      }
       worker.onmessage = (event) => {
         if (current && event.data.id === current.id) finish(event.data.errors ? { errors: event.data.errors } : { analysis: event.data.analysis });
       };

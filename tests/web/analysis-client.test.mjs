@@ -56,3 +56,8 @@ test('a newer request replaces a running one: the old one resolves as superseded
   assert.deepEqual(await second, { analysis: 2 });
   assert.deepEqual(log, ['post', 'terminate', 'post']);
 });
+
+test('a worker that cannot be started is reported as an error, not thrown', async () => {
+  const run = analysisClient(() => { throw new Error('refused by the Content-Security-Policy'); }, 1000);
+  assert.deepEqual(await run({}), { errors: [{ field: 'analysis', message: 'cannot start a worker (refused by the Content-Security-Policy)' }] });
+});
