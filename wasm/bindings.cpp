@@ -8,6 +8,7 @@
 #include "memplan/analyze.hpp"
 #include "memplan/json.hpp"
 #include "memplan/presets.hpp"
+#include "memplan/schema.hpp"
 #include "memplan/zero.hpp"
 
 namespace {
@@ -39,6 +40,9 @@ std::string resolve_model(std::string config_json, std::string hf_config_json) {
     return memplan::resolve_model_json(config_json, hf_config_json);
 }
 
+/// The configuration schema: every field's path, type, range, default, choices, label and help.
+std::string schema() { return memplan::schema_json(); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(memplan) {
@@ -48,4 +52,5 @@ EMSCRIPTEN_BINDINGS(memplan) {
     emscripten::function("analyze", &analyze);
     emscripten::function("presets", &presets);
     emscripten::function("resolveModel", &resolve_model);
+    emscripten::function("schema", &schema);
 }

@@ -266,6 +266,8 @@ export interface Memplan {
   analyzeJson(text: string, hfConfigText?: string): string;
   /** The stored model presets, parsed once; frozen. */
   presets(): readonly ModelPreset[];
+  /** Every configuration field with its range, default, choices, label and help (the core's schema). */
+  schema(): Schema;
   /** The model a configuration (or options.hfConfig) describes, as explicit keys with exact counts. */
   resolveModel(config: Config | string, options?: EstimateOptions): ResolvedModel;
 }
@@ -282,3 +284,26 @@ export function load(options?: LoadOptions): Promise<Memplan>;
 
 /** Wraps an already instantiated Emscripten module. */
 export function wrap(core: unknown): Memplan;
+
+/** One configuration field of the core's schema (core/include/memplan/schema.hpp). */
+export interface SchemaField {
+  readonly path: string;
+  readonly type: 'integer' | 'bytes' | 'boolean' | 'choice' | 'text';
+  readonly min?: number;
+  readonly max?: number;
+  /** The default; null where the field is optional and derived when not set. */
+  readonly default: number | boolean | string | null;
+  readonly choices?: readonly string[];
+  readonly label: string;
+  readonly help: string;
+  readonly unit: string;
+  readonly modes: readonly ('train' | 'infer')[];
+  /** The error message of a value out of range ("must be an integer from 1 to 1048576"). */
+  readonly message: string;
+}
+
+export interface Schema {
+  readonly version: 1;
+  readonly fields: readonly SchemaField[];
+  readonly limits: { readonly [name: string]: number };
+}

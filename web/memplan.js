@@ -5,6 +5,7 @@
 //   mp.estimate({ model: { params: 7e9, ... }, parallel: { gpus: 8 } });
 //   mp.estimate({ mode: 'infer' }, { hfConfig: configJsonTextOrObject });  // a Hugging Face config.json
 //   mp.presets();                      // the stored models (core/data/models.json), parsed once
+//   mp.schema();                       // every configuration field: range, default, label, help
 // Works in browsers (served over http) and in Node 20. Every failure throws an Error whose message
 // names the field; `error.errors` holds the core's [{field, message}] list.
 import createMemplanCore from './memplan-core.js';
@@ -87,6 +88,7 @@ export function wrap(core) {
     return out;
   };
   let presets = null;
+  let schema = null;
   return Object.freeze({
     /** Model-state bytes per GPU of mixed-precision Adam under ZeRO: 16Ψ, 4Ψ+12Ψ/N, 2Ψ+14Ψ/N, 16Ψ/N. */
     modelStateBytes: (params, gpus, stage) =>
@@ -109,6 +111,11 @@ export function wrap(core) {
     presets: () => {
       if (!presets) presets = deepFreeze(JSON.parse(core.presets()).models);
       return presets;
+    },
+    /** The configuration schema: {version, fields: [{path, type, min, max, default, choices, label, help, unit, modes, message}], limits}, parsed once. */
+    schema: () => {
+      if (!schema) schema = deepFreeze(JSON.parse(core.schema()));
+      return schema;
     },
     /**
      * The model a configuration describes (preset, Hugging Face config, overrides applied) as explicit

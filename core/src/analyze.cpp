@@ -11,6 +11,7 @@
 
 #include "json_text.hpp"
 #include "memplan/json.hpp"
+#include "memplan/schema.hpp"
 #include "memplan/zero.hpp"
 
 namespace memplan {
@@ -69,11 +70,11 @@ stage_analysis analyze_stage(const estimate_config& config, std::int64_t stage, 
     return out;
 }
 
-/// JSON text of a value, used for a suggestion's `from` and `to`.
+/// A value as written, for a suggestion's `from` and `to` (typed again by the field's schema row).
 std::string text(bool value) { return value ? "true" : "false"; }
 std::string text(std::uint64_t value) { return std::to_string(value); }
 std::string text(std::int64_t value) { return std::to_string(value); }
-std::string text(const char* name) { return std::string("\"") + name + "\""; }
+std::string text(const char* name) { return name; }
 
 /// One candidate change: its field, the values as JSON text and the changed configuration.
 struct candidate {
@@ -228,6 +229,27 @@ workload_limits limits_for(const estimate_config& c) {
     }
     return l;
 }
+
+/// Serving: the configuration at context lengths 2^10 … 2^21 (a prefill chunk longer than the
+/// context is shortened to it).
+std::vector<context_point> context_sweep_for(const estimate_config& c) {
+    std::vector<context_point> out;
+    if (c.mode != run_mode::infer) return out;
+    for (std::uint64_t context = context_sweep_first; context <= context_sweep_last; context *= 2) {
+        estimate_config probe = c;
+        probe.infer.context_len = context;
+        probe.infer.prefill_tokens = std::min(probe.infer.prefill_tokens, context);
+        const estimate_result r = estimate(probe);
+        context_point point;
+        point.context_len = context;
+        point.ok = r.errors.empty();
+        point.total_bytes = point.ok ? r.per_gpu.total : 0;
+        point.kv_cache_bytes = point.ok ? r.per_gpu.kv_cache : 0;
+        point.fits = point.ok && r.fits;
+        out.push_back(point);
+    }
+    return out;
+}
 }  // namespace
 
 analysis analyze(const estimate_config& config) {
@@ -243,6 +265,7 @@ analysis analyze(const estimate_config& config) {
     out.suggestions = suggestions_for(config, out.result.per_gpu.total);
     out.sweep = sweep_for(config);
     out.limits = limits_for(config);
+    out.context_sweep = context_sweep_for(config);
     return out;
 }
 
@@ -263,10 +286,18 @@ ordered_json stage_json(const stage_analysis& s, bool has_capacity) {
                         {"fewest_gpus", count_or_null(has_capacity && s.fewest_gpus != 0, s.fewest_gpus)}};
 }
 
+/// A suggestion's value in the JSON type of its field (schema.hpp): number, boolean or name.
+ordered_json typed_value(const std::string& field, const std::string& value) {
+    const field_spec* spec = find_field(field);
+    if (spec == nullptr || spec->type == field_type::choice || spec->type == field_type::text) return value;
+    if (spec->type == field_type::boolean) return value == "true";
+    return std::stoull(value);
+}
+
 ordered_json suggestion_json(const suggestion& s, bool has_capacity) {
     return ordered_json{{"field", s.field},
-                        {"from", ordered_json::parse(s.from, nullptr, false)},
-                        {"to", ordered_json::parse(s.to, nullptr, false)},
+                        {"from", typed_value(s.field, s.from)},
+                        {"to", typed_value(s.field, s.to)},
                         {"total", s.total},
                         {"saving_bytes", s.saving_bytes},
                         {"fits", has_capacity ? ordered_json(s.fits) : ordered_json(nullptr)}};
@@ -286,13 +317,13 @@ std::string analyze_json(const std::string& config_json, const std::string& hf_c
     if (!config.ok()) {
         estimate_result failed;
         failed.errors = config.errors;
-        out["estimate"] = ordered_json::parse(to_json(failed), nullptr, false);
+        out["estimate"] = detail::result_json(failed, nullptr);
         out["errors"] = detail::errors_json(config.errors);
         return detail::dump_json(out);
     }
     const analysis a = analyze(config.value);
     // The estimate object is exactly what `memplan estimate` prints for this configuration.
-    out["estimate"] = ordered_json::parse(to_json(a.result), nullptr, false);
+    out["estimate"] = detail::result_json(a.result, &config.value);
     if (a.errors.empty()) {
         ordered_json stages = ordered_json::array(), suggestions = ordered_json::array(),
                      sweep = ordered_json::array();
@@ -308,6 +339,15 @@ std::string analyze_json(const std::string& config_json, const std::string& hf_c
                                      {"max_seq_len", count_or_null(a.has_capacity && train && l.max_seq_len != 0, l.max_seq_len)},
                                      {"max_batch", count_or_null(a.has_capacity && !train && l.max_batch != 0, l.max_batch)},
                                      {"max_context_len", count_or_null(a.has_capacity && !train && l.max_context_len != 0, l.max_context_len)}};
+        if (!train) {  // serving only: memory against the context length
+        ordered_json contexts = ordered_json::array();
+        for (const auto& p : a.context_sweep)
+            contexts.push_back(ordered_json{{"context_len", p.context_len},
+                                            {"total_bytes", count_or_null(p.ok, p.total_bytes)},
+                                            {"kv_cache_bytes", count_or_null(p.ok, p.kv_cache_bytes)},
+                                            {"fits", a.has_capacity && p.ok ? ordered_json(p.fits) : ordered_json(nullptr)}});
+        out["context_sweep"] = contexts;
+        }
     }
     out["errors"] = detail::errors_json(a.errors);
     return detail::dump_json(out);

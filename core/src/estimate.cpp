@@ -98,6 +98,7 @@ estimate_result estimate(const estimate_config& c) {
 
     if (c.gpu_memory_bytes != 0) {
         r.has_capacity = true;
+        r.capacity_bytes = c.gpu_memory_bytes;
         r.fits = b.total <= c.gpu_memory_bytes;
         r.headroom_bytes = r.fits ? c.gpu_memory_bytes - b.total : 0;
         r.shortfall_bytes = r.fits ? 0 : b.total - c.gpu_memory_bytes;

@@ -2,6 +2,8 @@
 // Hugging Face config.json import are read in model_json.cpp.
 #include "memplan/json.hpp"
 
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "checks.hpp"
@@ -20,58 +22,15 @@ using detail::object_reader;
 using detail::read_model;
 using detail::read_model_object;
 
-constexpr std::uint64_t any_count = max_exact_integer;
-constexpr const char* dtype_list = "fp32, bf16, fp16, fp8, int8, int4";
-
-
-void read_parallel(object_reader& r, parallel_config& p) {
-    r.integer("gpus", p.gpus, 1, max_gpu_count);
-    r.integer("tp", p.tp, 1, 1024);
-    r.integer("pp", p.pp, 1, 1024);
-    r.integer("cp", p.cp, 1, 1024);
-    r.integer("ep", p.ep, 1, 1024);
-    r.integer("virtual_stages", p.virtual_stages, 1, 64);
-    r.signed_integer("zero_stage", p.zero_stage, 0, 3, "must be 0, 1, 2 or 3");
-    // PyTorch FSDP sharding strategies as names for ZeRO stages (Zhao et al. 2023, §3.2).
-    std::string fsdp;
-    r.text("fsdp", fsdp);
-    if (!fsdp.empty()) {
-        if (fsdp == "full_shard" || fsdp == "hybrid_shard") p.zero_stage = 3;
-        else if (fsdp == "shard_grad_op" || fsdp == "hybrid_shard_zero2") p.zero_stage = 2;
-        else if (fsdp == "no_shard") p.zero_stage = 0;
-        else r.fail(r.field("fsdp"), "must be one of: full_shard, shard_grad_op, hybrid_shard, hybrid_shard_zero2, no_shard");
-        if (fsdp.rfind("hybrid", 0) == 0 && !r.raw().contains("zero_shard_size")) p.zero_shard_size = p.gpus_per_node;
+/// Reads the schema fields whose path lies directly in `section` ("" = the top level) and records
+/// which were given.
+void read_section(object_reader& r, const std::string& section, estimate_config& c, std::set<std::string>& given) {
+    for (const auto& field : config_fields()) {
+        const std::string path = field.path;
+        const auto dot = path.rfind('.');
+        const std::string owner = dot == std::string::npos ? "" : path.substr(0, dot);
+        if (owner == section && r.read(field, c)) given.insert(path);
     }
-    r.integer("zero_shard_size", p.zero_shard_size, 1, max_gpu_count);
-    r.boolean("sequence_parallel", p.sequence_parallel);
-    r.boolean("partition_activations", p.partition_activations);
-    r.integer("zero_bucket_params", p.zero_bucket_params, 0, max_param_count);
-    r.integer("zero3_max_live_params", p.zero3_max_live_params, 0, max_param_count);
-    r.name("offload_optimizer", p.offload_optimizer, "none, cpu, nvme");
-    r.name("offload_params", p.offload_params, "none, cpu, nvme");
-    r.integer("gpus_per_node", p.gpus_per_node, 1, 1024);
-}
-
-void read_train(object_reader& r, train_config& t) {
-    r.integer("micro_batch", t.micro_batch, 1, 1048576);
-    r.integer("seq_len", t.seq_len, 1, 16777216);
-    r.name("recompute", t.recompute, "none, selective, full");
-    r.boolean("flash_attention", t.flash_attention);
-    r.name("weight_dtype", t.weight_dtype, dtype_list);
-    r.name("grad_dtype", t.grad_dtype, dtype_list);
-    r.boolean("master_weights", t.master_weights);
-    r.name("optimizer", t.optimizer, "adam, adam_8bit, sgd, sgd_momentum, lion, adafactor, none");
-    r.integer("microbatches_in_flight", t.microbatches_in_flight, 1, 1048576);
-}
-
-void read_infer(object_reader& r, infer_config& i) {
-    r.integer("batch", i.batch, 1, 1048576);
-    r.integer("context_len", i.context_len, 1, 16777216);
-    r.name("weight_dtype", i.weight_dtype, dtype_list);
-    r.name("kv_dtype", i.kv_dtype, dtype_list);
-    r.integer("quant_group_size", i.quant_group_size, 1, 1048576);
-    r.boolean("flash_attention", i.flash_attention);
-    r.integer("prefill_tokens", i.prefill_tokens, 1, 16777216);
 }
 
 json parse_document(const std::string& text, const char* field, diagnostics& errors) {
@@ -90,18 +49,24 @@ outcome<estimate_config> parse_config(const std::string& json_text, const std::s
     object_reader top(doc, "", out.errors);
     std::int64_t version = 1;
     top.signed_integer("version", version, 1, 1, "must be 1");
-    top.name("mode", c.mode, "train, infer");
-    // parallel first: FSDP hybrid sharding defaults to one node.
-    top.object("parallel", [&](object_reader& r) { read_parallel(r, c.parallel); });
-    if (const json* model = top.find("model"); model != nullptr) {
-        if (!model->is_object()) top.fail("model", "must be an object");
-        else read_model(*model, "model", c.model, out.errors);
+    std::set<std::string> given;
+    read_section(top, "", c, given);
+    for (const char* section : {"parallel", "model", "train", "infer", "overhead", "gpu"}) {
+        if (std::string(section) == "model") {
+            if (const json* model = top.find("model"); model != nullptr) {
+                if (!model->is_object()) top.fail("model", "must be an object");
+                else read_model(*model, "model", c.model, out.errors);
+            }
+            continue;
+        }
+        top.object(section, [&](object_reader& r) { read_section(r, section, c, given); });
     }
-    top.object("train", [&](object_reader& r) { read_train(r, c.train); });
-    top.object("infer", [&](object_reader& r) { read_infer(r, c.infer); });
-    top.object("overhead", [&](object_reader& r) { r.integer("misc_bytes", c.misc_bytes, 0, any_count); });
-    top.object("gpu", [&](object_reader& r) { r.integer("memory_bytes", c.gpu_memory_bytes, 1, any_count); });
     top.finish();
+    if (out.ok()) {
+        const diagnostics layout =
+            resolve_layout(c, given.count("parallel.zero_stage") != 0, given.count("parallel.zero_shard_size") != 0);
+        out.errors.insert(out.errors.end(), layout.begin(), layout.end());
+    }
     if (!hf_config_text.empty()) {
         // A Hugging Face config.json replaces the model section.
         const json hf = parse_document(hf_config_text, "hf_config", out.errors);
@@ -114,7 +79,13 @@ outcome<estimate_config> parse_config(const std::string& json_text, const std::s
     return out;
 }
 
-std::string to_json(const estimate_result& r) {
+std::string to_json(const estimate_result& r) { return dump_json(detail::result_json(r, nullptr)); }
+
+std::string to_json(const estimate_result& r, const estimate_config* config) {
+    return dump_json(detail::result_json(r, config));
+}
+
+ordered_json detail::result_json(const estimate_result& r, const estimate_config* config) {
     ordered_json out;
     if (r.errors.empty()) {
         const memory_breakdown& b = r.per_gpu;
@@ -147,11 +118,13 @@ std::string to_json(const estimate_result& r) {
         if (r.has_capacity)
             out["gpu"] = ordered_json{{"fits", r.fits},
                                       {"headroom_bytes", r.headroom_bytes},
-                                      {"shortfall_bytes", r.shortfall_bytes}};
+                                      {"shortfall_bytes", r.shortfall_bytes},
+                                      {"capacity_bytes", r.capacity_bytes}};
+        if (config != nullptr) out["config"] = detail::config_echo_json(*config);
     }
     out["warnings"] = errors_json(r.warnings);
     out["errors"] = errors_json(r.errors);
-    return dump_json(out);
+    return out;
 }
 
 std::string estimate_json(const std::string& json_text, const std::string& hf_config_text) {
@@ -161,7 +134,7 @@ std::string estimate_json(const std::string& json_text, const std::string& hf_co
         failed.errors = config.errors;
         return to_json(failed);
     }
-    return to_json(estimate(config.value));
+    return to_json(estimate(config.value), &config.value);
 }
 
 std::string errors_json_text(const diagnostics& errors) {

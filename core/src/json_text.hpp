@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "memplan/config.hpp"
+#include "memplan/estimate.hpp"
 #include "memplan/types.hpp"
 
 namespace memplan::detail {
@@ -22,5 +24,12 @@ inline ordered_json errors_json(const diagnostics& list) {
 inline std::string dump_json(const ordered_json& value) {
     return value.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
 }
+
+/// The result object of `memplan estimate` (json.cpp); with `config`, its resolved-configuration echo.
+ordered_json result_json(const estimate_result& result, const estimate_config* config);
+
+/// The configuration's schema fields as JSON sections ({"mode":…, "parallel":{…}, …}),
+/// in schema order; an optional field left unset is null (schema.cpp).
+ordered_json config_echo_json(const estimate_config& config);
 
 }  // namespace memplan::detail

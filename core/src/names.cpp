@@ -17,6 +17,12 @@ struct name_table {
             if (entry.first == value) return entry.second;
         return "?";
     }
+    /// "a,b,c": the names in declaration order.
+    std::string joined() const {
+        std::string out;
+        for (const auto& entry : entries) out += (out.empty() ? "" : ",") + std::string(entry.second);
+        return out;
+    }
     bool parse(const std::string& text, E& out) const {
         for (const auto& entry : entries)
             if (text == entry.second) {
@@ -48,7 +54,42 @@ constexpr name_table<offload_target, 3> offload_names{
     {{{offload_target::none, "none"}, {offload_target::cpu, "cpu"}, {offload_target::nvme, "nvme"}}}};
 constexpr name_table<norm_kind, 2> norm_names{{{{norm_kind::layernorm, "layernorm"}, {norm_kind::rmsnorm, "rmsnorm"}}}};
 constexpr name_table<mlp_kind, 2> mlp_names{{{{mlp_kind::plain, "plain"}, {mlp_kind::gated, "gated"}}}};
+constexpr name_table<fsdp_strategy, 5> fsdp_names{{{{fsdp_strategy::full_shard, "full_shard"},
+                                                    {fsdp_strategy::shard_grad_op, "shard_grad_op"},
+                                                    {fsdp_strategy::hybrid_shard, "hybrid_shard"},
+                                                    {fsdp_strategy::hybrid_shard_zero2, "hybrid_shard_zero2"},
+                                                    {fsdp_strategy::no_shard, "no_shard"}}}};
+
+/// The joined names of a table, built once (an immutable constant after its first use).
+template <class Table>
+const char* joined_once(const Table& table) {
+    static const std::string text = table.joined();
+    return text.c_str();
+}
 }  // namespace
+
+const char* choice_names(dtype) { return joined_once(dtype_names); }
+const char* choice_names(run_mode) { return joined_once(mode_names); }
+const char* choice_names(recompute_mode) { return joined_once(recompute_names); }
+const char* choice_names(optimizer_kind) { return joined_once(optimizer_names); }
+const char* choice_names(norm_kind) { return joined_once(norm_names); }
+const char* choice_names(mlp_kind) { return joined_once(mlp_names); }
+const char* choice_names(offload_target) { return joined_once(offload_names); }
+const char* choice_names(fsdp_strategy) { return joined_once(fsdp_names); }
+const char* to_string(fsdp_strategy strategy) { return strategy == fsdp_strategy::unset ? "" : fsdp_names.name(strategy); }
+bool parse_enum(const std::string& name, fsdp_strategy& out) { return fsdp_names.parse(name, out); }
+
+std::int64_t zero_stage_of(fsdp_strategy strategy) {
+    switch (strategy) {  // Zhao et al. 2023, §3.2: FULL_SHARD ~ ZeRO-3, SHARD_GRAD_OP ~ ZeRO-2
+        case fsdp_strategy::full_shard:
+        case fsdp_strategy::hybrid_shard: return 3;
+        case fsdp_strategy::shard_grad_op:
+        case fsdp_strategy::hybrid_shard_zero2: return 2;
+        case fsdp_strategy::no_shard: return 0;
+        case fsdp_strategy::unset: break;
+    }
+    return -1;
+}
 
 const char* to_string(norm_kind kind) { return norm_names.name(kind); }
 const char* to_string(offload_target target) { return offload_names.name(target); }

@@ -10,6 +10,7 @@
 
 #include "checks.hpp"
 #include "memplan/config.hpp"
+#include "memplan/schema.hpp"
 
 namespace memplan::detail {
 
@@ -96,6 +97,57 @@ public:
         if (v == nullptr) return;
         if (!v->is_string() || !parse_enum(v->get<std::string>(), out))
             fail(field(key), std::string("must be one of: ") + allowed);
+    }
+
+    /// The field `spec` (its key is the last part of its path) into `config`, with the schema's
+    /// range and message; true when the key was present.
+    bool read(const field_spec& spec, estimate_config& config) {
+        std::string key = spec.path;
+        key = key.substr(key.rfind('.') + 1);
+        const json* v = find(key.c_str());
+        if (v == nullptr) return false;
+        const std::string name = field(key);
+        field_value value;
+        switch (spec.type) {
+            case field_type::integer:
+            case field_type::bytes:
+                if (v->is_number_unsigned()) {
+                    value.number = v->get<std::uint64_t>();
+                    if (value.number < spec.min || value.number > spec.max) {
+                        fail(name, field_message(spec));
+                        return true;
+                    }
+                } else if (v->is_number()) {
+                    // Negative integers and floats: accept only an integral value in range (7e9 is fine).
+                    diagnostics range_errors;
+                    value.number = detail::checked_integer(v->get<double>(), name, spec.min, spec.max, range_errors);
+                    if (!range_errors.empty()) {
+                        fail(name, field_message(spec));
+                        return true;
+                    }
+                } else {
+                    fail(name, field_message(spec));
+                    return true;
+                }
+                break;
+            case field_type::boolean:
+                if (!v->is_boolean()) {
+                    fail(name, field_message(spec));
+                    return true;
+                }
+                value.flag = v->get<bool>();
+                break;
+            case field_type::choice:
+            case field_type::text:
+                if (!v->is_string()) {
+                    fail(name, field_message(spec));
+                    return true;
+                }
+                value.name = v->get<std::string>();
+                break;
+        }
+        if (!spec.set(config, value)) fail(name, field_message(spec));
+        return true;
     }
 
     /// A nested object; `read` is called only when the key is present and holds an object.

@@ -1,8 +1,11 @@
 // Validation of an estimate configuration: ranges of every field, then the layout and the model.
 #include "memplan/estimate.hpp"
 
+#include <algorithm>
+
 #include "checks.hpp"
 #include "memplan/arch.hpp"
+#include "memplan/schema.hpp"
 
 namespace memplan {
 
@@ -42,28 +45,14 @@ diagnostics validate(const estimate_config& c) {
     check_range(m.sliding_window, "model.sliding_window", 0, max_token_count, errors);
     check_range(m.sliding_window_layers, "model.sliding_window_layers", 0, max_layer_count, errors);
 
+    // Every schema field outside the model: its range (an optional field may stay 0, "not set").
+    for (const auto& field : config_fields()) {
+        if (field.type != field_type::integer && field.type != field_type::bytes) continue;
+        const std::uint64_t value = field.get(c).number;
+        if (value == 0 && field.unset_is_zero) continue;
+        if (value < field.min || value > field.max) errors.push_back({field.path, field_message(field)});
+    }
     const parallel_config& p = c.parallel;
-    check_range(p.gpus, "parallel.gpus", 1, max_gpu_count, errors);
-    check_range(p.tp, "parallel.tp", 1, max_parallel_degree, errors);
-    check_range(p.pp, "parallel.pp", 1, max_parallel_degree, errors);
-    check_range(p.cp, "parallel.cp", 1, max_parallel_degree, errors);
-    check_range(p.ep, "parallel.ep", 1, max_parallel_degree, errors);
-    check_range(p.virtual_stages, "parallel.virtual_stages", 1, max_virtual_stages, errors);
-    if (p.zero_stage < 0 || p.zero_stage > 3) errors.push_back({"parallel.zero_stage", "must be 0, 1, 2 or 3"});
-    check_range(p.zero_shard_size, "parallel.zero_shard_size", 0, max_gpu_count, errors);
-    check_range(p.zero_bucket_params, "parallel.zero_bucket_params", 0, max_param_count, errors);
-    check_range(p.zero3_max_live_params, "parallel.zero3_max_live_params", 0, max_param_count, errors);
-    check_range(p.gpus_per_node, "parallel.gpus_per_node", 1, max_gpus_per_node, errors);
-
-    check_range(c.train.micro_batch, "train.micro_batch", 1, max_batch_size, errors);
-    check_range(c.train.seq_len, "train.seq_len", 1, max_token_count, errors);
-    check_range(c.train.microbatches_in_flight, "train.microbatches_in_flight", 0, max_batch_size, errors);
-    check_range(c.infer.batch, "infer.batch", 1, max_batch_size, errors);
-    check_range(c.infer.context_len, "infer.context_len", 1, max_token_count, errors);
-    check_range(c.infer.quant_group_size, "infer.quant_group_size", 0, max_width, errors);
-    check_range(c.infer.prefill_tokens, "infer.prefill_tokens", 0, max_token_count, errors);
-    check_range(c.misc_bytes, "overhead.misc_bytes", 0, max_exact_integer, errors);
-    check_range(c.gpu_memory_bytes, "gpu.memory_bytes", 0, max_exact_integer, errors);
     if (!errors.empty()) return errors;
 
     // Layout: every GPU belongs to exactly one (data, tensor, pipeline, context) coordinate.
@@ -121,6 +110,34 @@ diagnostics validate(const estimate_config& c) {
                               std::to_string(m.num_hidden_layers) + ")"});
     if (p.ep > 1 && (m.num_experts == 0 || m.num_experts % p.ep != 0))
         errors.push_back({"parallel.ep", "must divide model.num_local_experts (" + std::to_string(m.num_experts) + ")"});
+    return errors;
+}
+
+diagnostics resolve_layout(estimate_config& c, bool zero_stage_given, bool shard_size_given) {
+    diagnostics errors;
+    parallel_config& p = c.parallel;
+    if (p.fsdp == fsdp_strategy::unset) return errors;
+    const std::int64_t stage = zero_stage_of(p.fsdp);
+    if (zero_stage_given && p.zero_stage != stage) {
+        errors.push_back({"parallel.zero_stage", "is " + std::to_string(p.zero_stage) + " but parallel.fsdp " +
+                                                     to_string(p.fsdp) + " means ZeRO stage " + std::to_string(stage)});
+        return errors;
+    }
+    p.zero_stage = stage;
+    const bool hybrid = p.fsdp == fsdp_strategy::hybrid_shard || p.fsdp == fsdp_strategy::hybrid_shard_zero2;
+    if (!hybrid || shard_size_given || p.tp == 0 || p.pp == 0 || p.cp == 0 || p.gpus_per_node == 0) return errors;
+    // HYBRID_SHARD shards within a node and replicates across nodes (Zhao et al. 2023, §3.2.2): the
+    // shard group is the data-parallel ranks of one node, gpus_per_node / (tp · pp), and never more
+    // than the data-parallel × context-parallel group itself.
+    const std::uint64_t model_parallel = p.tp * p.pp;
+    const std::uint64_t per_node = std::max<std::uint64_t>(1, p.gpus_per_node / model_parallel);
+    const std::uint64_t group = p.gpus % (model_parallel * p.cp) == 0 ? p.gpus / model_parallel : per_node;
+    p.zero_shard_size = std::min(per_node, group);
+    if (group % p.zero_shard_size != 0)
+        errors.push_back({"parallel.gpus_per_node",
+                          "hybrid sharding shards over the " + std::to_string(p.zero_shard_size) +
+                              " data-parallel ranks of one node, which must divide the data-parallel × "
+                              "context-parallel degree (" + std::to_string(group) + ")"});
     return errors;
 }
 

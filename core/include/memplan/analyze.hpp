@@ -27,8 +27,8 @@ struct stage_analysis {
 /// One single change to the configuration that lowers the per-GPU total.
 struct suggestion {
     std::string field;        ///< dotted path of the changed field ("parallel.zero_stage")
-    std::string from;         ///< its current value as JSON text ("1", "false", "\"none\"")
-    std::string to;           ///< the changed value as JSON text
+    std::string from;         ///< its current value as written ("1", "false", "none"); typed by the field's schema row
+    std::string to;           ///< the changed value, as written
     std::uint64_t total = 0;  ///< per-GPU total with the change
     std::uint64_t saving_bytes = 0;  ///< current total − new total (> 0)
     bool fits = false;        ///< the changed configuration fits the GPU
@@ -40,6 +40,19 @@ struct sweep_point {
     std::array<bool, 4> ok{};
     std::array<std::uint64_t, 4> totals{};
 };
+
+/// Serving at one context length (everything else as configured).
+struct context_point {
+    std::uint64_t context_len = 0;
+    bool ok = false;              ///< estimate() succeeded at this length
+    std::uint64_t total_bytes = 0;
+    std::uint64_t kv_cache_bytes = 0;
+    bool fits = false;
+};
+
+/// Context lengths of the serving sweep: 2^10 … 2^21 tokens.
+constexpr std::uint64_t context_sweep_first = 1024;
+constexpr std::uint64_t context_sweep_last = 2097152;
 
 /// The largest workload that fits the GPU, by changing one field; 0 = even the smallest does not fit
 /// (or no capacity was given). Training fills the first two, inference the last two.
@@ -58,6 +71,7 @@ struct analysis {
     std::vector<suggestion> suggestions;    ///< sorted by saving, largest first
     std::vector<sweep_point> sweep;         ///< gpus = tp·pp·cp·dp for dp = 1, 2, 4, … while gpus ≤ 1024
     workload_limits limits;                 ///< largest micro-batch / sequence, or batch / context, that fits
+    std::vector<context_point> context_sweep;  ///< serving: per-GPU memory against the context length
     diagnostics errors;
 };
 
@@ -73,7 +87,8 @@ std::uint64_t largest_fitting_params(const estimate_config& config);
 /// Fewest GPUs (dp · tp · pp, dp searched in [1, 2^20 / (tp · pp)]) that fit; 0 when none does.
 std::uint64_t fewest_fitting_gpus(const estimate_config& config);
 
-/// parse_config + analyze, as JSON: {estimate, stages, suggestions, sweep, limits, errors}; never throws.
+/// parse_config + analyze, as JSON: {estimate, stages, suggestions, sweep, limits, context_sweep,
+/// errors}; never throws.
 std::string analyze_json(const std::string& config_json, const std::string& hf_config_json = "");
 
 }  // namespace memplan

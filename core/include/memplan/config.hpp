@@ -61,6 +61,11 @@ struct model_config {
 /// Where ZeRO-Offload / ZeRO-Infinity put offloaded states (Ren et al. 2021; Rajbhandari et al. 2021).
 enum class offload_target { none, cpu, nvme };
 
+/// PyTorch FSDP sharding strategies, as names for ZeRO stages (Zhao et al. 2023, "PyTorch FSDP", §3.2):
+/// full_shard = 3, shard_grad_op = 2, no_shard = 0; the hybrid ones shard within a node and
+/// replicate across nodes. `unset`: the layout is given by zero_stage alone.
+enum class fsdp_strategy { unset, full_shard, shard_grad_op, hybrid_shard, hybrid_shard_zero2, no_shard };
+
 /// How the GPUs are divided: gpus = dp × tp × pp × cp; experts are split over ep ranks carved out of
 /// dp × cp; ZeRO shards over the data-parallel group (dp × cp, as Megatron's distributed optimizer).
 struct parallel_config {
@@ -71,6 +76,7 @@ struct parallel_config {
     std::uint64_t ep = 1;           ///< expert-parallel degree (MoE experts split across GPUs)
     std::uint64_t virtual_stages = 1;  ///< interleaved 1F1B model chunks per GPU (Narayanan et al. 2021, §2.2)
     std::int64_t zero_stage = 0;    ///< 0..3
+    fsdp_strategy fsdp = fsdp_strategy::unset;  ///< FSDP name of the sharding; sets zero_stage (resolve_layout)
     std::uint64_t zero_shard_size = 0;  ///< GPUs one ZeRO shard group spans (hybrid/FSDP HYBRID_SHARD); 0 = the whole group
     bool sequence_parallel = false; ///< Megatron sequence parallelism (shards norm/dropout activations over tp)
     bool partition_activations = false;  ///< DeepSpeed ZeRO-R Pa: checkpointed layer inputs sharded over tp
@@ -127,6 +133,7 @@ const char* to_string(optimizer_kind kind);
 const char* to_string(norm_kind kind);
 const char* to_string(mlp_kind kind);
 const char* to_string(offload_target target);
+const char* to_string(fsdp_strategy strategy);
 
 /// Parses a name; false when `name` is not one of the names above.
 bool parse_enum(const std::string& name, dtype& out);
@@ -136,5 +143,28 @@ bool parse_enum(const std::string& name, optimizer_kind& out);
 bool parse_enum(const std::string& name, norm_kind& out);
 bool parse_enum(const std::string& name, mlp_kind& out);
 bool parse_enum(const std::string& name, offload_target& out);
+bool parse_enum(const std::string& name, fsdp_strategy& out);
+
+/// The allowed names of an enumeration, comma-separated in declaration order ("fp32,bf16,…");
+/// the argument only selects the enumeration.
+const char* choice_names(dtype);
+const char* choice_names(run_mode);
+const char* choice_names(recompute_mode);
+const char* choice_names(optimizer_kind);
+const char* choice_names(norm_kind);
+const char* choice_names(mlp_kind);
+const char* choice_names(offload_target);
+const char* choice_names(fsdp_strategy);
+
+/// ZeRO stage of an FSDP strategy (unset: -1).
+std::int64_t zero_stage_of(fsdp_strategy strategy);
+
+
+
+/// Fills in what the configuration's names imply: an FSDP strategy's ZeRO stage and, for hybrid
+/// strategies without an explicit parallel.zero_shard_size, a shard group of the data-parallel ranks
+/// of one node (gpus_per_node / (tp · pp), at most the data-parallel × context-parallel group).
+/// Errors name the conflicting field.
+diagnostics resolve_layout(estimate_config& config, bool zero_stage_given, bool shard_size_given);
 
 }  // namespace memplan

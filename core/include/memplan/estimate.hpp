@@ -49,6 +49,7 @@ struct estimate_result {
     estimate_details details;
     bool has_capacity = false;         ///< a GPU size was given
     bool fits = false;                 ///< total ≤ capacity
+    std::uint64_t capacity_bytes = 0;  ///< the GPU size given (gpu.memory_bytes)
     std::uint64_t headroom_bytes = 0;  ///< capacity − total when it fits
     std::uint64_t shortfall_bytes = 0; ///< total − capacity when it does not
     diagnostics warnings;

@@ -15,6 +15,10 @@ outcome<estimate_config> parse_config(const std::string& json_text, const std::s
 /// Serialises a result: params, data_parallel, per_gpu, gpu (when a capacity was given), warnings, errors.
 std::string to_json(const estimate_result& result);
 
+/// As above, followed by "config": the resolved configuration the estimate used (every schema
+/// field, defaults filled in, FSDP names resolved to their ZeRO stage), before "warnings".
+std::string to_json(const estimate_result& result, const estimate_config* config);
+
 /// parse_config + estimate + to_json; malformed input yields a result object whose `errors` say why.
 std::string estimate_json(const std::string& json_text, const std::string& hf_config_text = "");
 

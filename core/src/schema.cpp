@@ -1,0 +1,226 @@
+// The schema: every configuration field outside `model`, with its range, default (the struct
+// initializer in config.hpp), label and help. The JSON reader (json.cpp), validation
+// (validate.cpp), the resolved-configuration echo and the page's form all read this table.
+#include "memplan/schema.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "checks.hpp"
+#include "json_text.hpp"
+#include "schema_rows.hpp"
+
+namespace memplan {
+
+namespace {
+constexpr const char* train_only = "train";
+constexpr const char* infer_only = "infer";
+constexpr const char* both = "train,infer";
+}  // namespace
+
+const std::vector<field_spec>& config_fields() {
+    // Built once; immutable afterwards.
+    static const std::vector<field_spec> fields = {
+        MEMPLAN_CHOICE("mode", mode, "Task", "train: one training step; infer: serving with a KV cache.", both),
+
+        MEMPLAN_INTEGER("parallel.gpus", parallel.gpus, 1, max_gpu_count, "GPUs",
+                        "Total GPUs; the data-parallel degree is gpus / (tp · pp · cp).", "GPUs", both),
+        MEMPLAN_INTEGER("parallel.tp", parallel.tp, 1, max_parallel_degree, "Tensor parallel",
+                        "GPUs each layer's matrices are split over (Megatron-LM tensor parallelism).", "GPUs", both),
+        MEMPLAN_INTEGER("parallel.pp", parallel.pp, 1, max_parallel_degree, "Pipeline parallel",
+                        "Pipeline stages; each holds a contiguous slice of the layers.", "GPUs", both),
+        MEMPLAN_INTEGER("parallel.cp", parallel.cp, 1, max_parallel_degree, "Context parallel",
+                        "GPUs the sequence is split over.", "GPUs", both),
+        MEMPLAN_INTEGER("parallel.ep", parallel.ep, 1, max_parallel_degree, "Expert parallel",
+                        "GPUs the experts of a mixture-of-experts layer are split over.", "GPUs", both),
+        MEMPLAN_INTEGER("parallel.virtual_stages", parallel.virtual_stages, 1, max_virtual_stages,
+                        "Interleaved chunks", "Model chunks per GPU in the interleaved 1F1B pipeline schedule.", "",
+                        train_only),
+        MEMPLAN_INTEGER("parallel.zero_stage", parallel.zero_stage, 0, 3, "ZeRO stage",
+                        "0: replicated; 1: optimizer states sharded; 2: and gradients; 3: and weights.", "",
+                        train_only),
+        MEMPLAN_CHOICE("parallel.fsdp", parallel.fsdp, "FSDP strategy",
+                       "PyTorch FSDP sharding strategy; sets the ZeRO stage (hybrid: shard within a node).",
+                       train_only),
+        MEMPLAN_OPTIONAL_INTEGER("parallel.zero_shard_size", parallel.zero_shard_size, 1, max_gpu_count,
+                                 "Shard group", "GPUs one ZeRO shard group spans (hybrid sharding); "
+                                                "not set: the whole data-parallel group.", "GPUs", train_only),
+        MEMPLAN_BOOLEAN("parallel.sequence_parallel", parallel.sequence_parallel, "Sequence parallel",
+                        "Megatron sequence parallelism: norm and dropout activations split over tp.", train_only),
+        MEMPLAN_BOOLEAN("parallel.partition_activations", parallel.partition_activations,
+                        "Partition activations", "DeepSpeed: checkpointed layer inputs split over tp.", train_only),
+        MEMPLAN_INTEGER("parallel.zero_bucket_params", parallel.zero_bucket_params, 0, max_param_count,
+                        "Allgather bucket", "DeepSpeed allgather bucket size.", "elements", train_only),
+        MEMPLAN_INTEGER("parallel.zero3_max_live_params", parallel.zero3_max_live_params, 0, max_param_count,
+                        "ZeRO-3 live parameters", "DeepSpeed stage3_max_live_parameters.", "elements", train_only),
+        MEMPLAN_CHOICE("parallel.offload_optimizer", parallel.offload_optimizer, "Offload optimizer",
+                       "Optimizer states and fp32 master weights moved to CPU memory or NVMe (ZeRO-Offload).",
+                       train_only),
+        MEMPLAN_CHOICE("parallel.offload_params", parallel.offload_params, "Offload parameters",
+                       "Parameters moved to CPU memory or NVMe (ZeRO-Infinity; needs ZeRO stage 3).", train_only),
+        MEMPLAN_INTEGER("parallel.gpus_per_node", parallel.gpus_per_node, 1, max_gpus_per_node, "GPUs per node",
+                        "For host memory per node and hybrid sharding.", "GPUs", both),
+
+        MEMPLAN_INTEGER("train.micro_batch", train.micro_batch, 1, max_batch_size, "Micro-batch size",
+                        "Sequences per micro-batch on one GPU.", "sequences", train_only),
+        MEMPLAN_INTEGER("train.seq_len", train.seq_len, 1, max_token_count, "Sequence length",
+                        "Tokens per training sequence.", "tokens", train_only),
+        MEMPLAN_CHOICE("train.recompute", train.recompute, "Activation checkpointing",
+                       "none: keep every activation; selective: recompute attention; full: keep only each "
+                       "layer's input.",
+                       train_only),
+        MEMPLAN_BOOLEAN("train.flash_attention", train.flash_attention, "FlashAttention",
+                        "Attention without a stored score matrix.", train_only),
+        MEMPLAN_CHOICE("train.weight_dtype", train.weight_dtype, "Weights",
+                       "Precision of the weights used in forward and backward.", train_only),
+        MEMPLAN_CHOICE("train.grad_dtype", train.grad_dtype, "Gradients", "Precision of the gradient buffers.",
+                       train_only),
+        MEMPLAN_BOOLEAN("train.master_weights", train.master_weights, "fp32 master weights",
+                        "The optimizer keeps an fp32 copy of weights narrower than 32 bits.", train_only),
+        MEMPLAN_CHOICE("train.optimizer", train.optimizer, "Optimizer", "Optimizer whose states are kept per parameter.",
+                       train_only),
+        MEMPLAN_OPTIONAL_INTEGER("train.microbatches_in_flight", train.microbatches_in_flight, 1, max_batch_size,
+                                 "Micro-batches in flight",
+                                 "Micro-batches whose activations the first stage holds; not set: pp (1F1B).",
+                                 "micro-batches", train_only),
+
+        MEMPLAN_INTEGER("infer.batch", infer.batch, 1, max_batch_size, "Batch", "Concurrent sequences.",
+                        "sequences", infer_only),
+        MEMPLAN_INTEGER("infer.context_len", infer.context_len, 1, max_token_count, "Context length",
+                        "Tokens cached per sequence (prompt + generated).", "tokens", infer_only),
+        MEMPLAN_CHOICE("infer.weight_dtype", infer.weight_dtype, "Weights",
+                       "Storage of the block linear weights; embeddings and norms stay bf16 when quantized.",
+                       infer_only),
+        MEMPLAN_CHOICE("infer.kv_dtype", infer.kv_dtype, "KV cache", "Precision of the cached keys and values.",
+                       infer_only),
+        MEMPLAN_OPTIONAL_INTEGER("infer.quant_group_size", infer.quant_group_size, 1, max_width, "Quantization group",
+                                 "Weights per fp16 scale and zero point (int4/int8); not set: no group overhead.",
+                                 "weights", infer_only),
+        MEMPLAN_BOOLEAN("infer.flash_attention", infer.flash_attention, "FlashAttention",
+                        "Prefill attention without a score matrix.", infer_only),
+        MEMPLAN_OPTIONAL_INTEGER("infer.prefill_tokens", infer.prefill_tokens, 1, max_token_count, "Prefill chunk",
+                                 "Tokens per sequence in one prefill pass (chunked prefill); not set: the context.",
+                                 "tokens", infer_only),
+
+        MEMPLAN_BYTES("overhead.misc_bytes", misc_bytes, 0, max_exact_integer, false, "Framework overhead",
+                      "CUDA context, allocator reserve and other memory outside the model, per GPU.", both),
+        MEMPLAN_BYTES("gpu.memory_bytes", gpu_memory_bytes, 1, max_exact_integer, true, "GPU memory",
+                      "Capacity of one GPU; not set: no fit verdict.", both),
+    };
+    return fields;
+}
+
+const field_spec* find_field(const std::string& path) {
+    for (const auto* table : {&config_fields(), &model_fields()})
+        for (const auto& field : *table)
+            if (path == field.path) return &field;
+    return nullptr;
+}
+
+std::string field_message(const field_spec& field) {
+    switch (field.type) {
+        case field_type::boolean: return "must be true or false";
+        case field_type::text: return "must be a string";
+        case field_type::choice: {
+            std::string names = field.choices;
+            for (std::size_t at = names.find(','); at != std::string::npos; at = names.find(',', at + 2))
+                names.replace(at, 1, ", ");
+            return "must be one of: " + names;
+        }
+        case field_type::integer:
+        case field_type::bytes:
+            if (field.max - field.min <= 4) {  // a short list reads better: "must be 0, 1, 2 or 3"
+                std::string out = "must be ";
+                for (std::uint64_t v = field.min; v <= field.max; ++v)
+                    out += std::to_string(v) + (v + 2 <= field.max ? ", " : v + 1 == field.max ? " or " : "");
+                return out;
+            }
+            return detail::integer_range_message(field.min, field.max);
+    }
+    return "";
+}
+
+namespace {
+/// The JSON value of a field in `config`: null for an optional integer left at 0.
+nlohmann::ordered_json value_json(const field_spec& field, const estimate_config& config) {
+    const field_value v = field.get(config);
+    switch (field.type) {
+        case field_type::boolean: return v.flag;
+        case field_type::choice:
+        case field_type::text: return v.name.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v.name);
+        case field_type::integer:
+        case field_type::bytes:
+            if (field.unset_is_zero && v.number == 0) return nullptr;
+            return v.number;
+    }
+    return nullptr;
+}
+}  // namespace
+
+namespace detail {
+nlohmann::ordered_json config_echo_json(const estimate_config& config) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (const auto* table : {&config_fields(), &model_fields()})
+    for (const auto& field : *table) {
+        const std::string path = field.path;
+        const auto dot = path.find('.');
+        if (dot == std::string::npos) out[path] = value_json(field, config);
+        else out[path.substr(0, dot)][path.substr(dot + 1)] = value_json(field, config);
+    }
+    return out;
+}
+}  // namespace detail
+
+std::string schema_json() {
+    using ordered_json = nlohmann::ordered_json;
+    const estimate_config defaults{};
+    ordered_json fields = ordered_json::array();
+    for (const auto* table : {&config_fields(), &model_fields()}) {
+        for (const auto& field : *table) {
+            ordered_json row;
+            row["path"] = field.path;
+            switch (field.type) {
+                case field_type::integer: row["type"] = "integer"; break;
+                case field_type::bytes: row["type"] = "bytes"; break;
+                case field_type::boolean: row["type"] = "boolean"; break;
+                case field_type::choice: row["type"] = "choice"; break;
+                case field_type::text: row["type"] = "text"; break;
+            }
+            if (field.type == field_type::integer || field.type == field_type::bytes) {
+                row["min"] = field.min;
+                row["max"] = field.max;
+            }
+            row["default"] = value_json(field, defaults);
+            if (field.type == field_type::choice) {
+                ordered_json names = ordered_json::array();
+                std::string all = field.choices;
+                for (std::size_t start = 0; start <= all.size();) {
+                    const auto end = std::min(all.find(',', start), all.size());
+                    names.push_back(all.substr(start, end - start));
+                    start = end + 1;
+                }
+                row["choices"] = names;
+            }
+            row["label"] = field.label;
+            row["help"] = field.help;
+            row["unit"] = field.unit;
+            ordered_json modes = ordered_json::array();
+            for (const char* mode : {"train", "infer"})
+                if (std::string(field.modes).find(mode) != std::string::npos) modes.push_back(mode);
+            row["modes"] = modes;
+            row["message"] = field_message(field);
+            fields.push_back(row);
+        }
+    }
+    ordered_json out;
+    out["version"] = 1;
+    out["fields"] = fields;
+    out["limits"] = ordered_json{{"max_exact_integer", max_exact_integer},
+                                 {"max_param_count", max_param_count},
+                                 {"max_gpu_count", max_gpu_count},
+                                 {"max_token_count", max_token_count},
+                                 {"bytes_per_gb", bytes_per_gb},
+                                 {"bytes_per_gib", bytes_per_gib}};
+    return detail::dump_json(out);
+}
+
+}  // namespace memplan
