@@ -429,6 +429,23 @@ test('the form is built from the core\'s schema: labels, choices, ranges and def
   }
 });
 
+test('the FSDP strategy\'s ZeRO stage is the core\'s (its resolved-config echo), and the inference chart is the core\'s context sweep', async () => {
+  const { page } = await open('/index.html#parallel.fsdp=shard_grad_op&parallel.zero_stage=0');
+  const config = buildConfig({ ...defaultState(), 'parallel.fsdp': 'shard_grad_op' }).config;
+  const stage = mp.estimate(config).config.parallel.zero_stage;
+  assert.equal(stage, 2);  // SHARD_GRAD_OP shards gradients and optimizer states: ZeRO stage 2 (Zhao et al. 2023, §3.2)
+  assert.equal(await page.locator('#chart path.series.chosen').getAttribute('data-stage'), String(stage));
+  assert.match(await page.textContent('#zero thead th.current'), /^ZeRO 2 \(chosen\)$/);
+  assert.equal(await page.isDisabled('[name="parallel.zero_stage"]'), true);
+  await set(page, 'mode', 'infer');
+  await settled(page);
+  const sweep = mp.analyze(buildConfig({ ...defaultState(), mode: 'infer' }).config).context_sweep;
+  const ticks = await page.locator('#chart text.tick[text-anchor="middle"]').allTextContents();
+  assert.equal(ticks.length, sweep.length);
+  assert.equal(ticks[0], String(sweep[0].context_len / 1024) + 'K');
+  assert.equal(await page.locator('#chart path[data-series="total"]').count(), 1);
+});
+
 test('no page had a console error, a failed request or a request to another origin', () => {
   assert.deepEqual(allProblems.flat(), []);
 });
