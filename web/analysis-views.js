@@ -6,8 +6,8 @@ import { formatBytes, formatCount, formatExactBytes, formatParams } from './form
 import { usedValue } from './state.js';
 
 /** The ZeRO stage the core used (an FSDP strategy resolved to its stage by the core). */
-export function chosenStage(spec, analysis, config) {
-  return Number(usedValue(spec, analysis.estimate, config, 'parallel.zero_stage'));
+export function chosenStage(analysis) {
+  return Number(usedValue(analysis.estimate, 'parallel.zero_stage'));
 }
 
 /** The inverse queries: largest workload, largest model and fewest GPUs that fit. */
@@ -22,7 +22,7 @@ export function renderLimits(spec, analysis, config) {
     li.append(el('span', label + ': '), el('strong', value));
     items.push(li);
   };
-  const used = (path) => formatCount(usedValue(spec, analysis.estimate, config, path));
+  const used = (path) => formatCount(usedValue(analysis.estimate, path));
   const none = 'none — even 1 does not fit';
   const count = (v, what) => (v === null ? none : formatCount(v) + what);
   const l = analysis.limits;
@@ -33,7 +33,7 @@ export function renderLimits(spec, analysis, config) {
     add(`Largest batch at ${used('infer.context_len')} tokens of context`, count(l.max_batch, ' sequences'), 'max_batch');
     add(`Longest context at batch ${used('infer.batch')}`, count(l.max_context_len, ' tokens'), 'max_context_len');
   }
-  const current = config.mode === 'train' ? chosenStage(spec, analysis, config) : 0;
+  const current = config.mode === 'train' ? chosenStage(analysis) : 0;
   const s = analysis.stages.find((x) => x.stage === current) || analysis.stages[0];
   add('Largest model that fits (this configuration, model.params varied)', s.max_params ? formatParams(s.max_params) : 'none', 'max_params');
   const maxGpus = formatCount(spec.limits.max_gpu_count ?? spec.fields.get('parallel.gpus').max);
@@ -44,7 +44,7 @@ export function renderLimits(spec, analysis, config) {
 /** Which stage is reported and why, parameter counts, offload host memory, KV bytes per token. */
 export function renderDetails(spec, result, config, unit) {
   const d = result.details;
-  const pp = Number(usedValue(spec, result, config, 'parallel.pp'));
+  const pp = Number(usedValue(result, 'parallel.pp'));
   const items = [];
   const add = (term, value, key) => items.push(el('dt', term), el('dd', value, { 'data-detail': key }));
   const last = pp - 1;  // pipeline stages are numbered 0 … pp − 1
@@ -80,7 +80,7 @@ export function renderDetails(spec, result, config, unit) {
 
 export function renderZero(spec, analysis, config, unit) {
   $('zero-section').hidden = config.mode !== 'train';
-  const current = chosenStage(spec, analysis, config);
+  const current = chosenStage(analysis);
   const cls = (s) => (s.stage === current ? 'num current' : 'num');
   const head = el('tr');
   head.append(el('th', 'Stage', { scope: 'col' }), ...analysis.stages.map((s) =>

@@ -15,7 +15,7 @@ export function renderVerdict(result, config, unit) {
     delete out.dataset.fits;
     return;
   }
-  const capacity = capacityBytes(result, config);
+  const capacity = capacityBytes(result);
   out.className = 'verdict ' + (result.gpu.fits ? 'fits' : 'no-fit');
   out.textContent = result.gpu.fits
     ? `Fits: ${formatBytes(total, unit)} of ${formatBytes(capacity, unit)} per GPU, ${formatBytes(result.gpu.headroom_bytes, unit)} headroom.`
@@ -42,7 +42,7 @@ function row(key, label, bytes, total, unit, mode) {
 
 export function renderBreakdown(result, config, unit, mode) {
   const b = result.per_gpu;
-  const capacity = capacityBytes(result, config);
+  const capacity = capacityBytes(result);
   const label = Object.fromEntries(ROWS);
   const rows = ROWS.map(([key, name]) => {
     const tr = row(key, name, b[key], b.total, unit, mode);
@@ -82,7 +82,7 @@ export function renderModelSummary(mp, spec, result, config, state, unit) {
     delete infer.prefill_tokens;
     const sent = { mode: 'infer', model: config.model, infer };
     const kv = mp.estimate(sent);
-    const used = (path) => usedValue(spec, kv, sent, path);
+    const used = (path) => usedValue(kv, path);
     parts.push(`KV cache ${formatBytes(kv.per_gpu.kv_cache, unit)} for ${formatCount(used('infer.batch'))} × ` +
       `${formatCount(used('infer.context_len'))} tokens in ${used('infer.kv_dtype')} ` +
       `(${formatCount(kv.details.kv_cache_bytes_per_token)} bytes per token, unsharded)`);

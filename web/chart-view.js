@@ -8,7 +8,7 @@ import { capacityBytes, usedValue } from './state.js';
 import { chosenStage } from './analysis-views.js';
 
 export function renderChart(spec, analysis, config, unit) {
-  const capacity = capacityBytes(analysis.estimate, config);
+  const capacity = capacityBytes(analysis.estimate);
   const train = config.mode === 'train';
   // Inference holds no gradients or optimizer states, so the four ZeRO stages coincide and replicas do
   // not change the per-GPU memory: chart what grows instead, the context.
@@ -36,7 +36,7 @@ export function renderChart(spec, analysis, config, unit) {
     nodes.push(svg('text', { x: 12, y: middleY, class: 'axis', 'text-anchor': 'middle', transform: `rotate(-90 12 ${middleY})` }, `${unitLabel(unit)} per GPU (log scale)`));
     if (g.capacityY !== null)
       nodes.push(svg('line', { x1: left, x2: width - right, y1: g.capacityY, y2: g.capacityY, class: 'capacity-line' }));
-    const current = train ? chosenStage(spec, analysis, config) : null;
+    const current = train ? chosenStage(analysis) : null;
     for (const s of g.series) {
       if (!s.points.length) continue;
       if (train) nodes.push(svg('path', { d: pathData(s.points), class: 'series s' + s.key + (current === s.key ? ' chosen' : ''), 'data-stage': s.key }));
@@ -52,7 +52,7 @@ export function renderChart(spec, analysis, config, unit) {
     return item;
   };
   const legend = train ? [0, 1, 2, 3].map((s) => key('s' + s, `ZeRO ${s}`))
-    : [key('s0', `per-GPU total at batch ${formatCount(usedValue(spec, analysis.estimate, config, 'infer.batch'))}`),
+    : [key('s0', `per-GPU total at batch ${formatCount(usedValue(analysis.estimate, 'infer.batch'))}`),
       ...(series.some((s) => s.key === 'kv') ? [key('kv', 'KV cache')] : [])];
   if (capacity) legend.push(key('capacity-key', `GPU capacity ${formatBytes(capacity, unit)}`));
   $('chart-legend').replaceChildren(...legend);

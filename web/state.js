@@ -165,17 +165,13 @@ export function buildConfig(spec, state) {
 }
 
 /**
- * A value of the configuration the core used: the resolved-config echo of a result (result.config),
- * else the value sent, else the schema default. For labels such as "at 2,048 tokens".
+ * A value of the configuration the core used, from a result's resolved-config echo (result.config: every
+ * field, defaults filled in, an FSDP strategy resolved to its ZeRO stage); null when the result has none.
  */
-export function usedValue(spec, result, config, path) {
+export function usedValue(result, path) {
   const [section, name] = path.split('.');
-  const echoed = result && result.config && result.config[section] ? result.config[section][name] : undefined;
-  if (echoed !== undefined && echoed !== null) return echoed;
-  const sent = config && config[section] ? config[section][name] : undefined;
-  if (sent !== undefined) return sent;
-  const field = spec.fields.get(path);
-  return field ? field.default : null;
+  const value = result && result.config && result.config[section] ? result.config[section][name] : undefined;
+  return value === undefined ? null : value;
 }
 
 /** Presets whose id, name or source contain every word of `query` (case-insensitive). */
@@ -229,12 +225,7 @@ export function parseHfConfig(text) {
   return { text: JSON.stringify(object), object };
 }
 
-/**
- * One GPU's capacity in bytes as the core states it (result.gpu.capacity_bytes), else the
- * gpu.memory_bytes the page sent; 0 when no capacity was given.
- */
-export function capacityBytes(result, config) {
-  if (!result || !result.gpu) return 0;
-  if (typeof result.gpu.capacity_bytes === 'number') return result.gpu.capacity_bytes;
-  return config && config.gpu ? config.gpu.memory_bytes : 0;
+/** One GPU's capacity in bytes as the core states it (result.gpu.capacity_bytes); 0 when none was given. */
+export function capacityBytes(result) {
+  return result && result.gpu ? result.gpu.capacity_bytes : 0;
 }

@@ -105,14 +105,13 @@ test('text that is not a number, and GB sizes out of the schema\'s byte range, a
     [{ field: 'train.seq_len', message: 'must be a number such as 7e9 or 4096: an integer from 1 to 16,777,216' }]);
 });
 
-test('the value the core used: its resolved-config echo first, then what was sent, then the schema default', () => {
-  const config = { mode: 'train', parallel: { fsdp: 'full_shard' }, train: { micro_batch: 4 } };
-  assert.equal(usedValue(spec, { config: { parallel: { zero_stage: 3 } } }, config, 'parallel.zero_stage'), 3);
-  assert.equal(usedValue(spec, {}, config, 'train.micro_batch'), 4);
-  assert.equal(usedValue(spec, {}, config, 'train.seq_len'), 2048);
-  assert.equal(capacityBytes({ gpu: { capacity_bytes: 141e9, fits: true } }, { gpu: { memory_bytes: 1 } }), 141e9);
-  assert.equal(capacityBytes({ gpu: { fits: true } }, { gpu: { memory_bytes: 80e9 } }), 80e9);
-  assert.equal(capacityBytes({}, { gpu: { memory_bytes: 80e9 } }), 0);
+test('the value the core used: its resolved-config echo; the capacity as the core states it', () => {
+  assert.equal(usedValue({ config: { parallel: { zero_stage: 3, fsdp: 'full_shard' } } }, 'parallel.zero_stage'), 3);
+  assert.equal(usedValue({ config: { train: { seq_len: 2048 } } }, 'train.seq_len'), 2048);
+  assert.equal(usedValue({ config: { train: {} } }, 'train.seq_len'), null);
+  assert.equal(usedValue({}, 'train.seq_len'), null);
+  assert.equal(capacityBytes({ gpu: { capacity_bytes: 141e9, fits: true } }), 141e9);
+  assert.equal(capacityBytes({ per_gpu: {} }), 0);
 });
 
 test('preset search: every word in the id, name or model type', () => {
