@@ -46,7 +46,8 @@ let runAnalysis = null;
 const presetCache = new Map();
 let estimated = 0;
 let computed = 0;
-let updates = 0;
+/** Counts changes of the form (inputs and updates): a result is current only if none came after it. */
+let generation = 0;
 
 /** Model fields of a stored preset as the core resolves it (null for an unknown id). */
 function presetFields(id) {
@@ -60,14 +61,15 @@ function presetFields(id) {
   return presetCache.get(id);
 }
 
-/** An update is pending: the views may not show the form's state. */
+/** The form changed: the views may not show it until the next update finishes. Returns the change's number. */
 function markPending() {
   delete $('output').dataset.computed;
+  return ++generation;
 }
 
-/** The update `ticket` is finished; the signal is set only for the latest one. */
+/** The update `ticket` is finished; the signal is set only when no change came after it. */
 function finished(ticket) {
-  if (ticket === updates) $('output').dataset.computed = String(++computed);
+  if (ticket === generation) $('output').dataset.computed = String(++computed);
 }
 
 /** The status line of the derived views: '' hides it. */
@@ -79,8 +81,7 @@ function viewsStatus(text, stale) {
 }
 
 function update() {
-  markPending();
-  const ticket = ++updates;
+  const ticket = markPending();
   const state = readForm(spec, defaultState(spec));
   const preset = presets.find((p) => p.id === state['model.preset']);
   showModeAndGpu(state, preset, preset ? presetFields(preset.id) : null);
@@ -112,7 +113,7 @@ function update() {
   if (!performance.getEntriesByName('memplan:first-result').length) performance.mark('memplan:first-result');
   if (embed) return finished(ticket);
   runAnalysis(config).then((outcome) => {
-    if (outcome.superseded || ticket !== updates) return;
+    if (outcome.superseded || ticket !== generation) return;  // a newer input is pending or drawn
     if (outcome.analysis) {
       const analysis = outcome.analysis;
       renderLimits(spec, analysis, config);
