@@ -13,12 +13,12 @@
 
 namespace {
 
-/// Model-state bytes per GPU (ZeRO card); numbers arrive as doubles and are checked in the core.
+/// Model-state bytes per GPU (ZeRO, Rajbhandari et al. 2020, §5); numbers arrive as doubles and are checked in the core.
 std::string model_state_bytes(double params, double gpus, double stage) {
     return memplan::outcome_json_text(memplan::model_state_bytes_checked(params, gpus, stage));
 }
 
-/// Largest parameter count whose model states fit in `gpu_bytes` per GPU (ZeRO card).
+/// Largest parameter count whose model states fit in `gpu_bytes` per GPU (ZeRO, Rajbhandari et al. 2020, §5).
 std::string max_params(double gpu_bytes, double gpus, double stage) {
     return memplan::outcome_json_text(memplan::max_params_checked(gpu_bytes, gpus, stage));
 }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checks.hpp"
+#include "json_input.hpp"
 #include "json_text.hpp"
 #include "model_json.hpp"
 
@@ -21,6 +22,7 @@ using detail::errors_json;
 using detail::object_reader;
 using detail::read_model;
 using detail::read_model_object;
+using detail::parse_document;
 
 /// Reads the schema fields whose path lies directly in `section` ("" = the top level) and records
 /// which were given.
@@ -33,12 +35,6 @@ void read_section(object_reader& r, const std::string& section, estimate_config&
     }
 }
 
-json parse_document(const std::string& text, const char* field, diagnostics& errors) {
-    json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (doc.is_discarded()) errors.push_back({field, "is not valid JSON"});
-    else if (!doc.is_object()) errors.push_back({field, "must be a JSON object"});
-    return doc;
-}
 }  // namespace
 
 outcome<estimate_config> parse_config(const std::string& json_text, const std::string& hf_config_text) {

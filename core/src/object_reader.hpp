@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checks.hpp"
+#include "json_input.hpp"
 #include "memplan/config.hpp"
 #include "memplan/schema.hpp"
 
@@ -105,6 +106,9 @@ public:
         std::string key = spec.path;
         key = key.substr(key.rfind('.') + 1);
         const json* v = find(key.c_str());
+        // A field whose schema default is null ("not set") may be written as null, as the
+        // resolved-configuration echo writes it.
+        if (v != nullptr && v->is_null() && is_optional(spec)) return false;
         if (v == nullptr) return false;
         const std::string name = field(key);
         field_value value;
@@ -150,6 +154,12 @@ public:
         return true;
     }
 
+    /// True when the schema's default of `spec` is "not set" (null).
+    static bool is_optional(const field_spec& spec) {
+        if (spec.unset_is_zero) return true;
+        return (spec.type == field_type::choice || spec.type == field_type::text) && spec.get(estimate_config{}).name.empty();
+    }
+
     /// A nested object; `read` is called only when the key is present and holds an object.
     void object(const char* key, const std::function<void(object_reader&)>& read) {
         const json* v = find(key);
@@ -164,7 +174,7 @@ public:
     void finish() {
         if (lenient_) return;
         for (auto it = object_.begin(); it != object_.end(); ++it)
-            if (known_.count(it.key()) == 0) fail(field(it.key()), "is not a known key");
+            if (known_.count(it.key()) == 0) fail(field(echoed_name(it.key())), "is not a known key");
     }
 
     void fail(const std::string& name, const std::string& message) { errors_.push_back({name, message}); }

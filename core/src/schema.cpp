@@ -223,4 +223,44 @@ std::string schema_json() {
     return detail::dump_json(out);
 }
 
+namespace {
+/// "2^20" for powers of two from 2^10 up, else the decimal digits.
+std::string readable(std::uint64_t value) {
+    for (unsigned k = 10; k < 64; ++k)
+        if (value == (std::uint64_t{1} << k)) return "2^" + std::to_string(k);
+    return std::to_string(value);
+}
+}  // namespace
+
+std::string schema_markdown() {
+    const nlohmann::json schema = nlohmann::json::parse(schema_json());
+    std::string out, section = "-";
+    for (const auto& f : schema["fields"]) {
+        const std::string path = f["path"];
+        const auto dot = path.find('.');
+        const std::string owner = dot == std::string::npos ? "(top level)" : path.substr(0, dot);
+        if (owner != section) {
+            section = owner;
+            out += (out.empty() ? "" : "\n") + std::string("#### `") + section + "`\n\n" +
+                   "| key | type, range | default | label | meaning |\n|---|---|---|---|---|\n";
+        }
+        std::string range;
+        const std::string type = f["type"];
+        if (type == "integer" || type == "bytes")
+            range = (type == "bytes" ? "bytes " : "integer ") + readable(f["min"]) + " … " + readable(f["max"]);
+        else if (type == "choice") {
+            for (const auto& c : f["choices"]) range += (range.empty() ? "" : ", ") + ("`" + c.get<std::string>() + "`");
+        } else range = type;
+        std::string fallback = "not set";
+        const auto& d = f["default"];
+        if (d.is_string()) fallback = "`" + d.get<std::string>() + "`";
+        else if (d.is_boolean()) fallback = d.get<bool>() ? "true" : "false";
+        else if (d.is_number()) fallback = readable(d.get<std::uint64_t>());
+        std::string unit = f["unit"];
+        out += "| `" + path + "` | " + range + (unit.empty() || unit == "bytes" ? "" : " " + unit) + " | " + fallback +
+               " | " + f["label"].get<std::string>() + " | " + f["help"].get<std::string>() + " |\n";
+    }
+    return out;
+}
+
 }  // namespace memplan

@@ -81,7 +81,7 @@ outcome<std::uint64_t> max_params(std::uint64_t gpu_bytes, std::uint64_t n_gpus,
 }
 
 namespace {
-// Stages arrive as doubles from JS and text; accept only 0, 1, 2, 3 with the card's wording.
+// Stages arrive as doubles from JS and text; accept only 0, 1, 2, 3 with one wording ("stage must be 0, 1, 2 or 3").
 std::int64_t checked_stage(double stage, diagnostics& errors) {
     if (stage == 0.0 || stage == 1.0 || stage == 2.0 || stage == 3.0) return static_cast<std::int64_t>(stage);
     errors.push_back({"stage", "must be 0, 1, 2 or 3"});

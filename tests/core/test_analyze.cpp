@@ -65,7 +65,7 @@ TEST_CASE("each stage's total is the estimate with only the ZeRO stage changed",
     }
 }
 
-TEST_CASE("model states of the four stages are the card's 112 / 38.5 / 26.25 / 14 GB", "[analyze][stages][seed]") {
+TEST_CASE("model states of the four stages are the ZeRO formulas' 112 / 38.5 / 26.25 / 14 GB", "[analyze][stages][zero]") {
     // Mixed-precision Adam with bf16 weights and gradients is the ZeRO paper's 16 B/param.
     const std::uint64_t expected[] = {112000000000ULL, 38500000000ULL, 26250000000ULL, 14000000000ULL};
     for (std::int64_t s = 0; s < 4; ++s) {
@@ -90,8 +90,8 @@ TEST_CASE("a higher ZeRO stage never holds more model states, and at 8+ GPUs nev
     }
 }
 
-TEST_CASE("the largest model per stage from model states is the card's max_params times tp · pp",
-          "[analyze][max_params][seed]") {
+TEST_CASE("the largest model per stage from model states is the ZeRO inverse max_params times tp · pp",
+          "[analyze][max_params][zero]") {
     const analysis a = analyze(seven_b());
     REQUIRE(a.errors.empty());
     CHECK(a.stages[0].model_states_max_params == 5000000000ULL);

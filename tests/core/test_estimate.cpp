@@ -1,4 +1,4 @@
-// The corrected estimator: published formulas, the seed script's defects fixed, invariants, errors.
+// The corrected estimator: published formulas, the defects of EleutherAI's transformer_mem.py fixed, invariants, errors.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -148,7 +148,7 @@ TEST_CASE("the first pipeline stage holds pp micro-batches of its layers (1F1B)"
     CHECK(run(c).per_gpu.activations == (12 * 8 * layer * 23 + 15) / 16 + 8 * sbh);
 }
 
-TEST_CASE("gradients and optimizer states are split by tensor parallelism (seed defect fixed)", "[estimate][seed]") {
+TEST_CASE("gradients and optimizer states are split by tensor parallelism (transformer_mem.py defect fixed)", "[estimate][eleuther]") {
     estimate_config c = gpt3_175b();
     c.model.params = 7000000000ULL;
     c.parallel.tp = 2;
@@ -157,11 +157,11 @@ TEST_CASE("gradients and optimizer states are split by tensor parallelism (seed 
     const auto r = run(c);
     CHECK(r.data_parallel == 8);
     CHECK(r.per_gpu.weights == 7000000000ULL);              // 2 B × 7e9 / tp 2
-    CHECK(r.per_gpu.gradients == 7000000000ULL);            // 2 B × 7e9 / tp 2 (the seed forgets tp)
-    CHECK(r.per_gpu.optimizer_states == 5250000000ULL);     // 12 B × 3.5e9 / dp 8 (the seed divides by 16)
+    CHECK(r.per_gpu.gradients == 7000000000ULL);            // 2 B × 7e9 / tp 2 (transformer_mem.py forgets tp)
+    CHECK(r.per_gpu.optimizer_states == 5250000000ULL);     // 12 B × 3.5e9 / dp 8 (transformer_mem.py divides by 16)
 }
 
-TEST_CASE("ZeRO-3 shards the tensor-parallel slice over the data-parallel group only (seed defect fixed)", "[estimate][seed]") {
+TEST_CASE("ZeRO-3 shards the tensor-parallel slice over the data-parallel group only (transformer_mem.py defect fixed)", "[estimate][eleuther]") {
     estimate_config c = gpt3_175b();
     c.model.params = 20000000000ULL;
     c.parallel.tp = 4;
@@ -169,12 +169,12 @@ TEST_CASE("ZeRO-3 shards the tensor-parallel slice over the data-parallel group 
     c.parallel.gpus = 64;  // data parallel 8
     c.parallel.zero_stage = 3;
     const auto r = run(c);
-    CHECK(r.per_gpu.weights == 2 * 20000000000ULL / 8 / 8);  // the seed divides by tp·pp and then by 64
+    CHECK(r.per_gpu.weights == 2 * 20000000000ULL / 8 / 8);  // transformer_mem.py divides by tp·pp and then by 64
     CHECK(r.per_gpu.gradients == 2 * 20000000000ULL / 8 / 8);
     CHECK(r.per_gpu.optimizer_states == 12 * 20000000000ULL / 8 / 8);
 }
 
-TEST_CASE("the card's stage table is the model-state part of an estimate", "[estimate][seed]") {
+TEST_CASE("the ZeRO stage table is the model-state part of an estimate", "[estimate][zero]") {
     estimate_config c = gpt3_175b();
     c.model.params = 7000000000ULL;
     c.parallel.gpus = 8;
@@ -209,7 +209,7 @@ TEST_CASE("optimizers keep their published state sizes", "[estimate]") {
     CHECK(frozen.per_gpu.gradients == 0);
 }
 
-TEST_CASE("KV cache counts batch, grouped-query attention and dtype (seed defect fixed)", "[estimate][kv]") {
+TEST_CASE("KV cache counts batch, grouped-query attention and dtype (transformer_mem.py defect fixed)", "[estimate][kv]") {
     estimate_config c;
     c.mode = run_mode::infer;
     // Llama-2-7B (Touvron et al. 2023): 32 layers, 32 heads of 128, no GQA.

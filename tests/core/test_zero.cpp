@@ -1,4 +1,4 @@
-// ZeRO model-state arithmetic: the seed card's worked examples, ZeRO Table 1, exact inverse, errors.
+// ZeRO model-state arithmetic: worked examples of the ZeRO formulas (Rajbhandari et al. 2020, §5), ZeRO Table 1, exact inverse, errors.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -22,16 +22,16 @@ std::uint64_t largest(std::uint64_t gpu_bytes, std::uint64_t gpus, std::int64_t 
 }
 }  // namespace
 
-TEST_CASE("the card's worked example: 7e9 parameters on 8 GPUs", "[zero][seed]") {
-    // Seed card "ZeRO Memory Arithmetic": 112 / 38.5 / 26.25 / 14 GB (1e9 bytes).
+TEST_CASE("worked example: 7e9 parameters on 8 GPUs", "[zero]") {
+    // 16Ψ, 4Ψ + 12Ψ/N, 2Ψ + 14Ψ/N, 16Ψ/N (ZeRO §5.1-5.3) at Ψ = 7e9, N = 8: 112 / 38.5 / 26.25 / 14 GB (1e9 bytes).
     CHECK(bytes(7000000000, 8, 0) == 112000000000ULL);
     CHECK(bytes(7000000000, 8, 1) == 38500000000ULL);
     CHECK(bytes(7000000000, 8, 2) == 26250000000ULL);
     CHECK(bytes(7000000000, 8, 3) == 14000000000ULL);
 }
 
-TEST_CASE("the card's inverse example: 80 GB per GPU on 8 GPUs", "[zero][seed]") {
-    // Seed card: 5e9 (stage 0), about 14.5e9 (stage 1), 40e9 (stage 3); GUIDE: stage 1 is exactly 14545454545.
+TEST_CASE("inverse example: 80 GB per GPU on 8 GPUs", "[zero]") {
+    // 80e9 / 16 = 5e9 (stage 0); 80e9 / (4 + 12/8) = 14,545,454,545.45… → 14,545,454,545 (stage 1); 80e9 · 8 / 16 = 40e9 (stage 3).
     CHECK(largest(80000000000ULL, 8, 0) == 5000000000ULL);
     CHECK(largest(80000000000ULL, 8, 1) == 14545454545ULL);
     CHECK(largest(80000000000ULL, 8, 2) == 21333333333ULL);  // 80e9 / (2 + 14/8) = 21.33e9
@@ -123,7 +123,7 @@ TEST_CASE("with one GPU every stage costs 16 bytes per parameter", "[zero][invar
     for (std::int64_t s = 0; s <= 3; ++s) CHECK(bytes(1000, 1, s) == 16000);
 }
 
-TEST_CASE("bytes per parameter are the card's fractions", "[zero]") {
+TEST_CASE("bytes per parameter are the ZeRO fractions", "[zero]") {
     const auto f = zero_bytes_per_param(8, 1);
     REQUIRE(f.ok());
     CHECK(f.value.numerator == 4 * 8 + 12);

@@ -1,4 +1,4 @@
-// The shipped module (dist/memplan.js) in Node 20: the ZeRO card's worked examples, the estimate and
+// The shipped module (dist/memplan.js) in Node 20: the ZeRO formulas' worked examples, the estimate and
 // analyze objects, and every error path of the JS API.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -27,14 +27,14 @@ test('load() is memoized', async () => {
   assert.equal(await load(), mp);
 });
 
-test("the card's model-state bytes: 7e9 parameters on 8 GPUs are 112 / 38.5 / 26.25 / 14 GB", () => {
+test("ZeRO model-state bytes: 7e9 parameters on 8 GPUs are 112 / 38.5 / 26.25 / 14 GB", () => {
   assert.equal(mp.modelStateBytes(7e9, 8, 0), 112e9);
   assert.equal(mp.modelStateBytes(7e9, 8, 1), 38.5e9);
   assert.equal(mp.modelStateBytes(7e9, 8, 2), 26.25e9);
   assert.equal(mp.modelStateBytes(7e9, 8, 3), 14e9);
 });
 
-test("the card's largest model: 80 GB on 8 GPUs is 5e9 / 14545454545 / 40e9 parameters", () => {
+test("the ZeRO inverse: 80 GB on 8 GPUs is 5e9 / 14545454545 / 40e9 parameters", () => {
   assert.equal(mp.maxParams(80e9, 8, 0), 5e9);
   assert.equal(mp.maxParams(80e9, 8, 1), 14545454545);
   assert.equal(mp.maxParams(80e9, 8, 2), 21333333333);
@@ -49,7 +49,7 @@ test('the inverse is exact at the boundary', () => {
   }
 });
 
-test("a bad stage throws like the card's ValueError", () => {
+test("a bad stage throws with the field named", () => {
   for (const stage of [4, -1, 1.5, NaN, Infinity, '1', null, undefined, 2 ** 32])
     throwsMessage(() => mp.modelStateBytes(7e9, 8, stage), 'stage must be 0, 1, 2 or 3');
   throwsMessage(() => mp.maxParams(80e9, 8, 7), 'stage must be 0, 1, 2 or 3');
@@ -145,7 +145,7 @@ test('analyze() gives four stages, suggestions and the sweep', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Presets, Hugging Face configs and the new result fields (issues 4 and 5).
+// Presets, Hugging Face configs and the new result fields .
 
 const llama2_7b_hf = {  // meta-llama/Llama-2-7b-hf config.json, with keys memplan does not read
   architectures: ['LlamaForCausalLM'], bos_token_id: 1, eos_token_id: 2, hidden_act: 'silu', hidden_size: 4096,

@@ -72,7 +72,7 @@ function randomConfig(random) {
   if (random() < 0.3) config.train.microbatches_in_flight = pick([1, 2, 8]);
   if (random() < 0.5) config.overhead = { misc_bytes: pick([0, 1e9, 2.5e9]) };
   if (random() < 0.8) config.gpu = { memory_bytes: pick([24e9, 40e9, 80e9, 141e9, 192e9]) };
-  // Options added with the full training model (issue 5) and inference quantization (issue 4).
+  // Options added with the full training model  and inference quantization .
   if (random() < 0.3) config.train.optimizer = 'adafactor';
   if (random() < 0.3) config.parallel.fsdp = pick(['full_shard', 'shard_grad_op', 'hybrid_shard', 'hybrid_shard_zero2', 'no_shard']);
   if (random() < 0.2) config.parallel.zero_shard_size = pick([1, 2, 8]);

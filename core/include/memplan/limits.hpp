@@ -38,4 +38,12 @@ constexpr std::uint64_t max_virtual_stages = 64ULL;
 /// Largest number of norms per transformer layer.
 constexpr std::uint64_t max_norms_per_layer = 16ULL;
 
+/// Largest configuration or Hugging Face config.json text accepted: 4 MiB (real config.json files,
+/// label maps included, are below 100 KiB).
+constexpr std::uint64_t max_config_bytes = 4194304ULL;
+/// Deepest nesting of objects and arrays accepted in a JSON input (real configs nest 3 levels).
+constexpr std::uint64_t max_json_depth = 64ULL;
+/// Longest key or name echoed in an error message; longer ones are cut with "…".
+constexpr std::uint64_t max_echoed_name_chars = 64ULL;
+
 }  // namespace memplan

@@ -64,4 +64,7 @@ std::string field_message(const field_spec& field);
 /// {"version":1,"fields":[{path,type,min,max,default,choices,label,help,unit,modes}],"limits":{…}}.
 std::string schema_json();
 
+/// The schema as Markdown tables, one per section (docs/schema.md carries this text verbatim).
+std::string schema_markdown();
+
 }  // namespace memplan
