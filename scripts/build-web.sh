@@ -7,7 +7,7 @@
 #   scripts/build-web.sh --js-only  page only, from the WASM already in build/wasm (after a web/ edit)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export NODE_PATH=/usr/share/nodejs  # Debian's emcc needs acorn from there (docs: GUIDE §3)
+export NODE_PATH=/usr/share/nodejs  # Debian's emcc needs acorn from there
 if [[ ! -d node_modules/esbuild ]]; then npm ci --no-audit --no-fund --loglevel=error; fi
 if [[ "${1:-}" != "--js-only" || ! -f build/wasm/wasm/memplan-core.wasm ]]; then
   cmake --preset wasm >/dev/null

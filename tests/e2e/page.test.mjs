@@ -1,4 +1,4 @@
-// The page in Debian's Chromium: seed examples typed into the form, fit verdict, URL round trip,
+// The page in Debian's Chromium: worked examples typed into the form, fit verdict, URL round trip,
 // chart, error display, malformed links, embed mode, the single-file build from file:// offline,
 // no console errors and no request to another origin.
 import assert from 'node:assert/strict';
@@ -63,7 +63,7 @@ async function rowBytes(page, row) {
   return Number(title.replace(/[^0-9]/g, ''));
 }
 
-test('the default view: the seed model on 8 × H100 with a verdict, breakdown, ZeRO table and chart', async () => {
+test('the default view: a 20B GPT-style model on 8 × H100 with a verdict, breakdown, ZeRO table and chart', async () => {
   const { page } = await open('/index.html');
   assert.match(await page.textContent('#verdict'), new RegExp('^Does not fit: ' + escape(defaultTotal) + ' per GPU'));
   assert.equal(await page.locator('#breakdown tbody tr').count(), 9);  // every part (zeros greyed) + total
@@ -77,7 +77,7 @@ test('the default view: the seed model on 8 × H100 with a verdict, breakdown, Z
   assert.doesNotMatch(text, /NaN|(?<!ZeRO-)Infinity|undefined/);
 });
 
-test("the card's worked example typed in: 7e9 parameters on 8 GPUs hold 112 / 38.5 / 26.25 / 14 GB of model states", async () => {
+test("the ZeRO paper's model states typed in (Rajbhandari et al. 2020, §5): 7e9 parameters on 8 GPUs hold 112 / 38.5 / 26.25 / 14 GB of model states", async () => {
   const { page } = await open('/index.html');
   await set(page, 'model.params', '7e9');
   await set(page, 'unit', 'GB');
@@ -91,7 +91,7 @@ test("the card's worked example typed in: 7e9 parameters on 8 GPUs hold 112 / 38
   assert.match(await page.textContent('#breakdown tr[data-row="weights"] td.num'), /^1\.750 GB$/);  // 14 GB / 8 (stage 3)
 });
 
-test("the card's inverse: 80 GB on 8 GPUs fits 5e9 / 14,545,454,545 / 40e9 parameters of model states", async () => {
+test("the ZeRO inverse: 80 GB on 8 GPUs fits 5e9 / 14,545,454,545 / 40e9 parameters of model states", async () => {
   const { page } = await open('/index.html');
   const cells = await page.locator('#zero tbody tr:nth-child(3) td').allTextContents();
   assert.deepEqual(cells, ['5B (5,000,000,000)', '14.55B (14,545,454,545)', '21.33B (21,333,333,333)', '40B (40,000,000,000)']);
