@@ -189,7 +189,7 @@ function start() {
     form().addEventListener('change', onInput);
     form().addEventListener('submit', (e) => e.preventDefault());
     $('suggestions').addEventListener('click', applySuggestion);
-    wireConfigImport((text) => mp.resolveModel({}, { hfConfig: text }), (model) => {
+    wireConfigImport(spec.limits, (text) => mp.resolveModel({}, { hfConfig: text }), (model) => {
       writeForm({ ...modelFields(spec, model), 'model.preset': '' });
       update();
     });

@@ -27,9 +27,9 @@ function configJsonErrors(error) {
  * Reads config.json text: resolve(text) → the core's {model, params} (throws MemplanError), apply(model)
  * writes the model into the form and recomputes. Never throws: every failure is shown under the box.
  */
-function readConfigText(text, resolve, apply) {
+function readConfigText(text, limits, resolve, apply) {
   try {
-    const parsed = parseHfConfig(text);
+    const parsed = parseHfConfig(text, limits);
     if (!parsed.text) return showHfErrors(parsed.error ? [parsed.error] : []);
     let resolved;
     try {
@@ -48,11 +48,11 @@ function readConfigText(text, resolve, apply) {
   }
 }
 
-/** Wires the text area, the file picker and drag and drop. */
-export function wireConfigImport(resolve, apply) {
+/** Wires the text area, the file picker and drag and drop; limits: the schema's (size and depth of JSON input). */
+export function wireConfigImport(limits, resolve, apply) {
   const area = $('hf-config');
   const box = $('hf-box');
-  const read = (text) => readConfigText(text, resolve, apply);
+  const read = (text) => readConfigText(text, limits, resolve, apply);
   const readFile = (file) => {
     if (!file) return;
     box.dataset.pending = '1';

@@ -12,10 +12,13 @@ const NUMBER_TEXT = /^(?=.{1,32}$)(\d+\.?\d*|\.\d+)(e[+]?\d{1,3})?$/i;
 const NAME_TEXT = /^[a-z0-9][a-z0-9_.-]{0,63}$/i;
 /** Longest link the page reads. */
 const MAX_LINK_CHARS = 4096;
-/** Deepest nesting of a pasted config.json the page reads (a Hugging Face config nests 2 or 3 levels). */
+/**
+ * Guards of the page's own JSON.parse / JSON.stringify of a pasted config.json (both recurse, and a deep
+ * enough text throws RangeError): the deepest nesting and the longest text it reads. The core's limits
+ * (schema limits max_json_depth and max_config_bytes) are used instead where the schema exports them.
+ */
 export const MAX_JSON_DEPTH = 64;
-/** Longest pasted config.json the page reads, in characters. */
-export const MAX_JSON_CHARS = 1 << 20;
+export const MAX_JSON_CHARS = 4194304;
 
 /** The page's starting state: the core's defaults with the page's example workload. */
 export function defaultState(spec) {
@@ -208,12 +211,14 @@ export function jsonDepth(text, limit = Infinity) {
  * empty. The core reads the keys (mp.resolveModel); this only checks that it is one JSON object of
  * bounded size and depth.
  */
-export function parseHfConfig(text) {
+export function parseHfConfig(text, limits = {}) {
   const trimmed = String(text || '').trim();
   if (!trimmed) return { error: null };
   const error = (message) => ({ error: { field: 'config.json', message } });
-  if (trimmed.length > MAX_JSON_CHARS) return error(`is longer than ${MAX_JSON_CHARS} characters`);
-  if (jsonDepth(trimmed, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return error(`is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  const maxChars = limits.max_config_bytes ?? MAX_JSON_CHARS;
+  const maxDepth = limits.max_json_depth ?? MAX_JSON_DEPTH;
+  if (trimmed.length > maxChars) return error(`is longer than ${maxChars} characters`);
+  if (jsonDepth(trimmed, maxDepth) > maxDepth) return error(`is nested deeper than ${maxDepth} levels`);
   let object;
   try {
     object = JSON.parse(trimmed);

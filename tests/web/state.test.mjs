@@ -133,5 +133,8 @@ test('a pasted config.json: depth counted without recursion, strings skipped; to
   assert.match(parseHfConfig('{"model_type": ').error.message, /^is not valid JSON \(/);
   assert.equal(parseHfConfig('[1]').error.message, 'must be a JSON object ({"model_type": …, "hidden_size": …})');
   assert.deepEqual(parseHfConfig('  '), { error: null });
+  // The core's limits where the schema exports them.
+  assert.equal(parseHfConfig('[[[1]]]', { max_json_depth: 2 }).error.message, 'is nested deeper than 2 levels');
+  assert.equal(parseHfConfig('{"a": 1}', { max_config_bytes: 4 }).error.message, 'is longer than 4 characters');
   assert.deepEqual(parseHfConfig(' {"hidden_size": 4096} '), { text: '{"hidden_size":4096}', object: { hidden_size: 4096 } });
 });
