@@ -42,7 +42,7 @@ export function renderLimits(spec, analysis, config) {
 }
 
 /** Which stage is reported and why, parameter counts, offload host memory, KV bytes per token. */
-export function renderDetails(spec, result, config, unit) {
+export function renderDetails(result, config, unit) {
   const d = result.details;
   const pp = Number(usedValue(result, 'parallel.pp'));
   const items = [];

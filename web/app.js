@@ -102,9 +102,9 @@ function update() {
   }
   showErrors([]);
   const unit = state.unit;
-  renderVerdict(result, config, unit);
+  renderVerdict(result, unit);
   renderWarnings(result);
-  renderBreakdown(result, config, unit, state.mode);
+  renderBreakdown(result, unit, state.mode);
   renderModelSummary(mp, spec, result, config, state, unit);
   $('output').classList.remove('stale');
   $('output').hidden = false;
@@ -117,7 +117,7 @@ function update() {
     if (outcome.analysis) {
       const analysis = outcome.analysis;
       renderLimits(spec, analysis, config);
-      renderDetails(spec, analysis.estimate, config, unit);
+      renderDetails(analysis.estimate, config, unit);
       renderZero(spec, analysis, config, unit);
       renderSuggestions(spec, analysis, unit);
       renderChart(spec, analysis, config, unit);

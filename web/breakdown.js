@@ -6,7 +6,7 @@ import { barGeometry } from './chart.js';
 import { formatBytes, formatCount, formatExactBytes, formatParams, formatPercent } from './format.js';
 import { buildConfig, capacityBytes, usedValue } from './state.js';
 
-export function renderVerdict(result, config, unit) {
+export function renderVerdict(result, unit) {
   const total = result.per_gpu.total;
   const out = $('verdict');
   if (!result.gpu) {
@@ -40,7 +40,7 @@ function row(key, label, bytes, total, unit, mode) {
   return tr;
 }
 
-export function renderBreakdown(result, config, unit, mode) {
+export function renderBreakdown(result, unit, mode) {
   const b = result.per_gpu;
   const capacity = capacityBytes(result);
   const label = Object.fromEntries(ROWS);
