@@ -106,6 +106,7 @@ function update() {
   renderWarnings(result);
   renderBreakdown(result, unit, state.mode);
   renderModelSummary(mp, spec, result, config, state, unit);
+  $('zero-section').hidden = state.mode !== 'train';  // the ZeRO stages coincide in inference
   $('output').classList.remove('stale');
   $('output').hidden = false;
   $('loading').hidden = true;
