@@ -16,6 +16,9 @@ cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$jobs"
 ctest --preset asan -j"$jobs"
 
+echo "== fuzzing the JSON entry points (libFuzzer + ASan + UBSan, ${FUZZ_SECONDS:-60} s)"
+bash scripts/fuzz.sh
+
 if [[ -f scripts/test-web.sh ]]; then
   echo "== WebAssembly module and page"
   bash scripts/test-web.sh

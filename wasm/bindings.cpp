@@ -6,9 +6,11 @@
 #include <string>
 
 #include "memplan/analyze.hpp"
+#include "memplan/gpus.hpp"
 #include "memplan/json.hpp"
 #include "memplan/presets.hpp"
 #include "memplan/schema.hpp"
+#include "memplan/units.hpp"
 #include "memplan/zero.hpp"
 
 namespace {
@@ -43,6 +45,20 @@ std::string resolve_model(std::string config_json, std::string hf_config_json) {
 /// The configuration schema: every field's path, type, range, default, choices, label and help.
 std::string schema() { return memplan::schema_json(); }
 
+/// core/data/gpus.json as compiled in: the GPU catalogue.
+std::string gpus() { return memplan::gpu_catalogue_json(); }
+
+/// A number as people write it ("80 GiB", "8,000", "32K"), read by the core's parser; `max` arrives as a
+/// double and is checked here only for being a whole number in range (the core's outcome JSON either way).
+std::string parse_quantity(std::string text, std::string field, double max) {
+    if (!(max >= 0) || max > static_cast<double>(memplan::max_exact_integer) || max != static_cast<double>(static_cast<std::uint64_t>(max))) {
+        memplan::outcome<std::uint64_t> bad;
+        bad.errors.push_back({"max", "must be a whole number from 0 to " + std::to_string(memplan::max_exact_integer)});
+        return memplan::outcome_json_text(bad);
+    }
+    return memplan::outcome_json_text(memplan::parse_quantity(text, field, static_cast<std::uint64_t>(max)));
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(memplan) {
@@ -53,4 +69,6 @@ EMSCRIPTEN_BINDINGS(memplan) {
     emscripten::function("presets", &presets);
     emscripten::function("resolveModel", &resolve_model);
     emscripten::function("schema", &schema);
+    emscripten::function("gpus", &gpus);
+    emscripten::function("parseQuantity", &parse_quantity);
 }

@@ -270,6 +270,13 @@ export interface Memplan {
   schema(): Schema;
   /** The model a configuration (or options.hfConfig) describes, as explicit keys with exact counts. */
   resolveModel(config: Config | string, options?: EstimateOptions): ResolvedModel;
+  /** The GPU catalogue (core/data/gpus.json), parsed once; frozen. */
+  gpus(): readonly GpuEntry[];
+  /**
+   * A number as people write it ("8B", "8k", "80 GiB", "8,000,000,000"), read by the core's parser;
+   * throws MemplanError naming `field` (default "value") for anything else or above `max` (default 2^53).
+   */
+  parseQuantity(text: string, field?: string, max?: number): number;
 }
 
 export interface LoadOptions {
@@ -306,4 +313,33 @@ export interface Schema {
   readonly version: 1;
   readonly fields: readonly SchemaField[];
   readonly limits: { readonly [name: string]: number };
+}
+
+/** One GPU of the catalogue (core/data/gpus.json). */
+export interface GpuEntry {
+  /** "h100-sxm-80gb" */
+  readonly id: string;
+  readonly name: string;
+  readonly vendor: 'NVIDIA' | 'AMD' | 'Intel' | 'Apple';
+  readonly kind: 'datacenter' | 'workstation' | 'consumer' | 'laptop' | 'apple';
+  /** The vendor's figure as written: "80 GB HBM3". */
+  readonly memory_text: string;
+  /** The vendor's GB in bytes: 1e9 (NVIDIA, AMD, Intel) or 2^30 (Apple's memory). */
+  readonly memory_unit_bytes: number;
+  readonly nominal_bytes: number;
+  /** Total device memory the driver reports, where a public source shows it; else null. */
+  readonly usable_bytes: number | null;
+  /** What a fit verdict should use (the core's rule): usable_bytes if known, else nominal_bytes; Apple: × gpu_share_percent. */
+  readonly capacity_bytes: number;
+  /** How that measurement was stated ("81559 MiB (nvidia-smi ...)"); "" if none. */
+  readonly usable_text: string;
+  /** The vendor's datasheet or specification page. */
+  readonly source: string;
+  readonly usable_source: string;
+  /** Share of the memory the GPU may use by default: 100, or 75 for Apple's unified memory. */
+  readonly gpu_share_percent: number;
+  readonly share_source: string;
+  readonly note: string;
+  /** What people type: "h100", "H100 80GB". */
+  readonly aliases: readonly string[];
 }

@@ -6,6 +6,8 @@
 //   mp.estimate({ mode: 'infer' }, { hfConfig: configJsonTextOrObject });  // a Hugging Face config.json
 //   mp.presets();                      // the stored models (core/data/models.json), parsed once
 //   mp.schema();                       // every configuration field: range, default, label, help
+//   mp.gpus();                         // the GPU catalogue (core/data/gpus.json), parsed once
+//   mp.parseQuantity('80 GiB', 'gpu.memory_bytes');  // 85899345920; throws MemplanError naming the field
 // Works in browsers (served over http) and in Node 20. Every failure throws an Error whose message
 // names the field; `error.errors` holds the core's [{field, message}] list.
 import createMemplanCore from './memplan-core.js';
@@ -89,6 +91,7 @@ export function wrap(core) {
   };
   let presets = null;
   let schema = null;
+  let gpus = null;
   return Object.freeze({
     /** Model-state bytes per GPU of mixed-precision Adam under ZeRO: 16Ψ, 4Ψ+12Ψ/N, 2Ψ+14Ψ/N, 16Ψ/N. */
     modelStateBytes: (params, gpus, stage) =>
@@ -116,6 +119,20 @@ export function wrap(core) {
     schema: () => {
       if (!schema) schema = deepFreeze(JSON.parse(core.schema()));
       return schema;
+    },
+    /** The GPU catalogue (core/data/gpus.json's `gpus`, each with the core's capacity_bytes for fit verdicts), parsed once and frozen. */
+    gpus: () => {
+      if (!gpus) gpus = deepFreeze(JSON.parse(core.gpus()).gpus);
+      return gpus;
+    },
+    /**
+     * A number as people write it ("8B", "8k", "80 GiB", "8,000,000,000", "1.5M"), read by the core's
+     * parser (the CLI's): a whole number from 0 to max (default 2^53), or a MemplanError naming `field`.
+     */
+    parseQuantity: (text, field = 'value', max = 9007199254740992) => {
+      const name = String(field);
+      if (typeof text !== 'string') fail([{ field: name, message: 'must be text such as "80 GiB" or "7e9"' }], ': ');
+      return checked(core.parseQuantity(text, name, asNumber(max))).value;
     },
     /**
      * The model a configuration describes (preset, Hugging Face config, overrides applied) as explicit

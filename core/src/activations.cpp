@@ -38,10 +38,17 @@ public:
     void fixed(const char* name, u128 elements, u128 bytes_each, u128 shards, const char* note) {
         add(name, ceil_div(elements * bytes_each, shards), note);
     }
+    void act_named(const std::string& name, u128 elements, u128 shards, const char* note) {
+        add_name(name, ceil_div(elements * act_bits_, 8 * shards), note);
+    }
+    void fixed_named(const std::string& name, u128 elements, u128 bytes_each, u128 shards, const char* note) {
+        add_name(name, ceil_div(elements * bytes_each, shards), note);
+    }
     std::vector<activation_tensor> take() { return std::move(out_); }
 
 private:
-    void add(const char* name, u128 bytes, const char* note) {
+    void add(const char* name, u128 bytes, const char* note) { add_name(name, bytes, note); }
+    void add_name(const std::string& name, u128 bytes, const char* note) {
         constexpr u128 top = std::numeric_limits<std::uint64_t>::max();
         out_.push_back({name, static_cast<std::uint64_t>(bytes > top ? top : bytes), note});
     }
@@ -60,10 +67,64 @@ struct shape {
     u128 sp;          // tp with sequence parallelism, else 1 (norm/dropout regions)
     bool dropout;
     bool flash;
+    bool eager;       // eager PyTorch norms (train.kernels eager)
+    bool frozen;      // base frozen under an adapter: norm weights and non-adapted linears keep nothing
+};
+
+/// Which linears an adapter trains, and the tensors each adapted linear adds.
+struct adapter_view {
+    const adapter_activation_input& in;
+    bool adapted(const char* name) const {
+        if (!in.enabled) return true;  // full fine-tuning: every linear trains
+        for (const auto& t : in.targets)
+            if (t == name) return true;
+        return false;
+    }
+    /// A linear input that only the named linears keep (the same tensor, without adapter dropout).
+    bool keeps(std::initializer_list<const char*> names) const {
+        if (!in.enabled) return true;
+        if (in.dropout) return false;
+        for (const char* n : names)
+            if (adapted(n)) return true;
+        return false;
+    }
+    /// Tensors of an adapted linear `name` on `tokens` tokens, d_in → d_out as split over tp.
+    void add(tensor_list& l, const char* scope, const char* name, u128 tokens, u128 d_in, u128 d_out) const {
+        if (!in.enabled || !adapted(name)) return;
+        const std::string base = std::string("lora.") + scope + "." + name;
+        if (in.dropout) {
+            // PEFT lora_dropout (nn.Dropout per adapted module): lora_A keeps the dropped-out input, dropout its mask.
+            l.act_named(base + ".dropout_input", tokens * d_in, 1, "dropped-out input of lora_A (lora_dropout > 0)");
+            l.fixed_named(base + ".dropout_mask", tokens * d_in, mask_bytes, 1, "1-byte mask of lora_dropout");
+        }
+        // lora_B keeps its input, lora_A's r-wide output (PEFT LoraLayer: lora_B(lora_A(dropout(x)))).
+        l.act_named(base + ".a_output", tokens * in.rank, 1, "r-wide output of lora_A, input of lora_B");
+        if (in.dora) {
+            // DoRA: result = (m/‖W+BA‖ − 1)·base + m/‖W+BA‖·lora·scale; the trainable magnitude keeps both factors.
+            const std::string d = std::string("dora.") + scope + "." + name;
+            l.act_named(d + ".base_output", tokens * d_out, 1, "base layer output, kept by the magnitude product");
+            l.act_named(d + ".lora_output", tokens * d_out, 1, "adapter output, kept by the magnitude product");
+        }
+    }
 };
 
 /// A norm: its input and its fp32 per-token statistics.
 void add_norm(tensor_list& l, const shape& x, norm_kind kind, const char* input_name, const char* stats_name) {
+    if (kind == norm_kind::rmsnorm && x.eager) {
+        // Hugging Face LlamaRMSNorm.forward in eager PyTorch: hidden_states.to(torch.float32) is kept by
+        // pow, its square by mean (torch 1.13 autograd), rsqrt's fp32 output per token, and the bf16
+        // normalized x by the product with the weight when the weight is trained.
+        const std::string base = std::string(input_name).substr(0, std::string(input_name).rfind('.'));
+        l.fixed_named(base + ".input_fp32", x.tokens * x.h, fp32_bytes, x.sp,
+                      "fp32 upcast of the norm input (eager LlamaRMSNorm), kept by pow");
+        l.fixed_named(base + ".squared_fp32", x.tokens * x.h, fp32_bytes, x.sp,
+                      "fp32 square of the input (eager LlamaRMSNorm), kept by mean");
+        l.fixed(stats_name, x.tokens, fp32_bytes, x.sp, "fp32 rsqrt of the mean square per token, kept by the product");
+        if (!x.frozen)
+            l.act_named(base + ".normalized", x.tokens * x.h, x.sp,
+                        "normalized input cast back to the activation dtype, kept by the weight product");
+        return;
+    }
     // Korthikanti §4.1: "each layer norm stores its input with size 2sbh"; sharded by SP (§4.2.2).
     l.act(input_name, x.tokens * x.h, x.sp, "input of the norm, kept to compute its gradient");
     if (kind == norm_kind::layernorm)
@@ -77,13 +138,18 @@ void add_norm(tensor_list& l, const shape& x, norm_kind kind, const char* input_
 }
 
 /// One feed-forward network of width `f` applied to `tokens` tokens (its input counted by the caller).
-void add_ffn(tensor_list& l, const shape& x, mlp_kind kind, u128 tokens, u128 f, const char* act_input,
-             const char* up_output, const char* act_output, const char* down_input) {
+void add_ffn(tensor_list& l, const shape& x, const adapter_view& ad, const char* scope, mlp_kind kind, u128 tokens, u128 f,
+             const char* act_input, const char* up_output, const char* act_output, const char* down_input) {
+    const u128 f_local = ceil_div(f, x.tp);
+    if (kind == mlp_kind::gated) ad.add(l, scope, "gate_proj", tokens, x.h, f_local);
+    ad.add(l, scope, "up_proj", tokens, x.h, f_local);
+    ad.add(l, scope, "down_proj", tokens, f_local, x.h);
     if (kind == mlp_kind::plain) {
         // Korthikanti §4.1: GeLU input 8sbh with f = 4h (output of the column-parallel fc, divided by t).
         l.act(act_input, tokens * f, x.tp, "output of the up projection, input of the activation function");
-        // Korthikanti §4.1: second linear input 8sbh (GeLU output, divided by t).
-        l.act(act_output, tokens * f, x.tp, "output of the activation function, input of the down projection");
+        // Korthikanti §4.1: second linear input 8sbh (GeLU output, divided by t); a frozen down projection keeps nothing.
+        if (ad.keeps({"down_proj"}))
+            l.act(act_output, tokens * f, x.tp, "output of the activation function, input of the down projection");
         return;
     }
     // Gated MLP, down(act(gate(x)) · up(x)) (Shazeer 2020), as eager PyTorch runs it: SiLU/GELU
@@ -91,7 +157,7 @@ void add_ffn(tensor_list& l, const shape& x, mlp_kind kind, u128 tokens, u128 f,
     l.act(act_input, tokens * f, x.tp, "output of the gate projection, input of the activation function");
     l.act(up_output, tokens * f, x.tp, "output of the up projection, kept by the gating product");
     l.act(act_output, tokens * f, x.tp, "output of the activation function, kept by the gating product");
-    l.act(down_input, tokens * f, x.tp, "gated product, input of the down projection");
+    if (ad.keeps({"down_proj"})) l.act(down_input, tokens * f, x.tp, "gated product, input of the down projection");
 }
 
 std::vector<activation_tensor> layer_tensors(const layer_activation_input& in, bool selective) {
@@ -105,14 +171,21 @@ std::vector<activation_tensor> layer_tensors(const layer_activation_input& in, b
                   tp,
                   in.sequence_parallel ? tp : 1,
                   m.dropout,
-                  in.flash_attention};
+                  in.flash_attention,
+                  in.kernels == kernel_kind::eager,
+                  in.adapter.enabled};
+    const adapter_view ad{in.adapter};
     const u128 s = in.seq_len, b = in.micro_batch;
     tensor_list l(dtype_bits(in.activation_dtype));
 
     // ---- attention
     add_norm(l, x, m.norm, "attn.norm.input", "attn.norm.stats");
     // Korthikanti §4.1 "QKV matrix multiplies: 2sbh" (the norm output; with SP the shard, re-gathered in backward).
-    l.act("attn.qkv_input", x.tokens * x.h, x.sp, "norm output, input of the Q, K and V projections");
+    if (ad.keeps({"q_proj", "k_proj", "v_proj"}))
+        l.act("attn.qkv_input", x.tokens * x.h, x.sp, "norm output, input of the Q, K and V projections");
+    ad.add(l, "attn", "q_proj", x.tokens, x.h, ceil_div(x.a * x.d, x.tp));
+    ad.add(l, "attn", "k_proj", x.tokens, x.h, ceil_div(x.g * x.d, x.tp));
+    ad.add(l, "attn", "v_proj", x.tokens, x.h, ceil_div(x.g * x.d, x.tp));
     // Korthikanti §4.1 "QKᵀ: 4sbh" for Q and K; Q is a·d wide, split by heads over t.
     l.act("attn.q", x.tokens * x.a * x.d, x.tp, "queries (after rotary embedding), kept by the score product");
     // Eager attention repeats K and V to all a query heads before the products (HF repeat_kv, Megatron
@@ -143,7 +216,10 @@ std::vector<activation_tensor> layer_tensors(const layer_activation_input& in, b
         }
     }
     // Korthikanti §4.1 "output projection: 2sbh" (its input, a·d wide, split over t).
-    l.act("attn.proj_input", x.tokens * x.a * x.d, x.tp, "attention output, input of the output projection");
+    // A frozen output projection keeps nothing; FlashAttention keeps its output for its own backward.
+    if (ad.keeps({"o_proj"}) || (x.flash && !selective))
+        l.act("attn.proj_input", x.tokens * x.a * x.d, x.tp, "attention output, input of the output projection");
+    ad.add(l, "attn", "o_proj", x.tokens, ceil_div(x.a * x.d, x.tp), x.h);
     // Korthikanti §4.1 "dropout: sbh" after the projection (replicated over t unless SP).
     if (x.dropout) l.fixed("attn.dropout_mask", x.tokens * x.h, mask_bytes, x.sp, "1-byte mask of the dropout after attention");
     if (m.norms_per_layer >= 4)  // Gemma 2: a norm after attention as well, on the projection output
@@ -152,9 +228,13 @@ std::vector<activation_tensor> layer_tensors(const layer_activation_input& in, b
     // ---- MLP
     add_norm(l, x, m.norm, "mlp.norm.input", "mlp.norm.stats");
     // Korthikanti §4.1 "first linear layer: 2sbh" (norm output; with SP the shard).
-    l.act("mlp.fc_input", x.tokens * x.h, x.sp, "norm output, input of the first projection(s) and of the router");
+    const bool shared = m.num_experts != 0 && m.shared_expert_intermediate_size != 0;
+    const bool fc_kept = m.num_experts == 0 ? ad.keeps({"gate_proj", "up_proj"})
+                                            : ad.keeps({"router"}) || (shared && ad.keeps({"gate_proj", "up_proj", "shared_expert_gate"}));
+    if (fc_kept)
+        l.act("mlp.fc_input", x.tokens * x.h, x.sp, "norm output, input of the first projection(s) and of the router");
     if (m.num_experts == 0) {
-        add_ffn(l, x, m.mlp, x.tokens, resolved_ffn(m), "mlp.act_input", "mlp.up_output", "mlp.act_output", "mlp.down_input");
+        add_ffn(l, x, ad, "mlp", m.mlp, x.tokens, resolved_ffn(m), "mlp.act_input", "mlp.up_output", "mlp.act_output", "mlp.down_input");
     } else {
         // MoE with balanced routing: each token goes to k experts; Megatron's all-gather dispatcher gives every
         // TP rank all T tokens (experts split their FFN width over t). Router in fp32 (Mixtral, Megatron).
@@ -163,12 +243,17 @@ std::vector<activation_tensor> layer_tensors(const layer_activation_input& in, b
         l.fixed("moe.router_probs", x.tokens * m.num_experts, fp32_bytes, x.sp, "fp32 router softmax over the experts, kept by its backward");
         l.fixed("moe.routing_indices", x.tokens * k, index_bytes, x.sp, "int64 top-k expert indices, kept to scatter gradients back");
         l.act("moe.routing_weights", x.tokens * k, x.sp, "top-k routing weights, kept by the weighted combine");
-        l.act("moe.expert_input", x.tokens * k * x.h, 1, "routed copies of the tokens (T·k rows), inputs of the experts");
-        add_ffn(l, x, m.mlp, x.tokens * k, fe, "moe.act_input", "moe.up_output", "moe.act_output", "moe.down_input");
+        ad.add(l, "moe", "router", x.tokens, x.h, m.num_experts);
+        if (ad.keeps({"gate_proj", "up_proj"}))
+            l.act("moe.expert_input", x.tokens * k * x.h, 1, "routed copies of the tokens (T·k rows), inputs of the experts");
+        add_ffn(l, x, ad, "moe", m.mlp, x.tokens * k, fe, "moe.act_input", "moe.up_output", "moe.act_output", "moe.down_input");
         l.act("moe.expert_output", x.tokens * k * x.h, 1, "expert outputs (T·k rows), kept by the weighted combine");
         if (m.shared_expert_intermediate_size != 0)  // Qwen2-MoE: an always-active expert on every token
-            add_ffn(l, x, m.mlp, x.tokens, m.shared_expert_intermediate_size, "moe.shared.act_input",
+        {
+            add_ffn(l, x, ad, "moe.shared", m.mlp, x.tokens, m.shared_expert_intermediate_size, "moe.shared.act_input",
                     "moe.shared.up_output", "moe.shared.act_output", "moe.shared.down_input");
+            ad.add(l, "moe.shared", "shared_expert_gate", x.tokens, x.h, 1);
+        }
     }
     // Korthikanti §4.1 "dropout: sbh" after the MLP.
     if (x.dropout) l.fixed("mlp.dropout_mask", x.tokens * x.h, mask_bytes, x.sp, "1-byte mask of the dropout after the MLP");

@@ -108,6 +108,22 @@ std::vector<candidate> candidates(const estimate_config& c) {
         if (p.tp > 1 && !p.sequence_parallel)  // shard norm/dropout activations over tp (Korthikanti §4.2.2)
             add("parallel.sequence_parallel", text(false), text(true),
                 [](estimate_config& k) { k.parallel.sequence_parallel = true; });
+        // Fine-tuning recipes, for models counted from their architecture (adapter bytes come from the
+        // layers' shapes, not from an explicit model.params).
+        const bool architecture = c.model.params == 0;
+        if (architecture && t.adapter_type == adapter_kind::none && t.optimizer != optimizer_kind::none)
+            // LoRA on every block linear (PEFT all-linear, r = train.adapter_rank): gradients and optimizer
+            // states for the adapters only (Hu et al. 2021, §4.2).
+            add("train.adapter_type", text("none"), text("lora"),
+                [](estimate_config& k) { k.train.adapter_type = adapter_kind::lora; });
+        if (architecture && t.adapter_type != adapter_kind::none && t.base_dtype != base_precision::nf4)
+            // QLoRA: the frozen base in 4-bit NormalFloat (Dettmers et al. 2023, §3).
+            add("train.base_dtype", text(to_string(t.base_dtype)), text("nf4"),
+                [](estimate_config& k) { k.train.base_dtype = base_precision::nf4; });
+        if (architecture && t.optimizer == optimizer_kind::adam && t.optimizer_state_dtype == float_precision::fp32)
+            // 8-bit Adam states (Dettmers et al. 2022): 2 bytes instead of 8 per trainable parameter.
+            add("train.optimizer", text("adam"), text("adam_8bit"),
+                [](estimate_config& k) { k.train.optimizer = optimizer_kind::adam_8bit; });
         if (t.micro_batch > 1)  // activations scale with the micro-batch
             add("train.micro_batch", text(t.micro_batch), text(std::uint64_t{1}),
                 [](estimate_config& k) { k.train.micro_batch = 1; });
@@ -218,6 +234,9 @@ workload_limits limits_for(const estimate_config& c) {
         l.max_micro_batch = largest_fitting(c, 1048576, [](estimate_config& k, std::uint64_t v) { k.train.micro_batch = v; });
         const std::uint64_t cp = c.parallel.cp;
         l.max_seq_len = cp * largest_fitting(c, 16777216 / cp, [cp](estimate_config& k, std::uint64_t v) { k.train.seq_len = v * cp; });
+        // Adapter parameters, their states and the r-wide activations grow with the rank.
+        if (c.train.adapter_type != adapter_kind::none)
+            l.max_adapter_rank = largest_fitting(c, 65536, [](estimate_config& k, std::uint64_t v) { k.train.adapter_rank = v; });
     } else {
         // The KV cache, workspace and logits grow with batch and context; a prefill chunk longer than
         // the context is shortened to it.
@@ -250,6 +269,118 @@ std::vector<context_point> context_sweep_for(const estimate_config& c) {
     }
     return out;
 }
+/// Serving: true when `config` serves — with an engine, it starts and holds infer.batch requests of
+/// max_model_len at once (num_blocks ≥ batch × blocks per request); without one, it fits.
+bool serves(const estimate_config& config, estimate_result* out = nullptr) {
+    estimate_result r = estimate(config);
+    bool ok = r.errors.empty();
+    if (ok && config.infer.engine == serving_engine::none) ok = r.fits;
+    else if (ok) {
+        const serving_result& s = r.serving;
+        ok = s.starts && s.max_concurrency_numerator / s.max_concurrency_denominator >= config.infer.batch;
+    }
+    if (out != nullptr) *out = std::move(r);
+    return ok;
+}
+
+/// Serving's inverse answers and suggestions (inference mode with a GPU size).
+serving_analysis serving_for_analysis(const estimate_config& c, const estimate_result& current,
+                                      const workload_limits& limits) {
+    serving_analysis out;
+    if (c.mode != run_mode::infer || c.gpu_memory_bytes == 0) return out;
+    out.present = true;
+    const bool engine = c.infer.engine != serving_engine::none;
+    // Fewest GPUs of one replica: tensor × pipeline sizes in powers of two, fewest GPUs first and, at
+    // equal count, the smaller pipeline (validate() rejects sizes the heads or layers do not allow).
+    // Data-parallel replicas are not tried: each holds the whole model, so per-GPU memory stays.
+    for (std::uint64_t gpus = 1; gpus <= sweep_max_gpus && out.fewest_gpus == 0; gpus *= 2)
+        for (std::uint64_t pp = 1; pp <= gpus; pp *= 2) {
+            estimate_config k = c;
+            k.parallel.tp = gpus / pp;
+            k.parallel.pp = pp;
+            k.parallel.cp = 1;
+            k.parallel.ep = 1;
+            k.parallel.virtual_stages = 1;
+            k.parallel.gpus = gpus;
+            if (validate(k).empty() && serves(k)) {
+                out.fewest_gpus = gpus;
+                out.fewest_tp = gpus / pp;
+                out.fewest_pp = pp;
+                break;
+            }
+        }
+    if (engine) {
+        const serving_result& s = current.serving;
+        out.max_concurrent_requests = s.starts ? s.max_concurrency_numerator / s.max_concurrency_denominator : 0;
+        out.longest_max_model_len = s.max_model_len_that_starts;
+    } else {
+        out.max_concurrent_requests = limits.max_batch;
+        out.longest_max_model_len = limits.max_context_len;
+    }
+
+    // Single changes that belong to serving: a narrower KV cache or weights, a larger tensor-parallel
+    // group, a shorter max_model_len, a larger share of the GPU for the engine. Never ZeRO stages.
+    const infer_config& inf = c.infer;
+    std::vector<candidate> list;
+    const auto add = [&](const char* field, std::string from, std::string to,
+                         const std::function<void(estimate_config&)>& change) {
+        candidate k{field, std::move(from), std::move(to), c};
+        change(k.config);
+        if (validate(k.config).empty()) list.push_back(std::move(k));
+    };
+    if (dtype_bits(inf.kv_dtype) > 8)  // fp8 KV cache: half the bytes of bf16 per token
+        add("infer.kv_dtype", text(to_string(inf.kv_dtype)), text("fp8"),
+            [](estimate_config& k) { k.infer.kv_dtype = dtype::fp8; });
+    for (const dtype narrower : {dtype::fp8, dtype::int8, dtype::int4})
+        if (dtype_bits(inf.weight_dtype) > dtype_bits(narrower) &&
+            (narrower != dtype::int8 || inf.weight_dtype != dtype::fp8))
+            add("infer.weight_dtype", text(to_string(inf.weight_dtype)), text(to_string(narrower)),
+                [narrower](estimate_config& k) { k.infer.weight_dtype = narrower; });
+    if (c.parallel.gpus <= max_gpu_count / 2)
+        add("parallel.tp", text(c.parallel.tp), text(c.parallel.tp * 2), [](estimate_config& k) {
+            k.parallel.tp *= 2;
+            k.parallel.gpus *= 2;
+        });
+    if (engine) {
+        const std::uint64_t len = inf.max_model_len != 0 ? inf.max_model_len : inf.context_len;
+        if (len >= 2)
+            add("infer.max_model_len", text(len), text(len / 2),
+                [len](estimate_config& k) { k.infer.max_model_len = len / 2; });
+        if (inf.engine == serving_engine::vllm && inf.gpu_memory_utilization_permille < 950)
+            add("infer.gpu_memory_utilization_permille", text(inf.gpu_memory_utilization_permille),
+                text(std::uint64_t{950}), [](estimate_config& k) { k.infer.gpu_memory_utilization_permille = 950; });
+        if (inf.engine == serving_engine::sglang && inf.mem_fraction_static_permille < 950)
+            add("infer.mem_fraction_static_permille", text(inf.mem_fraction_static_permille), text(std::uint64_t{950}),
+                [](estimate_config& k) { k.infer.mem_fraction_static_permille = 950; });
+        if (inf.engine == serving_engine::trtllm && inf.free_gpu_memory_fraction_permille < 950)
+            add("infer.free_gpu_memory_fraction_permille", text(inf.free_gpu_memory_fraction_permille),
+                text(std::uint64_t{950}), [](estimate_config& k) { k.infer.free_gpu_memory_fraction_permille = 950; });
+    } else if (inf.context_len >= 2) {
+        add("infer.context_len", text(inf.context_len), text(inf.context_len / 2), [](estimate_config& k) {
+            k.infer.context_len /= 2;
+            k.infer.prefill_tokens = std::min(k.infer.prefill_tokens, k.infer.context_len);
+        });
+    }
+    for (const candidate& k : list) {
+        estimate_result r;
+        const bool ok = serves(k.config, &r);
+        if (!r.errors.empty()) continue;
+        // Helps: more KV tokens with an engine (or serving where it did not), a lower total without one.
+        const bool helps = engine ? (r.serving.kv_capacity_tokens > current.serving.kv_capacity_tokens ||
+                                     (r.serving.starts && !current.serving.starts))
+                                  : r.per_gpu.total < current.per_gpu.total;
+        if (!helps) continue;
+        out.suggestions.push_back({k.field, k.from, k.to, ok, engine ? r.serving.kv_capacity_tokens : 0, r.per_gpu.total});
+    }
+    // Those that make it serve first; then the most KV tokens (engine) or the lowest total (none).
+    std::stable_sort(out.suggestions.begin(), out.suggestions.end(),
+                     [engine](const serving_suggestion& a, const serving_suggestion& b) {
+                         if (a.serves != b.serves) return a.serves;
+                         return engine ? a.kv_capacity_tokens > b.kv_capacity_tokens : a.total < b.total;
+                     });
+    return out;
+}
+
 }  // namespace
 
 analysis analyze(const estimate_config& config) {
@@ -266,6 +397,7 @@ analysis analyze(const estimate_config& config) {
     out.sweep = sweep_for(config);
     out.limits = limits_for(config);
     out.context_sweep = context_sweep_for(config);
+    out.serving = serving_for_analysis(config, out.result, out.limits);
     return out;
 }
 
@@ -339,6 +471,8 @@ std::string analyze_json(const std::string& config_json, const std::string& hf_c
                                      {"max_seq_len", count_or_null(a.has_capacity && train && l.max_seq_len != 0, l.max_seq_len)},
                                      {"max_batch", count_or_null(a.has_capacity && !train && l.max_batch != 0, l.max_batch)},
                                      {"max_context_len", count_or_null(a.has_capacity && !train && l.max_context_len != 0, l.max_context_len)}};
+        if (train && config.value.train.adapter_type != adapter_kind::none)  // appended: older readers see the same keys
+            out["limits"]["max_adapter_rank"] = count_or_null(a.has_capacity && l.max_adapter_rank != 0, l.max_adapter_rank);
         if (!train) {  // serving only: memory against the context length
         ordered_json contexts = ordered_json::array();
         for (const auto& p : a.context_sweep)
@@ -347,6 +481,23 @@ std::string analyze_json(const std::string& config_json, const std::string& hf_c
                                             {"kv_cache_bytes", count_or_null(p.ok, p.kv_cache_bytes)},
                                             {"fits", a.has_capacity && p.ok ? ordered_json(p.fits) : ordered_json(nullptr)}});
         out["context_sweep"] = contexts;
+        if (a.serving.present) {  // serving's inverse answers (appended; inference mode with a GPU size)
+            const serving_analysis& v = a.serving;
+            ordered_json changes = ordered_json::array();
+            for (const auto& k : v.suggestions)
+                changes.push_back(ordered_json{{"field", k.field},
+                                               {"from", typed_value(k.field, k.from)},
+                                               {"to", typed_value(k.field, k.to)},
+                                               {"serves", k.serves},
+                                               {"kv_capacity_tokens", k.kv_capacity_tokens},
+                                               {"total", k.total}});
+            out["serving"] = ordered_json{{"fewest_gpus", count_or_null(v.fewest_gpus != 0, v.fewest_gpus)},
+                                          {"tp", count_or_null(v.fewest_gpus != 0, v.fewest_tp)},
+                                          {"pp", count_or_null(v.fewest_gpus != 0, v.fewest_pp)},
+                                          {"max_concurrent_requests", v.max_concurrent_requests},
+                                          {"longest_max_model_len", v.longest_max_model_len},
+                                          {"suggestions", changes}};
+        }
         }
     }
     out["errors"] = detail::errors_json(a.errors);

@@ -4,6 +4,7 @@
 // at the end of each part.
 #include "memplan/estimate.hpp"
 
+#include "memplan/serving.hpp"
 #include "stage.hpp"
 
 namespace memplan {
@@ -72,7 +73,8 @@ estimate_result estimate(const estimate_config& c) {
               assign_checked(busiest.activations, "per_gpu.activations", b.activations, r.errors) &&
               assign_checked(busiest.logits, "per_gpu.logits", b.logits, r.errors) &&
               assign_checked(busiest.communication, "per_gpu.communication", b.communication, r.errors) &&
-              assign_checked(busiest.kv, "per_gpu.kv_cache", b.kv_cache, r.errors);
+              assign_checked(busiest.kv, "per_gpu.kv_cache", b.kv_cache, r.errors) &&
+              assign_checked(busiest.dequant, "per_gpu.dequant_workspace", b.dequant_workspace, r.errors);
     b.misc = c.misc_bytes;
     ok = ok && assign_checked(busiest.total() + c.misc_bytes, "per_gpu.total", b.total, r.errors);
     // Host memory per node: every GPU of the node offloads its own shard.
@@ -95,6 +97,7 @@ estimate_result estimate(const estimate_config& c) {
     d.quantization_overhead_bytes = static_cast<std::uint64_t>(busiest.quant_overhead);
     d.kv_cache_bytes_per_token = static_cast<std::uint64_t>(busiest.kv_per_token);
     d.layer_activations = busiest.layer_tensors;
+    detail::finetune_details(c, busiest, r);
 
     if (c.gpu_memory_bytes != 0) {
         r.has_capacity = true;
@@ -102,6 +105,16 @@ estimate_result estimate(const estimate_config& c) {
         r.fits = b.total <= c.gpu_memory_bytes;
         r.headroom_bytes = r.fits ? c.gpu_memory_bytes - b.total : 0;
         r.shortfall_bytes = r.fits ? 0 : b.total - c.gpu_memory_bytes;
+    }
+    // Serving engines' start-up arithmetic beside the plain accounting (serving.cpp).
+    if (c.mode == run_mode::infer && c.infer.engine != serving_engine::none) {
+        diagnostics serving_errors;
+        r.serving = serving_for(c, r, r.warnings, serving_errors);
+        if (!serving_errors.empty()) {
+            estimate_result failed;
+            failed.errors = serving_errors;
+            return failed;
+        }
     }
     return r;
 }

@@ -35,6 +35,69 @@ void read_section(object_reader& r, const std::string& section, estimate_config&
     }
 }
 
+/// A list of module names (array of strings, or one string) as comma-separated text; false on a wrong type.
+bool names_text(const json& v, std::string& out) {
+    if (v.is_string()) {
+        out = v.get<std::string>();
+        return true;
+    }
+    if (!v.is_array()) return false;
+    out.clear();
+    for (const auto& item : v) {
+        if (!item.is_string()) return false;
+        out += (out.empty() ? "" : ",") + item.get<std::string>();
+    }
+    return true;
+}
+
+/// The nested form train.adapter = {"type", "rank", "targets", "modules_to_save", "dropout", "dtype"}
+/// (PEFT LoraConfig names: r, target_modules, lora_dropout, use_dora also accepted), mapped onto the
+/// flat train.adapter_* fields of the schema. Giving both forms of one field is an error.
+void read_adapter_object(object_reader& r, estimate_config& c, std::set<std::string>& given) {
+    const json* v = r.find("adapter");
+    if (v == nullptr) return;
+    if (!v->is_object()) return r.fail("train.adapter", "must be an object");
+    object_reader a(*v, "train.adapter", r.errors());
+    const auto set_field = [&](const char* path, const char* key, const json& value) {
+        if (given.count(path) != 0)
+            return a.fail(a.field(key), std::string("and ") + path + " are both given; use one");
+        given.insert(path);
+        const field_spec* spec = find_field(path);
+        json one = json::object();
+        one[std::string(path).substr(std::string(path).rfind('.') + 1)] = value;
+        object_reader inner(one, "train", r.errors());
+        inner.read(*spec, c);
+    };
+    if (const json* t = a.find("type")) set_field("train.adapter_type", "type", *t);
+    else if (const json* dora = a.find("use_dora"); dora != nullptr && dora->is_boolean())
+        set_field("train.adapter_type", "use_dora", *dora ? json("dora") : json("lora"));
+    else if (dora != nullptr) a.fail(a.field("use_dora"), "must be true or false");
+    else set_field("train.adapter_type", "type", json("lora"));  // an adapter object without a type is LoRA
+    for (const char* key : {"rank", "r"})
+        if (const json* rank = a.find(key)) set_field("train.adapter_rank", key, *rank);
+    for (const char* key : {"targets", "target_modules"})
+        if (const json* t = a.find(key)) {
+            std::string text;
+            if (!names_text(*t, text)) a.fail(a.field(key), "must be \"all-linear\" or a list of module names");
+            else set_field("train.adapter_targets", key, text);
+        }
+    if (const json* m = a.find("modules_to_save")) {
+        std::string text;
+        if (!names_text(*m, text)) a.fail(a.field("modules_to_save"), "must be a list of module names");
+        else set_field("train.modules_to_save", "modules_to_save", text);
+    }
+    for (const char* key : {"dropout", "lora_dropout"})
+        if (const json* d = a.find(key)) {
+            // PEFT lora_dropout is a probability; what memory sees is whether it is above 0.
+            if (d->is_boolean()) set_field("train.adapter_dropout", key, *d);
+            else if (d->is_number() && d->get<double>() >= 0 && d->get<double>() <= 1)
+                set_field("train.adapter_dropout", key, json(d->get<double>() > 0));
+            else a.fail(a.field(key), "must be a number from 0 to 1");
+        }
+    if (const json* d = a.find("dtype")) set_field("train.adapter_dtype", "dtype", *d);
+    a.finish();
+}
+
 }  // namespace
 
 outcome<estimate_config> parse_config(const std::string& json_text, const std::string& hf_config_text) {
@@ -55,7 +118,10 @@ outcome<estimate_config> parse_config(const std::string& json_text, const std::s
             }
             continue;
         }
-        top.object(section, [&](object_reader& r) { read_section(r, section, c, given); });
+        top.object(section, [&](object_reader& r) {
+            read_section(r, section, c, given);
+            if (std::string(section) == "train") read_adapter_object(r, c, given);
+        });
     }
     top.finish();
     if (out.ok()) {
@@ -95,6 +161,7 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
                                       {"logits", b.logits},
                                       {"communication", b.communication},
                                       {"kv_cache", b.kv_cache},
+                                      {"dequant_workspace", b.dequant_workspace},
                                       {"misc", b.misc},
                                       {"total", b.total}};
         out["details"] = ordered_json{{"params_active", d.params_active},
@@ -111,11 +178,43 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
         for (const auto& t : d.layer_activations)
             tensors.push_back(ordered_json{{"name", t.name}, {"bytes", t.bytes}, {"note", t.note}});
         out["details"]["layer_activations"] = tensors;
+        // Fine-tuning (memplan/adapters.hpp): which weight bytes are the frozen base and which the adapters.
+        out["details"]["params_trainable"] = d.params_trainable;
+        out["details"]["adapter_params"] = d.adapter_params;
+        out["details"]["base_weight_bytes"] = d.base_weight_bytes;
+        out["details"]["adapter_bytes"] = d.adapter_bytes;
+        out["details"]["paged_optimizer_bytes"] = d.paged_optimizer_bytes;
+        out["details"]["offloaded_activation_bytes"] = d.offloaded_activation_bytes;
         if (r.has_capacity)
             out["gpu"] = ordered_json{{"fits", r.fits},
                                       {"headroom_bytes", r.headroom_bytes},
                                       {"shortfall_bytes", r.shortfall_bytes},
                                       {"capacity_bytes", r.capacity_bytes}};
+        if (r.serving.present) {  // serving-engine arithmetic, per GPU (memplan/serving.hpp)
+            const serving_result& s = r.serving;
+            out["serving"] = ordered_json{{"engine", s.engine},
+                                          {"engine_version", s.engine_version},
+                                          {"budget_bytes", s.budget_bytes},
+                                          {"weights_bytes", s.weights_bytes},
+                                          {"draft_weights_bytes", s.draft_weights_bytes},
+                                          {"activation_peak_bytes", s.activation_peak_bytes},
+                                          {"non_torch_bytes", s.non_torch_bytes},
+                                          {"cuda_graph_bytes", s.cuda_graph_bytes},
+                                          {"kv_cache_bytes", s.kv_cache_bytes},
+                                          {"page_bytes", s.page_bytes},
+                                          {"block_size", s.block_size},
+                                          {"num_blocks", s.num_blocks},
+                                          {"kv_capacity_tokens", s.kv_capacity_tokens},
+                                          {"cpu_blocks", s.cpu_blocks},
+                                          {"max_model_len", s.max_model_len},
+                                          {"blocks_per_request", s.blocks_per_request},
+                                          {"max_concurrency", ordered_json{{"numerator", s.max_concurrency_numerator},
+                                                                           {"denominator", s.max_concurrency_denominator}}},
+                                          {"replicas", s.replicas},
+                                          {"starts", s.starts},
+                                          {"refusal", s.refusal.empty() ? ordered_json(nullptr) : ordered_json(s.refusal)},
+                                          {"max_model_len_that_starts", s.max_model_len_that_starts}};
+        }
         if (config != nullptr) out["config"] = detail::config_echo_json(*config);
     }
     out["warnings"] = errors_json(r.warnings);

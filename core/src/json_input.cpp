@@ -4,6 +4,8 @@
 #include <set>
 #include <vector>
 
+#include "memplan/input_limits.hpp"
+
 namespace memplan::detail {
 
 namespace {
@@ -24,10 +26,6 @@ bool scan(const std::string& text, const char* field, diagnostics& errors, std::
     out.reserve(text.size());
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
-        if (c == '\0') {
-            errors.push_back({field, "contains a NUL byte at offset " + std::to_string(i)});
-            return false;
-        }
         if (in_string) {
             if (c == '"') in_string = false;
             if (c == '\\' && i + 1 < text.size()) {
@@ -75,8 +73,8 @@ std::string echoed_name(const std::string& name) {
 
 nlohmann::json parse_document(const std::string& text, const char* field, diagnostics& errors) {
     using json = nlohmann::json;
-    if (text.size() > max_config_bytes) {
-        errors.push_back({field, "is larger than " + std::to_string(max_config_bytes) + " bytes (4 MiB)"});
+    if (const diagnostics refused = check_input_text(text, field, false); !refused.empty()) {
+        errors.insert(errors.end(), refused.begin(), refused.end());
         return json();
     }
     std::string clean;

@@ -10,7 +10,7 @@
 namespace memplan::detail {
 
 /// Parses `text` as one JSON object for the input named `field` ("config", "hf_config"). Refused,
-/// with an error naming `field`: more than max_config_bytes, a NUL byte, nesting deeper than
+/// with an error naming `field`: what check_input_text refuses (size, NUL byte), nesting deeper than
 /// max_json_depth, invalid JSON, a key given twice in one object, anything but an object. A lone
 /// UTF-16 surrogate escape (which JavaScript's JSON.parse accepts) reads as U+FFFD.
 nlohmann::json parse_document(const std::string& text, const char* field, diagnostics& errors);

@@ -26,9 +26,12 @@ u128 optimizer_bytes(u128 shard_params, const train_config& t, const model_confi
     if (t.optimizer == optimizer_kind::none) return 0;  // frozen weights: no optimizer at all
     // fp32 master copy when the working weights are narrower (Micikevicius et al. 2018, §3.1).
     const u128 master = (t.master_weights && dtype_bits(t.weight_dtype) < 32) ? 4 * shard_params : 0;
+    // train.optimizer_state_dtype: moments and factors in fp32 (4 B) or bf16/fp16 (2 B) each
+    // (torchao/Lightning bf16 states; the 8-bit optimizer keeps its own format).
+    const u128 state = t.optimizer_state_dtype == float_precision::fp32 ? 4 : 2;
     switch (t.optimizer) {
         case optimizer_kind::adam:  // fp32 momentum + variance (Kingma & Ba 2015; ZeRO §3.1, K = 12 with master)
-            return master + 8 * shard_params;
+            return master + 2 * state * shard_params;
         case optimizer_kind::adam_8bit:  // int8 momentum + variance, one fp32 absmax per 2048-block each
             // (Dettmers et al. 2022, "8-bit Optimizers via Block-wise Quantization", §2, block size 2048)
             return master + 2 * shard_params + 2 * 4 * ceil_div(shard_params, 2048);
@@ -36,9 +39,9 @@ u128 optimizer_bytes(u128 shard_params, const train_config& t, const model_confi
             return master;
         case optimizer_kind::sgd_momentum:  // one fp32 momentum buffer (torch.optim.SGD)
         case optimizer_kind::lion:          // one fp32 momentum (Chen et al. 2023, "Symbolic Discovery", Alg. 1)
-            return master + 4 * shard_params;
+            return master + state * shard_params;
         case optimizer_kind::adafactor:  // factored fp32 second moment, no momentum (Shazeer & Stern 2018)
-            return master + 4 * adafactor_elements(shard_params, m);
+            return master + state * adafactor_elements(shard_params, m);
         case optimizer_kind::none: return 0;
     }
     return 0;

@@ -37,8 +37,13 @@ u128 optimizer_bytes(u128 shard_params, const train_config& t, const model_confi
 struct parts128 {
     u128 weights = 0, gradients = 0, optimizer = 0, activations = 0, logits = 0, communication = 0, kv = 0;
     u128 host = 0, nvme = 0, quant_overhead = 0, kv_per_token = 0, layer_activation = 0, in_flight = 0;
+    u128 dequant = 0;          ///< dequantization workspace of a quantized frozen base (its own per-GPU item)
+    u128 base_weights = 0;     ///< frozen base weight bytes on this GPU (adapters)
+    u128 trainable_weights = 0;///< adapter and modules_to_save weight bytes on this GPU
+    u128 paged_spill = 0;      ///< paged optimizer states that may move to host memory
+    u128 offloaded_activations = 0;  ///< checkpointed layer inputs kept in host memory
     std::vector<activation_tensor> layer_tensors;  ///< what one layer keeps for one micro-batch (training)
-    u128 total() const { return weights + gradients + optimizer + activations + logits + communication + kv; }
+    u128 total() const { return weights + gradients + optimizer + activations + logits + communication + kv + dequant; }
 };
 
 /// One training stage: model states, activations, logits and buffers of pipeline stage `i`.
@@ -46,5 +51,9 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
 
 /// One serving stage: weights, KV cache, prefill workspace and logits of pipeline stage `i`.
 parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, std::uint64_t i);
+
+/// Fills the fine-tuning details (trainable parameters, base and adapter bytes, host spill) and
+/// warnings of `result` from the reported stage (adapters.cpp).
+void finetune_details(const estimate_config& c, const parts128& stage, estimate_result& result);
 
 }  // namespace memplan::detail

@@ -16,6 +16,7 @@ struct suffix {
 // Decimal SI multipliers (GB = 1e9 bytes) and binary IEC ones (GiB = 2^30 bytes), IEC 80000-13.
 constexpr suffix suffixes[] = {
     {"", 1ULL},
+    {"k", 1000ULL},          {"kB", 1000ULL},  // SI writes kilo as lowercase k (SI Brochure, 9th ed., Table 7)
     {"K", 1000ULL},          {"M", 1000000ULL},       {"B", 1000000000ULL},       {"T", 1000000000000ULL},
     {"KB", 1000ULL},         {"MB", 1000000ULL},      {"GB", 1000000000ULL},      {"TB", 1000000000000ULL},
     {"KiB", 1ULL << 10},     {"MiB", 1ULL << 20},     {"GiB", 1ULL << 30},        {"TiB", 1ULL << 40},
@@ -26,7 +27,9 @@ constexpr u128 too_big = u128{1} << 100;  // anything beyond is rejected before 
 outcome<std::uint64_t> parse_quantity(const std::string& text, const std::string& field, std::uint64_t max) {
     outcome<std::uint64_t> out;
     const std::string message = "must be a whole number from 0 to " + detail::to_decimal(max) +
-                                ", optionally with a suffix K, M, B, T, KB, MB, GB, TB, KiB, MiB, GiB, TiB";
+                                ", optionally with a suffix k/K, M, B, T, kB/KB, MB, GB, TB, KiB, MiB, GiB, TiB "
+                                "(one space allowed before it; commas only between groups of three digits; "
+                                "lowercase b means bits and is refused)";
     auto fail = [&] {
         out.errors.push_back({field, message});
         return out;
@@ -35,11 +38,26 @@ outcome<std::uint64_t> parse_quantity(const std::string& text, const std::string
     u128 digits = 0;
     int scale = 0;  // value = digits × 10^scale
     bool any_digit = false;
-    for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) {
-        digits = digits * 10 + static_cast<unsigned>(text[i] - '0');
-        any_digit = true;
-        if (digits > too_big) return fail();
+    // Whole part: plain digits, or digits in comma-separated thousands ("8,000,000,000"): the first
+    // group has 1 to 3 digits and every later one exactly 3, so "80,00" or "8,0000" are refused.
+    std::size_t group_digits = 0;
+    bool grouped = false;
+    for (; i < text.size(); ++i) {
+        const char c = text[i];
+        if (std::isdigit(static_cast<unsigned char>(c))) {
+            digits = digits * 10 + static_cast<unsigned>(c - '0');
+            any_digit = true;
+            ++group_digits;
+            if (digits > too_big) return fail();
+        } else if (c == ',') {
+            if (group_digits == 0 || (grouped ? group_digits != 3 : group_digits > 3)) return fail();
+            grouped = true;
+            group_digits = 0;
+        } else {
+            break;
+        }
     }
+    if (grouped && group_digits != 3) return fail();  // "8,", "8,00"
     if (i < text.size() && text[i] == '.') {
         for (++i; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) {
             digits = digits * 10 + static_cast<unsigned>(text[i] - '0');
@@ -63,7 +81,10 @@ outcome<std::uint64_t> parse_quantity(const std::string& text, const std::string
         if (!any_exponent_digit) return fail();
         scale += negative ? -exponent : exponent;
     }
+    // One space may separate the number from its suffix ("80 GiB"), never trail it ("80 ").
+    if (i + 1 < text.size() && text[i] == ' ' && text[i + 1] != ' ') ++i;
     const std::string unit = text.substr(i);
+    if (!unit.empty() && unit[0] == ' ') return fail();
     u128 value = 0;
     bool known = false;
     for (const auto& s : suffixes)

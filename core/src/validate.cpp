@@ -4,7 +4,9 @@
 #include <algorithm>
 
 #include "checks.hpp"
+#include "memplan/adapters.hpp"
 #include "memplan/arch.hpp"
+#include "memplan/presets.hpp"
 #include "memplan/schema.hpp"
 
 namespace memplan {
@@ -80,6 +82,18 @@ diagnostics validate(const estimate_config& c) {
     const bool integer_weights = c.infer.weight_dtype == dtype::int4 || c.infer.weight_dtype == dtype::int8;
     if (c.mode == run_mode::infer && c.infer.quant_group_size != 0 && !integer_weights)
         errors.push_back({"infer.quant_group_size", "applies to int4 and int8 weights only"});
+    if (c.mode == run_mode::infer && c.infer.engine != serving_engine::none) {  // serving engines (serving.hpp)
+        if (c.gpu_memory_bytes == 0)
+            errors.push_back({"gpu.memory_bytes", "is required with infer.engine (the engines size their KV cache "
+                                                  "from the GPU's memory)"});
+        if (c.infer.kv_dtype == dtype::int8 || c.infer.kv_dtype == dtype::int4)
+            errors.push_back({"infer.kv_dtype", "must be fp32, bf16, fp16 or fp8 with infer.engine"});
+        if (c.infer.engine == serving_engine::sglang && c.infer.mem_fraction_static_permille == 0)
+            errors.push_back({"infer.mem_fraction_static_permille",
+                              "is required with infer.engine sglang (SGLang picks it from the GPU size)"});
+        if (!c.infer.draft_preset.empty() && find_preset(c.infer.draft_preset) == nullptr)
+            errors.push_back({"infer.draft_preset", "must be the id of a model preset (memplan presets)"});
+    }
     if (c.infer.prefill_tokens > c.infer.context_len)
         errors.push_back({"infer.prefill_tokens", "must not exceed infer.context_len (" +
                                                       std::to_string(c.infer.context_len) + ")"});
@@ -110,6 +124,13 @@ diagnostics validate(const estimate_config& c) {
                               std::to_string(m.num_hidden_layers) + ")"});
     if (p.ep > 1 && (m.num_experts == 0 || m.num_experts % p.ep != 0))
         errors.push_back({"parallel.ep", "must divide model.num_local_experts (" + std::to_string(m.num_experts) + ")"});
+    if (!errors.empty()) return errors;
+    // Fine-tuning keys (adapters, frozen base, recipes): memplan/adapters.hpp.
+    errors = validate_finetune(c);
+    if (errors.empty() && c.mode == run_mode::train && c.train.adapter_type != adapter_kind::none) {
+        const auto trainable = count_finetune_params(m, c.train);
+        errors = trainable.errors;
+    }
     return errors;
 }
 

@@ -1,9 +1,13 @@
 // The native CLI end to end: output formats, exit codes and error messages.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <unistd.h>
+
 #include "cli_runner.hpp"
 
-TEST_CASE("model-states prints the card's numbers as JSON", "[cli]") {
+TEST_CASE("model-states prints ZeRO's per-GPU model-state bytes as JSON", "[cli]") {
+    // ZeRO paper (Rajbhandari et al. 2020), §5: stage 1 keeps 2Ψ + 2Ψ + 12Ψ/N bytes = 5.5 · 7e9 for N = 8.
     const auto r = run_cli({"model-states", "--params", "7e9", "--gpus", "8", "--stage", "1", "--json"});
     CHECK(r.status == 0);
     CHECK(r.out == "{\"bytes\":38500000000}\n");
@@ -29,7 +33,7 @@ TEST_CASE("a bad stage or count exits 2 and names the field", "[cli][errors]") {
     CHECK(stage.out == "memplan: error: stage: must be 0, 1, 2 or 3\n");
     const auto gpus = run_cli({"max-params", "--gpu-bytes", "80GB", "--gpus", "0", "--json"});
     CHECK(gpus.status == 2);
-    CHECK(gpus.out == "{\"errors\":[{\"field\":\"n_gpus\",\"message\":\"must be an integer from 1 to 1048576\"}]}\n");
+    CHECK(gpus.out == "{\"errors\":[{\"field\":\"gpus\",\"message\":\"must be an integer from 1 to 1048576\"}]}\n");
     const auto neg = run_cli({"model-states", "--params", "-7", "--gpus", "8"}, true);
     CHECK(neg.status == 2);
     CHECK(neg.out.rfind("memplan: error: params: must be a whole number", 0) == 0);
@@ -40,7 +44,7 @@ TEST_CASE("a bad stage or count exits 2 and names the field", "[cli][errors]") {
     CHECK(run_cli({"frobnicate"}).status == 2);
 }
 
-TEST_CASE("transformer-mem accepts the seed's short flags and abbreviations", "[cli][seed]") {
+TEST_CASE("transformer-mem accepts transformer_mem.py's short flags and abbreviations", "[cli][eleuther]") {
     const auto shortf = run_cli({"transformer-mem", "--eleuther", "-tp", "2", "-pp=1", "-z", "1", "-ca", "-pa", "-b", "8",
                                  "-hs", "4096", "-a", "32", "-s", "2048", "-l", "32", "--num-gpus", "128", "-p", "6.9B"});
     const auto longf = run_cli({"transformer-mem", "--eleuther", "--tensor-parallel-size=2", "--zero-stage=1",
@@ -57,14 +61,14 @@ TEST_CASE("transformer-mem accepts the seed's short flags and abbreviations", "[
     CHECK(run_cli({"transformer-mem", "--num"}).status == 2);  // ambiguous: --num-gpus, --num-attention-heads, ...
 }
 
-TEST_CASE("transformer-mem's corrected report states its unit and switches to GB", "[cli][seed]") {
+TEST_CASE("transformer-mem's corrected report states its unit and switches to GB", "[cli][eleuther]") {
     const std::vector<std::string> pythia = {"transformer-mem", "--num-layers=32", "--num-attention-heads=32",
                                              "--hidden-size=4096", "--tensor-parallel-size=2", "--num-gpus=128",
                                              "--params=6900000000", "--zero-stage=1"};
     const auto gib = run_cli(pythia);
     CHECK(gib.status == 0);
     CHECK(gib.out.find("Model Memory: 6.43 GiB\n") != std::string::npos);
-    CHECK(gib.out.find("Gradient Memory: 6.43 GiB\n") != std::string::npos);  // the seed prints 12.85 (no tp split)
+    CHECK(gib.out.find("Gradient Memory: 6.43 GiB\n") != std::string::npos);  // transformer_mem.py prints 12.85 (no tp split)
     auto gb_args = pythia;
     gb_args.push_back("--units=GB");
     const auto gb = run_cli(gb_args);
@@ -73,13 +77,13 @@ TEST_CASE("transformer-mem's corrected report states its unit and switches to GB
     CHECK(run_cli(gb_args).status == 2);
 }
 
-TEST_CASE("transformer-mem refuses layouts the seed silently accepted", "[cli][errors]") {
+TEST_CASE("transformer-mem refuses layouts transformer_mem.py silently accepted", "[cli][errors]") {
     const auto r = run_cli({"transformer-mem", "--num-gpus=6", "--tensor-parallel-size=4"}, true);
     CHECK(r.status == 2);
     CHECK(r.out == "memplan: error: parallel.gpus: must be a multiple of parallel.tp × parallel.pp (4)\n");
 }
 
-TEST_CASE("transformer-mem --infer counts the KV cache with batch size", "[cli][seed]") {
+TEST_CASE("transformer-mem --infer counts the KV cache with batch size", "[cli][eleuther]") {
     const auto one = run_cli({"transformer-mem", "--infer", "--json", "--num-layers=32", "--hidden-size=4096",
                               "--num-attention-heads=32", "--sequence-length=4096", "--params=6738415616"});
     CHECK(one.out.find("\"kv_cache\":2147483648") != std::string::npos);
@@ -156,4 +160,131 @@ TEST_CASE("megatron-memory prints Megatron-LM's theoretical footprint line", "[c
     CHECK(r.status == 0);
     CHECK(r.out.rfind("Theoretical memory footprints: weight and optimizer=20029.52 MB, ", 0) == 0);
     CHECK(run_cli({"megatron-memory", "--hidden-size", "4096"}).status == 2);
+}
+
+namespace {
+/// A file under the system's temporary directory holding `content` (NUL bytes included); removed on destruction.
+struct temp_file {
+    std::string path;
+    explicit temp_file(const std::string& content) {
+        char name[] = "/tmp/memplan-cli-XXXXXX";
+        const int fd = mkstemp(name);
+        REQUIRE(fd >= 0);
+        path = name;
+        REQUIRE(write(fd, content.data(), content.size()) == static_cast<ssize_t>(content.size()));
+        close(fd);
+    }
+    ~temp_file() { std::remove(path.c_str()); }
+};
+
+const std::string infer_config = R"({"mode":"infer","infer":{"context_len":4096}})";
+}  // namespace
+
+TEST_CASE("an endless or huge input is refused after 8 MiB, naming the field and the limit", "[cli][errors]") {
+    const std::string too_large =
+        "{\"errors\":[{\"field\":\"config\",\"message\":\"is larger than 8388608 bytes (8 MiB), the most memplan reads\"}]}\n";
+    const auto zero = run_cli_piped("true", {"estimate", "--config", "/dev/zero"});
+    CHECK(zero.status == 2);
+    CHECK(zero.out.rfind(too_large, 0) == 0);
+    CHECK(zero.out.find("memplan: error: config: is larger than 8388608 bytes") != std::string::npos);
+    const auto endless = run_cli_piped("yes", {"estimate", "--config", "-"});
+    CHECK(endless.status == 2);
+    CHECK(endless.out.rfind(too_large, 0) == 0);
+    const temp_file config(infer_config);
+    const auto hf = run_cli_piped("true", {"analyze", "--config", config.path, "--hf-config", "/dev/zero"});
+    CHECK(hf.status == 2);
+    CHECK(hf.out.rfind("{\"errors\":[{\"field\":\"hf_config\",\"message\":\"is larger than 8388608 bytes", 0) == 0);
+    // Exactly 8 MiB is still read: whitespace around a valid configuration.
+    const auto at_limit = run_cli_piped("head -c 8388606 /dev/zero | tr '\\0' ' '; printf '{}'", {"estimate", "--config", "-"});
+    CHECK(at_limit.out.find("8388608 bytes") == std::string::npos);
+    CHECK(at_limit.out.find("\"field\":\"model.params\"") != std::string::npos);  // parsed: {} has no model
+}
+
+TEST_CASE("a NUL byte in a configuration is an error, not the end of the document", "[cli][errors]") {
+    const temp_file config(infer_config + std::string(1, '\0') + "{\"mode\":\"train\"}");
+    const auto r = run_cli({"estimate", "--config", config.path, "--preset", "llama-2-7b"}, true);
+    CHECK(r.status == 2);
+    CHECK(r.out.find("{\"errors\":[{\"field\":\"config\",\"message\":\"contains a NUL byte at offset 45; JSON text cannot "
+                     "contain one\"}]}\n") == 0);
+    const temp_file hf(std::string("{\"model_type\":\"llama\"}") + std::string(1, '\0'));
+    const auto h = run_cli({"estimate", "--config", "-", "--hf-config", hf.path}, false, infer_config);
+    CHECK(h.status == 2);
+    CHECK(h.out.find("\"field\":\"hf_config\",\"message\":\"contains a NUL byte at offset 22") != std::string::npos);
+}
+
+TEST_CASE("an empty, null or directory --hf-config is an error naming hf_config", "[cli][errors][hf]") {
+    const temp_file empty("");
+    for (const std::string& path : {empty.path, std::string("/dev/null")}) {
+        const auto r = run_cli({"estimate", "--config", "-", "--hf-config", path}, true, infer_config);
+        CHECK(r.status == 2);
+        CHECK(r.out == "{\"errors\":[{\"field\":\"hf_config\",\"message\":\"is empty; it must be a JSON object\"}]}\n"
+                       "memplan: error: hf_config: is empty; it must be a JSON object\n");
+    }
+    const auto dir = run_cli({"analyze", "--config", "-", "--hf-config", "/tmp"}, false, infer_config);
+    CHECK(dir.status == 2);
+    CHECK(dir.out == "{\"errors\":[{\"field\":\"hf_config\",\"message\":\"/tmp is a directory, not a JSON file\"}]}\n");
+    const auto config_dir = run_cli({"estimate", "--config", "/tmp"}, true);
+    CHECK(config_dir.status == 2);
+    CHECK(config_dir.out.find("config: /tmp is a directory, not a JSON file") != std::string::npos);
+    CHECK(config_dir.out.find("not valid JSON") == std::string::npos);
+    const auto missing = run_cli({"estimate", "--config", "/nonexistent.json"});
+    CHECK(missing.out ==
+          "{\"errors\":[{\"field\":\"config\",\"message\":\"cannot read /nonexistent.json: No such file or directory\"}]}\n");
+}
+
+TEST_CASE("errors name the flag the user typed, not the core's argument", "[cli][errors]") {
+    const auto states = run_cli({"model-states", "--params", "7e9", "--gpus", "0"}, true);
+    CHECK(states.status == 2);
+    CHECK(states.out == "memplan: error: gpus: must be an integer from 1 to 1048576\n");
+    const auto ds = run_cli({"deepspeed-estimate", "--stage", "3", "--params", "1e9", "--largest-layer-params", "2e9",
+                             "--nodes", "1"}, true);
+    CHECK(ds.status == 2);
+    CHECK(ds.out == "memplan: error: largest-layer-params: must not exceed params\n");
+    CHECK(run_cli({"deepspeed-estimate", "--stage", "2", "--params", "1e9", "--gpus-per-node", "0", "--json"}).out ==
+          "{\"errors\":[{\"field\":\"gpus-per-node\",\"message\":\"must be an integer from 1 to 1024\"}]}\n");
+    const auto mega = run_cli({"megatron-memory", "--hidden-size", "4096", "--num-attention-heads", "32",
+                               "--seq-length", "8", "--padded-vocab-size", "8"}, true);
+    CHECK(mega.out == "memplan: error: num-layers: must be at least 1\n");
+    const auto eleuther = run_cli({"transformer-mem", "--eleuther", "--num-gpus", "0", "-tp", "0"}, true);
+    CHECK(eleuther.out == "memplan: error: num-gpus: must be an integer from 1 to 1048576\n"
+                          "memplan: error: tensor-parallel-size: must be an integer from 1 to 1024\n");
+    const auto corrected = run_cli({"transformer-mem", "--num-gpus", "0", "--batch-size-per-gpu=0"}, true);
+    CHECK(corrected.out == "memplan: error: num-gpus: must be an integer from 1 to 1048576\n"
+                           "memplan: error: batch-size-per-gpu: must be an integer from 1 to 1048576\n");
+}
+
+TEST_CASE("estimate --preset names the model as the configuration's model.preset would", "[cli][hf]") {
+    // Same answer as {"model":{"preset":ID}} in the configuration itself.
+    const auto flag = run_cli({"estimate", "--config", "-", "--preset", "mixtral-8x7b"}, false, infer_config);
+    const auto key = run_cli({"estimate", "--config", "-"}, false,
+                             R"({"mode":"infer","infer":{"context_len":4096},"model":{"preset":"mixtral-8x7b"}})");
+    CHECK(flag.status == 0);
+    CHECK(flag.out == key.out);
+    CHECK(flag.out.find("\"params\":46702792704") != std::string::npos);  // Mixtral 8x7B, counted from its config.json
+    // The configuration's own model section is replaced, but still checked.
+    const auto replaced = run_cli({"estimate", "--config", "-", "--preset", "mixtral-8x7b"}, false,
+                                  R"({"mode":"infer","infer":{"context_len":4096},"model":{"params":5}})");
+    CHECK(replaced.out == flag.out);
+    const auto checked = run_cli({"estimate", "--config", "-", "--preset", "mixtral-8x7b"}, false,
+                                 R"({"model":{"bogus":1}})");
+    CHECK(checked.status == 2);
+    CHECK(checked.out == "{\"warnings\":[],\"errors\":[{\"field\":\"model.bogus\",\"message\":\"is not a known key\"}]}\n");
+    // An invalid layout with a valid preset exits 2 with the core's errors, warnings or not.
+    const auto layout = run_cli({"estimate", "--config", "-", "--preset", "llama-2-7b"}, false,
+                                R"({"parallel":{"gpus":6,"tp":4}})");
+    CHECK(layout.status == 2);
+    CHECK(layout.out.find("\"field\":\"parallel.gpus\"") != std::string::npos);
+}
+
+TEST_CASE("memplan COMMAND --help prints that command's usage", "[cli]") {
+    const auto all = run_cli({"--help"});
+    CHECK(all.status == 0);
+    for (const char* name : {"model-states", "max-params", "transformer-mem", "estimate", "analyze", "presets",
+                             "deepspeed-estimate", "megatron-memory"})
+        CHECK(all.out.find(std::string("  memplan ") + name) != std::string::npos);
+    const auto one = run_cli({"max-params", "--help"});
+    CHECK(one.status == 0);
+    CHECK(one.out.find("  memplan max-params --gpu-bytes B --gpus N [--stage S] [--json]\n") != std::string::npos);
+    CHECK(one.out.find("memplan model-states") == std::string::npos);
+    CHECK(run_cli({}).status == 2);
 }

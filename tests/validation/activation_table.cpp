@@ -4,7 +4,9 @@
 //                    [--norm layernorm|rmsnorm] [--mlp plain|gated] [--dropout 0|1] [--norms-per-layer 2]
 //                    [--experts 0 --experts-per-token 0 --moe-ffn 0 --shared-ffn 0]
 //                    --seq 32 --batch 2 [--tp 1] [--sp 0|1] [--flash 0|1]
-//                    [--recompute none|selective|full] [--dtype bf16]
+//                    [--recompute none|selective|full] [--dtype bf16] [--kernels fused|eager]
+//                    [--adapter none|lora|dora --rank 8 --targets q_proj,v_proj --adapter-dropout 0|1]
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
@@ -55,6 +57,20 @@ int main(int argc, char** argv) {
             if (!parse_enum(value, mode)) return usage("bad --recompute");
         } else if (key == "--dtype") {
             if (!parse_enum(value, in.activation_dtype)) return usage("bad --dtype");
+        } else if (key == "--kernels") {
+            if (!parse_enum(value, in.kernels)) return usage("bad --kernels");
+        } else if (key == "--adapter") {
+            adapter_kind kind = adapter_kind::none;
+            if (!parse_enum(value, kind)) return usage("bad --adapter");
+            in.adapter.enabled = kind != adapter_kind::none;
+            in.adapter.dora = kind == adapter_kind::dora;
+        } else if (key == "--targets") {
+            in.adapter.targets.clear();
+            for (std::size_t start = 0; start <= value.size();) {
+                const std::size_t end = std::min(value.find(',', start), value.size());
+                if (end > start) in.adapter.targets.push_back(value.substr(start, end - start));
+                start = end + 1;
+            }
         } else if (!numeric) {
             return usage("bad value for " + key);
         } else if (key == "--hidden") {
@@ -87,6 +103,10 @@ int main(int argc, char** argv) {
             in.tp = n;
         } else if (key == "--sp") {
             in.sequence_parallel = n != 0;
+        } else if (key == "--rank") {
+            in.adapter.rank = n;
+        } else if (key == "--adapter-dropout") {
+            in.adapter.dropout = n != 0;
         } else if (key == "--flash") {
             in.flash_attention = n != 0;
         } else {

@@ -261,6 +261,103 @@ class LlamaBlock(nn.Module):
             return x + self.down_proj(p)
 
 
+# ---- Fine-tuning: LoRA on a frozen base, and a QLoRA-style 4-bit base
+
+class Dequant4bitMatmul(torch.autograd.Function):
+    """bitsandbytes MatMul4Bit (bitsandbytes/autograd/_functions.py): the 4-bit weight is dequantized for
+    the product and again in backward; only the packed weight is kept (ctx.tensors = (None, B)), never
+    the input (the frozen weight needs no gradient) nor the dequantized copy."""
+
+    @staticmethod
+    def forward(ctx, x, codes, absmax, shape):
+        ctx.save_for_backward(codes, absmax)  # buffers of the module: excluded like parameters
+        ctx.shape = shape
+        return F.linear(x, dequantize_4bit(codes, absmax, shape, x.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        codes, absmax = ctx.saved_tensors
+        return grad.matmul(dequantize_4bit(codes, absmax, ctx.shape, grad.dtype)), None, None, None
+
+
+LEVELS = torch.linspace(-1.0, 1.0, 16)  # a 16-level code book (NF4's levels differ, not its layout)
+
+
+def quantize_4bit(weight, block=64):
+    """Two 4-bit codes per uint8 and one fp32 absmax per block of 64 weights (QLoRA §3 layout)."""
+    flat = weight.detach().float().reshape(-1)
+    pad = (-flat.numel()) % block
+    flat = torch.cat((flat, flat.new_zeros(pad))).reshape(-1, block)
+    absmax = flat.abs().amax(dim=1).clamp(min=1e-12)
+    codes = ((flat / absmax[:, None])[..., None] - LEVELS).abs().argmin(dim=-1).to(torch.uint8).reshape(-1)
+    return (codes[0::2] << 4 | codes[1::2]).contiguous(), absmax
+
+
+def dequantize_4bit(packed, absmax, shape, dtype, block=64):
+    codes = torch.stack((packed >> 4, packed & 15), dim=1).reshape(-1).long()
+    values = (LEVELS[codes].reshape(-1, block) * absmax[:, None]).reshape(-1)
+    return values[: shape[0] * shape[1]].reshape(shape).to(dtype)
+
+
+class FrozenQuant4bitLinear(nn.Module):
+    """bitsandbytes Linear4bit, frozen: packed codes and absmax as buffers, dequantized in forward."""
+
+    def __init__(self, linear):
+        super().__init__()
+        codes, absmax = quantize_4bit(linear.weight)
+        self.register_buffer("codes", codes)
+        self.register_buffer("absmax", absmax)
+        self.shape = tuple(linear.weight.shape)
+
+    def forward(self, x):
+        return Dequant4bitMatmul.apply(x, self.codes, self.absmax, self.shape)
+
+
+class LoraLinear(nn.Module):
+    """PEFT tuners/lora/layer.py Linear.forward: base_layer(x) + lora_B(lora_A(dropout(x))) * scaling, with
+    lora_A d_in → r and lora_B r → d_out, no biases; nn.Identity instead of dropout when lora_dropout = 0."""
+
+    def __init__(self, base, d_in, d_out, r, dropout, name):
+        super().__init__()
+        self.base_layer, self.name, self.p, self.scaling = base, name, dropout, 16.0 / r
+        self.lora_A = nn.Linear(d_in, r, bias=False)
+        self.lora_B = nn.Linear(r, d_out, bias=False)
+        nn.init.normal_(self.lora_B.weight, std=0.02)  # PEFT starts B at zero; any value saves the same tensors
+        self.rec = None
+
+    def t(self, name):
+        return self.rec.tag(self.name + "." + name) if self.rec else no_tag()
+
+    def forward(self, x):
+        result = self.base_layer(x)
+        if self.p > 0:
+            with self.t("dropout"):
+                x = F.dropout(x, self.p, self.training)
+        with self.t("lora_A"):
+            a = self.lora_A(x)
+        with self.t("lora_B"):
+            b = self.lora_B(a)
+        with self.t("scale"):
+            return result + b * self.scaling
+
+
+def adapt(block, targets, r, dropout, quantized):
+    """Freezes `block` (a LlamaBlock), optionally stores its linears in 4 bits, and wraps the `targets`
+    linears with LoRA adapters of rank r (in the block's dtype)."""
+    dtype = block.q_proj.weight.dtype
+    for p in block.parameters():
+        p.requires_grad_(False)
+    for name in ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"):
+        linear = getattr(block, name)
+        d_out, d_in = linear.weight.shape
+        base = FrozenQuant4bitLinear(linear) if quantized else linear
+        if name in targets:
+            base = LoraLinear(base, d_in, d_out, r, dropout, name).to(dtype)
+            base.base_layer.requires_grad_(False)
+        setattr(block, name, base)
+    return block
+
+
 def causal_mask(seq, dtype):
     return torch.full((seq, seq), torch.finfo(dtype).min, dtype=dtype).triu(1)[None, None]
 
@@ -269,13 +366,17 @@ def measure(block, x, extra, recompute):
     """Saved storages of one forward of `block` on x under recompute none / selective / full."""
     block.train()
     rec = Recorder(block)
-    block.rec = rec
+    for module in block.modules():  # the block and its adapters tag what they save
+        if hasattr(module, "rec"):
+            module.rec = rec
     with rec.hooks():
         if recompute == "full":
             with rec.tag("checkpoint"):
                 y = torch.utils.checkpoint.checkpoint(block, x, *extra)
         else:
             y = block(x, *extra, selective=(recompute == "selective"))
-    block.rec = None
+    for module in block.modules():
+        if hasattr(module, "rec"):
+            module.rec = None
     y.float().sum().backward()  # the saved tensors are the ones backward really uses
     return rec.order

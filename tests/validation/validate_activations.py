@@ -114,7 +114,12 @@ def llama_rows(cfg, recompute):
         ]
     rows = []
     for norm, memplan in (("input_layernorm", "attn.norm"), ("post_attention_layernorm", "mlp.norm")):
-        rows.append(([memplan + ".input"], [norm + "[0]", norm + "[1]", norm + "[6]"], "eager-rmsnorm"))
+        if cfg.get("kernels") == "eager":  # memplan's eager model: the upcast, its square, and the bf16 normalized x
+            rows += [([memplan + ".input_fp32"], [norm + "[0]"], "same"),
+                     ([memplan + ".squared_fp32"], [norm + "[1]"], "same"),
+                     ([memplan + ".normalized"], [norm + "[6]"], "same")]
+        else:
+            rows.append(([memplan + ".input"], [norm + "[0]", norm + "[1]", norm + "[6]"], "eager-rmsnorm"))
         rows.append(([memplan + ".stats"], [norm + "[2]"], "same"))
         if norm == "input_layernorm":
             rows += [
@@ -148,6 +153,69 @@ def llama_rows(cfg, recompute):
     return rows
 
 
+def lora_module_rows(name, scope, dropout):
+    """The tensors one adapted linear adds: lora_B's r-wide input, the 8-byte scaling scalar, and with
+    lora_dropout its dropped-out input (kept by lora_A) and the dropout's noise."""
+    base = "lora.%s.%s" % (scope, name)
+    rows = [([base + ".a_output"], [name + ".lora_B[0]"], "same"), ([], [name + ".scale[0]"], "python-scalar")]
+    if dropout:
+        rows += [([base + ".dropout_input"], [name + ".lora_A[0]"], "same"),
+                 ([base + ".dropout_mask"], [name + ".dropout[0]"], "cpu-dropout")]
+    return rows
+
+
+def lora_rows(cfg, recompute):
+    """(memplan tensors, measured labels, relation) for the Llama block with LoRA on a frozen (4-bit) base,
+    against memplan's adapter and eager-kernel model: a frozen linear keeps nothing; an adapted one keeps
+    its input through lora_A (shared by the adapters of one input) and lora_B's input."""
+    if recompute == "full":
+        return llama_rows(cfg, "full")
+    targets, drop = cfg["targets"], cfg["lora_dropout"]
+    rows = []
+    for norm, memplan in (("input_layernorm", "attn.norm"), ("post_attention_layernorm", "mlp.norm")):
+        # The norm weight is frozen: the weight product keeps no activation (no ".normalized").
+        rows += [([memplan + ".input_fp32"], [norm + "[0]"], "same"),
+                 ([memplan + ".squared_fp32"], [norm + "[1]"], "same"),
+                 ([memplan + ".stats"], [norm + "[2]"], "same")]
+        if norm == "input_layernorm":
+            qkv = [n for n in ("q_proj", "k_proj", "v_proj") if n in targets]
+            if qkv and not drop:
+                rows.append((["attn.qkv_input"], [qkv[0] + ".lora_A[0]"], "same"))
+            for n in qkv:
+                rows += lora_module_rows(n, "attn", drop)
+            rows += [
+                ([], ["rotary[0]"], "shared-rotary"),
+                ([], ["rotary[1]"], "shared-rotary"),
+                (["attn.q"], ["scores[0]"], "same"),
+                (["attn.k"], ["scores[1]"], "same"),
+                ([], ["scale[0]"], "python-scalar"),
+                (["attn.core.softmax_output"], ["softmax[0]", "pv[0]"], "eager-softmax-fp32"),
+                (["attn.v"], ["pv[1]"], "same"),
+            ]
+            if "o_proj" in targets:
+                if not drop:
+                    rows.append((["attn.proj_input"], ["o_proj.lora_A[0]"], "same"))
+                rows += lora_module_rows("o_proj", "attn", drop)
+    gate_up = [n for n in ("gate_proj", "up_proj") if n in targets]
+    if gate_up and not drop:
+        rows.append((["mlp.fc_input"], [gate_up[0] + ".lora_A[0]"], "same"))
+    for n in gate_up:
+        rows += lora_module_rows(n, "mlp", drop)
+    rows += [
+        (["mlp.act_input"], ["silu[0]"], "same"),
+        (["mlp.act_output"], ["product[0]"], "same"),
+        (["mlp.up_output"], ["product[1]"], "same"),
+    ]
+    if "down_proj" in targets:
+        if not drop:
+            rows.append((["mlp.down_input"], ["down_proj.lora_A[0]"], "same"))
+        rows += lora_module_rows("down_proj", "mlp", drop)
+    return rows
+
+
+ALL_LINEAR = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+
+
 def configs():
     """GPT-2 sizes × dropout on/off and Llama sizes × GQA ratio 1/4/8 (and an explicit head_dim), each
     under recompute none / selective / full."""
@@ -160,16 +228,41 @@ def configs():
                                 (128, 8, 1, 16, 352, 24, 2), (96, 8, 2, 16, 256, 16, 2)):
         out.append({"block": "llama", "hidden": h, "heads": a, "kv_heads": g, "head_dim": d, "ffn": f,
                     "seq": s, "batch": b, "dropout": False})
-    return [dict(c, recompute=r) for c in out for r in ("none", "selective", "full")]
+    out = [dict(c, recompute=r) for c in out for r in ("none", "selective", "full")]
+    # Eager kernels with every weight trained: memplan's eager RMSNorm tensors one by one.
+    out.append({"block": "llama", "hidden": 64, "heads": 4, "kv_heads": 2, "head_dim": 16, "ffn": 172, "seq": 16,
+                "batch": 2, "dropout": False, "kernels": "eager", "recompute": "none"})
+    # LoRA (bf16 base) and QLoRA-style (4-bit base) blocks: targets, rank, lora_dropout, recompute.
+    lora = (
+        (("q_proj", "v_proj"), 8, 0.0, False),
+        (ALL_LINEAR, 8, 0.0, False),
+        (("o_proj", "down_proj"), 4, 0.0, False),
+        (("q_proj", "v_proj", "up_proj"), 8, 0.1, False),
+        (("q_proj", "v_proj"), 8, 0.0, True),
+        (ALL_LINEAR, 16, 0.0, True),
+        (("k_proj", "gate_proj", "down_proj"), 8, 0.05, True),
+    )
+    for h, a, g, d, f, s, b in ((64, 4, 2, 16, 172, 16, 2), (128, 8, 2, 16, 344, 32, 1)):
+        for targets, r, p, quantized in lora:
+            for recompute in ("none", "full"):
+                out.append({"block": "llama-lora", "hidden": h, "heads": a, "kv_heads": g, "head_dim": d, "ffn": f,
+                            "seq": s, "batch": b, "dropout": False, "kernels": "eager", "targets": targets, "rank": r,
+                            "lora_dropout": p, "quantized": quantized, "recompute": recompute})
+    return out
 
 
 def describe(c):
     text = "%s h=%d a=%d" % (c["block"], c["hidden"], c["heads"])
-    if c["block"] == "llama":
+    if c["block"] != "gpt2":
         text += " kv=%d d=%d f=%d" % (c["kv_heads"], c["head_dim"], c["ffn"])
     text += " s=%d b=%d" % (c["seq"], c["batch"])
     if c["block"] == "gpt2":
         text += " dropout=%s" % ("0.1" if c["dropout"] else "0")
+    if c.get("kernels") == "eager" and c["block"] == "llama":
+        text += " kernels=eager"
+    if c["block"] == "llama-lora":
+        text += " %s r=%d targets=%s lora_dropout=%s" % ("4-bit base" if c["quantized"] else "bf16 base", c["rank"],
+                                                         ",".join(c["targets"]), c["lora_dropout"])
     return text + " recompute=" + c["recompute"]
 
 
@@ -178,7 +271,10 @@ def memplan_table(binary, c):
             "--head-dim", c["head_dim"], "--ffn", c["ffn"], "--seq", c["seq"], "--batch", c["batch"],
             "--dropout", int(c["dropout"]), "--recompute", c["recompute"], "--dtype", "bf16",
             "--norm", "layernorm" if c["block"] == "gpt2" else "rmsnorm",
-            "--mlp", "plain" if c["block"] == "gpt2" else "gated"]
+            "--mlp", "plain" if c["block"] == "gpt2" else "gated", "--kernels", c.get("kernels", "fused")]
+    if c["block"] == "llama-lora":
+        args += ["--adapter", "lora", "--rank", c["rank"], "--targets", ",".join(c["targets"]),
+                 "--adapter-dropout", int(c["lora_dropout"] > 0)]
     result = subprocess.run([str(x) for x in args], check=True, capture_output=True, text=True)
     return {t["name"]: t["bytes"] for t in json.loads(result.stdout)["tensors"]}
 
@@ -194,12 +290,14 @@ def measure(c):
     else:
         block = blocks.LlamaBlock(c["hidden"], c["heads"], c["kv_heads"], c["head_dim"], c["ffn"]).to(dt)
         extra = (mask,) + blocks.rotary_tables(c["batch"], c["seq"], c["head_dim"], dt)
+        if c["block"] == "llama-lora":
+            blocks.adapt(block, c["targets"], c["rank"], c["lora_dropout"], c["quantized"])
     return blocks.measure(block, x, extra, c["recompute"])
 
 
 def check(c, measured, planned):
     """Rows of the agreement table and the list of problems for one configuration."""
-    rows_spec = (gpt2_rows if c["block"] == "gpt2" else llama_rows)(c, c["recompute"])
+    rows_spec = {"gpt2": gpt2_rows, "llama": llama_rows, "llama-lora": lora_rows}[c["block"]](c, c["recompute"])
     by_label = {}
     for entry in measured:
         for label in [entry["label"]] + entry["also"]:
@@ -256,6 +354,9 @@ def check(c, measured, planned):
     return rows, problems
 
 
+PRESERVED_MARKER = "## Published fine-tuning peaks"
+
+
 def write_docs(path, results):
     lines = [
         "# Activation memory: memplan against PyTorch's saved tensors",
@@ -272,9 +373,17 @@ def write_docs(path, results):
         "checkpoints the attention core. A difference is allowed only as one of the relations below,",
         "exactly; anything else fails the run.",
         "",
+        "Fine-tuning blocks (`llama-lora`): the Llama block with every weight frozen and LoRA adapters",
+        "(`blocks.LoraLinear`, PEFT's `base_layer(x) + lora_B(lora_A(dropout(x))) * scaling`, in bf16) on",
+        "the named projections; with a \"4-bit base\" every projection stores packed 4-bit codes and",
+        "per-64 absmax as buffers and is dequantized inside an autograd Function, as bitsandbytes'",
+        "MatMul4Bit does. memplan is asked with `--adapter lora --targets … --kernels eager` (eager",
+        "LlamaRMSNorm tensors). The \"kernels=eager\" Llama row checks the eager RMSNorm tensors with every",
+        "weight trained.",
+        "",
         "Not covered by measurement (a single CPU process): tensor and sequence parallelism,",
-        "FlashAttention, MoE; those are checked against Korthikanti et al. 2022 and hand derivations in",
-        "`tests/core/test_activations.cpp`.",
+        "FlashAttention, MoE, DoRA; those are checked against Korthikanti et al. 2022 and hand derivations",
+        "in `tests/core/test_activations.cpp` and `tests/core/test_finetune.cpp`.",
         "",
         "## Relations (measured CPU bytes M, memplan GPU bytes P)",
         "",
@@ -296,8 +405,16 @@ def write_docs(path, results):
             lines.append("| `%s` | %s | %d | %d | %s%s |" % (r["memplan"], r["measured"] or "—", r["M"], r["P"],
                                                            r["relation"], "" if r["ok"] else " **UNEXPLAINED**"))
         lines.append("")
+    # Hand-written sections after the generated part (published fine-tuning peaks) are kept.
+    kept = ""
+    if os.path.exists(path):
+        with open(path) as f:
+            text = f.read()
+        marker = text.find(PRESERVED_MARKER)
+        if marker >= 0:
+            kept = "\n" + text[marker:]
     with open(path, "w") as f:
-        f.write("\n".join(lines))
+        f.write("\n".join(lines) + kept)
 
 
 def main():

@@ -29,6 +29,15 @@
 //   norms_per_layer ≥ 4 (Gemma 2) adds attn.post_norm.* and mlp.post_norm.* (input + stats).
 // Norm statistics are counted as their own tensors (names ending in ".stats"); Korthikanti ignores
 // them, so Table 2 is the sum of every tensor except the ".stats" ones (tests check exactly that).
+// Eager kernels (train.kernels eager) replace an RMSNorm's bf16 input by what HF LlamaRMSNorm's
+// autograd keeps: X.norm.input_fp32 T·h·4 (the upcast, kept by pow), X.norm.squared_fp32 T·h·4 (kept
+// by mean) and, when the norm weight is trained, X.norm.normalized T·h·e (kept by the weight product).
+// Adapters (layer_activation_input::adapter): frozen linears that are not adapted drop their inputs
+// (attn.qkv_input, attn.proj_input unless FlashAttention keeps its output, mlp.fc_input,
+// mlp.down_input / mlp.act_output of a plain MLP, moe.expert_input, moe.down_input); each adapted
+// linear adds lora.<name>.a_output T·r·e, with dropout lora.<name>.dropout_input T·d_in·e and
+// lora.<name>.dropout_mask T·d_in·1, with DoRA dora.<name>.base_output and dora.<name>.lora_output
+// T·d_out·e each. Adapter tensors are not split over tp except along split widths.
 // FlashAttention's dropout keeps only an RNG seed and offset, not counted. Rotary cos/sin tables are
 // shared by all layers and not counted per layer. seq_len is per GPU (after context parallelism).
 #pragma once
@@ -50,6 +59,19 @@ struct activation_tensor {
 
 
 
+/// LoRA/DoRA on a frozen base. PyTorch's linear saves its input only for the weight gradient, so a
+/// frozen, non-adapted linear keeps nothing; an adapted one keeps its input through lora_A (the
+/// same tensor, or with lora_dropout its own dropped-out copy and mask) and the r-wide output of
+/// lora_A through lora_B; DoRA also keeps the base and the adapter outputs (d_out wide) for the
+/// magnitude's gradient (PEFT tuners/lora/dora.py DoraLinearLayer.forward).
+struct adapter_activation_input {
+    bool enabled = false;              ///< base frozen: only adapted linears keep their inputs
+    std::uint64_t rank = 0;            ///< r
+    bool dropout = false;              ///< lora_dropout > 0
+    bool dora = false;                 ///< DoRA magnitude vectors
+    std::vector<std::string> targets;  ///< adapted linear names (memplan/adapters.hpp linear_module names)
+};
+
 /// The shape of one layer's forward pass on one GPU.
 struct layer_activation_input {
     model_config model;                 ///< architecture, family defaults already applied
@@ -59,6 +81,8 @@ struct layer_activation_input {
     bool sequence_parallel = false;     ///< norm/dropout regions sharded over tp (Korthikanti §4.2.2)
     bool flash_attention = false;       ///< scores, softmax and its dropout never stored
     dtype activation_dtype = dtype::bf16;
+    adapter_activation_input adapter;   ///< fine-tuning with adapters (default: every weight trainable)
+    kernel_kind kernels = kernel_kind::fused;  ///< eager: Hugging Face's LlamaRMSNorm keeps fp32 copies
 };
 
 /// Tensors one layer keeps for backward without any recompute (the full working set of the layer).

@@ -61,6 +61,28 @@ struct workload_limits {
     std::uint64_t max_seq_len = 0;      ///< train.seq_len (a multiple of parallel.cp)
     std::uint64_t max_batch = 0;        ///< infer.batch at the configured context
     std::uint64_t max_context_len = 0;  ///< infer.context_len at the configured batch
+    std::uint64_t max_adapter_rank = 0; ///< train.adapter_rank (training with an adapter only)
+};
+
+/// One single change worth trying for serving (inference mode): its effect on the engine's pool.
+struct serving_suggestion {
+    std::string field;        ///< dotted path ("infer.kv_dtype")
+    std::string from;         ///< current value as written
+    std::string to;           ///< changed value as written
+    bool serves = false;      ///< the changed configuration serves (engine: starts with infer.batch requests; none: fits)
+    std::uint64_t kv_capacity_tokens = 0;  ///< engine: KV pool tokens with the change; none: 0
+    std::uint64_t total = 0;  ///< per-GPU total of the plain accounting with the change
+};
+
+/// Serving's inverse answers (inference mode with a GPU size): tensor and pipeline parallel sizes,
+/// never data-parallel replicas (a replica adds capacity, not memory per GPU).
+struct serving_analysis {
+    bool present = false;
+    std::uint64_t fewest_gpus = 0;     ///< fewest tp · pp GPUs (one replica) that serve; 0 = none up to 1024
+    std::uint64_t fewest_tp = 0, fewest_pp = 0;  ///< the layout found
+    std::uint64_t max_concurrent_requests = 0;  ///< engine: ⌊max concurrency⌋ at max_model_len; none: largest batch that fits
+    std::uint64_t longest_max_model_len = 0;    ///< engine: longest max_model_len that starts; none: longest context that fits
+    std::vector<serving_suggestion> suggestions;  ///< changes that help, those that make it serve first
 };
 
 /// Everything analyze() derives; `errors` non-empty means the configuration is invalid and nothing else is set.
@@ -72,6 +94,7 @@ struct analysis {
     std::vector<sweep_point> sweep;         ///< gpus = tp·pp·cp·dp for dp = 1, 2, 4, … while gpus ≤ 1024
     workload_limits limits;                 ///< largest micro-batch / sequence, or batch / context, that fits
     std::vector<context_point> context_sweep;  ///< serving: per-GPU memory against the context length
+    serving_analysis serving;               ///< serving: fewest tp/pp GPUs, concurrency, serving suggestions
     diagnostics errors;
 };
 

@@ -28,6 +28,21 @@ enum class norm_kind { layernorm, rmsnorm };
 /// Feed-forward block: plain (up, activation, down) or gated (gate and up, activation, down; SwiGLU/GeGLU).
 enum class mlp_kind { plain, gated };
 
+/// Parameter-efficient fine-tuning adapter (PEFT): none (full fine-tuning), LoRA (Hu et al. 2021)
+/// or DoRA (Liu et al. 2024: LoRA plus a trainable magnitude vector per output row).
+enum class adapter_kind { none, lora, dora };
+
+/// Storage of the frozen base weights under an adapter: a float type, bitsandbytes LLM.int8 (int8),
+/// or bitsandbytes 4-bit NormalFloat/Float (nf4/fp4, QLoRA, Dettmers et al. 2023).
+enum class base_precision { bf16, fp16, fp32, fp8, int8, nf4, fp4 };
+
+/// A floating-point storage type of trainable values (adapter weights, optimizer states).
+enum class float_precision { fp32, bf16, fp16 };
+
+/// How a layer's element-wise operations run: fused CUDA kernels (norm kernels keep their input and
+/// fp32 statistics) or eager PyTorch (Hugging Face LlamaRMSNorm keeps its fp32 upcast input).
+enum class kernel_kind { fused, eager };
+
 /// The model: an explicit parameter count, or its architecture with Hugging Face config.json names.
 /// Fields left at 0 take the defaults of the family named by `model_type` (memplan/arch.hpp);
 /// without a family, those of a GPT-style block (Korthikanti et al. 2022's assumptions).
@@ -98,7 +113,26 @@ struct train_config {
     bool master_weights = true;         ///< fp32 master copy kept by the optimizer when weights are below 32 bits
     optimizer_kind optimizer = optimizer_kind::adam;
     std::uint64_t microbatches_in_flight = 0;  ///< activations held by the first stage; 0 = pp (1F1B)
+    // Fine-tuning (memplan/adapters.hpp). Defaults reproduce full fine-tuning.
+    adapter_kind adapter_type = adapter_kind::none;  ///< LoRA/DoRA adapters on a frozen base; none = full fine-tuning
+    std::uint64_t adapter_rank = 8;     ///< r (PEFT LoraConfig default 8)
+    std::string adapter_targets = "all-linear";  ///< comma-separated module names, or "all-linear" (PEFT target_modules)
+    bool adapter_dropout = false;       ///< lora_dropout > 0: each adapted linear keeps its own dropped-out input
+    float_precision adapter_dtype = float_precision::fp32;  ///< adapter weights and gradients (PEFT autocast_adapter_dtype: fp32)
+    std::string modules_to_save;        ///< comma-separated: lm_head, embed_tokens (fully trained copies, PEFT modules_to_save)
+    base_precision base_dtype = base_precision::bf16;  ///< storage of the frozen base under an adapter
+    bool double_quant = false;          ///< nf4/fp4: quantized absmax constants (bnb_4bit_use_double_quant)
+    float_precision optimizer_state_dtype = float_precision::fp32;  ///< Adam moments, momentum, Adafactor factors
+    bool paged_optimizer = false;       ///< bitsandbytes paged optimizer: states in unified memory, may spill to the host
+    bool optimizer_in_backward = false; ///< optimizer step fused into backward: one layer's gradients live at a time
+    bool activation_offload = false;    ///< checkpointed layer inputs kept in host memory (needs recompute full)
+    std::uint64_t loss_chunks = 1;      ///< chunked cross-entropy: the fp32 logits are upcast chunk by chunk
+    kernel_kind kernels = kernel_kind::fused;  ///< fused CUDA kernels or eager PyTorch (norms)
 };
+
+/// How serving memory is counted: plain accounting (weights + batch × context KV cache), or the
+/// arithmetic of a serving engine that sizes its KV cache pool at start-up (memplan/serving.hpp).
+enum class serving_engine { none, vllm, sglang, trtllm };
 
 /// Serving: weights plus a KV cache.
 struct infer_config {
@@ -109,6 +143,24 @@ struct infer_config {
     std::uint64_t quant_group_size = 0; ///< weights quantized in groups of G with an fp16 scale and a zero point; 0 = no group overhead
     bool flash_attention = true;        ///< prefill attention without a score matrix
     std::uint64_t prefill_tokens = 0;   ///< tokens per sequence in one prefill pass (chunked prefill); 0 = context_len
+    // Serving engines (memplan/serving.hpp); fractions are in thousandths (900 = 0.9).
+    serving_engine engine = serving_engine::none;  ///< none: plain accounting (no engine arithmetic)
+    std::uint64_t gpu_memory_utilization_permille = 900;  ///< vLLM --gpu-memory-utilization × 1000
+    std::uint64_t mem_fraction_static_permille = 0;       ///< SGLang --mem-fraction-static × 1000; 0 = not set (required for sglang)
+    std::uint64_t free_gpu_memory_fraction_permille = 900;  ///< TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction × 1000
+    std::uint64_t max_model_len = 0;    ///< longest request the engine must hold; 0 = infer.context_len
+    std::uint64_t block_size = 0;       ///< tokens per KV block/page; 0 = the engine's default (vLLM 16, SGLang 1, TensorRT-LLM 32)
+    std::uint64_t max_num_batched_tokens = 0;  ///< tokens of one scheduler step (vLLM profiling run); 0 = engine default
+    std::uint64_t max_num_seqs = 0;     ///< sequences of one scheduler step (vLLM sampler profiling); 0 = engine default
+    bool enforce_eager = false;         ///< vLLM --enforce-eager: no CUDA graphs
+    std::uint64_t max_tokens = 0;       ///< TensorRT-LLM KvCacheConfig.max_tokens cap; 0 = none
+    std::uint64_t swap_space_bytes = 0; ///< vLLM V0 --swap-space (CPU blocks); 0 = none
+    std::uint64_t kv_cache_memory_bytes = 0;  ///< vLLM --kv-cache-memory: KV pool size given outright; 0 = from the budget
+    std::uint64_t weights_bytes = 0;    ///< measured weight memory per GPU (engine log); 0 = memplan's count
+    std::uint64_t activation_peak_bytes = 0;  ///< measured activation peak of the profiling run; 0 = modelled
+    std::uint64_t non_torch_bytes = 0;  ///< measured memory outside PyTorch's allocator (NCCL, cuBLAS); 0 = assumed
+    std::uint64_t cuda_graph_bytes = 0; ///< measured CUDA-graph memory counted in the budget; 0 = not counted
+    std::string draft_preset;           ///< speculative decoding: draft model preset id; "" = none
 };
 
 /// One whole estimate request.
@@ -134,6 +186,11 @@ const char* to_string(norm_kind kind);
 const char* to_string(mlp_kind kind);
 const char* to_string(offload_target target);
 const char* to_string(fsdp_strategy strategy);
+const char* to_string(serving_engine engine);
+const char* to_string(adapter_kind kind);
+const char* to_string(base_precision precision);
+const char* to_string(float_precision precision);
+const char* to_string(kernel_kind kind);
 
 /// Parses a name; false when `name` is not one of the names above.
 bool parse_enum(const std::string& name, dtype& out);
@@ -144,6 +201,11 @@ bool parse_enum(const std::string& name, norm_kind& out);
 bool parse_enum(const std::string& name, mlp_kind& out);
 bool parse_enum(const std::string& name, offload_target& out);
 bool parse_enum(const std::string& name, fsdp_strategy& out);
+bool parse_enum(const std::string& name, serving_engine& out);
+bool parse_enum(const std::string& name, adapter_kind& out);
+bool parse_enum(const std::string& name, base_precision& out);
+bool parse_enum(const std::string& name, float_precision& out);
+bool parse_enum(const std::string& name, kernel_kind& out);
 
 /// The allowed names of an enumeration, comma-separated in declaration order ("fp32,bf16,…");
 /// the argument only selects the enumeration.
@@ -155,6 +217,11 @@ const char* choice_names(norm_kind);
 const char* choice_names(mlp_kind);
 const char* choice_names(offload_target);
 const char* choice_names(fsdp_strategy);
+const char* choice_names(serving_engine);
+const char* choice_names(adapter_kind);
+const char* choice_names(base_precision);
+const char* choice_names(float_precision);
+const char* choice_names(kernel_kind);
 
 /// ZeRO stage of an FSDP strategy (unset: -1).
 std::int64_t zero_stage_of(fsdp_strategy strategy);

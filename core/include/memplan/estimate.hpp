@@ -22,6 +22,7 @@ struct memory_breakdown {
     std::uint64_t logits = 0;
     std::uint64_t communication = 0;
     std::uint64_t kv_cache = 0;
+    std::uint64_t dequant_workspace = 0;  ///< a quantized base's largest layer weight dequantized to bf16, plus DoRA's dense update
     std::uint64_t misc = 0;
     std::uint64_t total = 0;
 };
@@ -39,6 +40,40 @@ struct estimate_details {
     std::uint64_t host_bytes_per_node = 0; ///< CPU RAM for offloaded states, per node
     std::uint64_t nvme_bytes_per_node = 0; ///< NVMe space for offloaded states, per node
     std::vector<activation_tensor> layer_activations;  ///< tensors one layer keeps for one micro-batch (training)
+    std::uint64_t params_trainable = 0;    ///< parameters that receive gradients (whole model): all, or adapters + modules_to_save
+    std::uint64_t adapter_params = 0;      ///< adapter parameters (whole model); 0 without an adapter
+    std::uint64_t base_weight_bytes = 0;   ///< frozen base weights on this GPU (adapters; included in per_gpu.weights)
+    std::uint64_t adapter_bytes = 0;       ///< trainable adapter and modules_to_save weights on this GPU (in per_gpu.weights)
+    std::uint64_t paged_optimizer_bytes = 0;  ///< paged optimizer states that may spill to host memory (in host_bytes_per_node)
+    std::uint64_t offloaded_activation_bytes = 0;  ///< checkpointed activations kept in host memory, per GPU
+};
+
+/// A serving engine's start-up arithmetic on one GPU (memplan/serving.hpp); present only when
+/// infer.engine is set. Every byte count is per GPU of the most loaded pipeline stage.
+struct serving_result {
+    bool present = false;
+    std::string engine;                  ///< "vllm", "sglang", "trtllm"
+    std::string engine_version;          ///< the upstream source whose arithmetic is reproduced
+    std::uint64_t budget_bytes = 0;      ///< what the engine may use (vLLM: total × utilization; SGLang: total × fraction; TRT-LLM: free × fraction)
+    std::uint64_t weights_bytes = 0;     ///< weights counted against the budget (target + draft)
+    std::uint64_t draft_weights_bytes = 0;   ///< of which the speculative-decoding draft model
+    std::uint64_t activation_peak_bytes = 0; ///< activation peak counted (vLLM profiling run; TRT-LLM runtime buffers)
+    std::uint64_t non_torch_bytes = 0;   ///< memory outside PyTorch's allocator counted
+    std::uint64_t cuda_graph_bytes = 0;  ///< CUDA-graph memory counted
+    std::uint64_t kv_cache_bytes = 0;    ///< the KV pool: num_blocks × bytes per block
+    std::uint64_t page_bytes = 0;        ///< bytes of one block (page) over every layer of the GPU (SGLang: one token)
+    std::uint64_t block_size = 0;        ///< tokens per block
+    std::uint64_t num_blocks = 0;
+    std::uint64_t kv_capacity_tokens = 0;    ///< tokens the pool holds (as the engine logs it)
+    std::uint64_t cpu_blocks = 0;        ///< vLLM V0 swap blocks (infer.swap_space_bytes / block bytes)
+    std::uint64_t max_model_len = 0;     ///< the longest request configured
+    std::uint64_t blocks_per_request = 0;    ///< blocks one max_model_len request needs
+    std::uint64_t max_concurrency_numerator = 0;    ///< max concurrency = numerator / denominator requests
+    std::uint64_t max_concurrency_denominator = 1;  ///< of max_model_len tokens (vLLM's "Maximum concurrency")
+    std::uint64_t replicas = 1;          ///< data-parallel replicas (each with its own pool)
+    bool starts = false;                 ///< the engine starts with this max_model_len
+    std::string refusal;                 ///< why it does not (empty when it starts)
+    std::uint64_t max_model_len_that_starts = 0;  ///< longest max_model_len that starts (≤ 2^24); 0 = none
 };
 
 /// The answer to one estimate_config.
@@ -52,6 +87,7 @@ struct estimate_result {
     std::uint64_t capacity_bytes = 0;  ///< the GPU size given (gpu.memory_bytes)
     std::uint64_t headroom_bytes = 0;  ///< capacity − total when it fits
     std::uint64_t shortfall_bytes = 0; ///< total − capacity when it does not
+    serving_result serving;            ///< serving-engine arithmetic (infer.engine set, with a capacity)
     diagnostics warnings;
     diagnostics errors;
 };

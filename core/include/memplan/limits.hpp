@@ -2,6 +2,7 @@
 // Every range in the schema (memplan/schema.hpp) is written with these names.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace memplan {
@@ -38,9 +39,9 @@ constexpr std::uint64_t max_virtual_stages = 64ULL;
 /// Largest number of norms per transformer layer.
 constexpr std::uint64_t max_norms_per_layer = 16ULL;
 
-/// Largest configuration or Hugging Face config.json text accepted: 4 MiB (real config.json files,
-/// label maps included, are below 100 KiB).
-constexpr std::uint64_t max_config_bytes = 4194304ULL;
+/// Largest configuration or Hugging Face config.json text memplan reads: 8 MiB (2^23 bytes). Real
+/// config.json files are a few KiB; a reader needs at most max_config_bytes + 1 bytes to tell.
+constexpr std::size_t max_config_bytes = 8388608;
 /// Deepest nesting of objects and arrays accepted in a JSON input (real configs nest 3 levels).
 constexpr std::uint64_t max_json_depth = 64ULL;
 /// Longest key or name echoed in an error message; longer ones are cut with "…".

@@ -1,0 +1,50 @@
+// memplan estimate / analyze: the JSON interface shared with the WebAssembly API (docs/schema.md).
+#include <iostream>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "input.hpp"
+#include "memplan/front_end.hpp"
+#include "memplan/presets.hpp"
+#include "report.hpp"
+
+namespace memplan::cli {
+
+namespace {
+
+/// --config FILE|- (optional), --hf-config FILE, --preset ID.
+int run_config_command(const std::vector<std::string>& argv, bool analysis) {
+    const auto args = parse_args(argv, {{"config", {"c"}, true}, {"hf-config", {}, true}, {"preset", {}, true}});
+    if (!args.error.empty()) return usage_error(args.error);
+    if (!args.has("config") && !args.has("hf-config") && !args.has("preset"))
+        return usage_error("--config FILE.json (or - for standard input), --hf-config FILE or --preset ID is required");
+    if (args.has("hf-config") && args.has("preset")) return usage_error("--hf-config and --preset cannot be combined");
+    json_request request;
+    diagnostics errors;
+    if (const auto path = args.value("config")) {
+        auto text = read_input(*path, "config", /*required=*/false);  // empty text: the core says "is not valid JSON"
+        errors.insert(errors.end(), text.errors.begin(), text.errors.end());
+        request.config_text = std::move(text.value);
+    }
+    if (const auto path = args.value("hf-config")) {
+        auto text = read_input(*path, "hf_config", /*required=*/true);  // given but empty must not mean "none"
+        errors.insert(errors.end(), text.errors.begin(), text.errors.end());
+        request.hf_config_text = std::move(text.value);
+    }
+    if (!errors.empty()) return report_errors(errors, true);
+    if (const auto id = args.value("preset")) {
+        if (find_preset(*id) == nullptr) return usage_error("unknown preset " + *id + " (memplan presets lists them)");
+        request.preset = *id;
+    }
+    const json_reply reply = analysis ? analyze_reply(request) : estimate_reply(request);
+    std::cout << reply.text << "\n";
+    return reply.ok ? 0 : exit_usage;
+}
+
+}  // namespace
+
+int run_estimate(const std::vector<std::string>& args) { return run_config_command(args, false); }
+
+int run_analyze(const std::vector<std::string>& args) { return run_config_command(args, true); }
+
+}  // namespace memplan::cli

@@ -1,0 +1,34 @@
+// memplan presets: the stored models (core/data/models.json) with their exact parameter counts.
+#include <cstdio>
+#include <iostream>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "memplan/arch.hpp"
+#include "memplan/front_end.hpp"
+#include "memplan/presets.hpp"
+#include "report.hpp"
+
+namespace memplan::cli {
+
+int run_presets(const std::vector<std::string>& argv) {
+    const auto args = parse_args(argv, {{"json", {}, false}});
+    if (!args.error.empty()) return usage_error(args.error);
+    if (args.has("json")) {
+        std::cout << model_presets_json() << "\n";
+        return 0;
+    }
+    std::size_t count = 0;
+    const model_preset* presets = model_presets(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        const auto model = preset_model(presets[i].id);
+        const auto counted = count_params(model.value);
+        char line[256];
+        std::snprintf(line, sizeof line, "%-18s %-20s %18s params", presets[i].id, presets[i].name,
+                      counted.ok() ? with_commas(counted.value.total).c_str() : "?");
+        std::cout << line << "  (" << presets[i].source << ")\n";
+    }
+    return 0;
+}
+
+}  // namespace memplan::cli

@@ -1,0 +1,413 @@
+// Serving engines' start-up arithmetic (memplan/serving.hpp) against public engine logs, reproduced to
+// the block with the overheads the logs state passed as measured overrides; hand derivations of the
+// hybrid (sliding-window) allocator; serving's inverse answers; error paths.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "memplan/analyze.hpp"
+#include "memplan/json.hpp"
+#include "memplan/serving.hpp"
+
+using namespace memplan;
+
+namespace {
+using u64 = std::uint64_t;
+constexpr u64 GiB = 1073741824ULL;
+
+/// A figure the engines log in GiB, as bytes.
+u64 gib(double value) { return static_cast<u64>(std::llround(value * static_cast<double>(GiB))); }
+
+estimate_config parse(const std::string& text) {
+    const auto parsed = parse_config(text);
+    INFO((parsed.errors.empty() ? std::string() : parsed.errors[0].field + ": " + parsed.errors[0].message));
+    REQUIRE(parsed.errors.empty());
+    return parsed.value;
+}
+
+estimate_result run(const estimate_config& c) {
+    auto r = estimate(c);
+    INFO((r.errors.empty() ? std::string() : r.errors[0].field + ": " + r.errors[0].message));
+    REQUIRE(r.errors.empty());
+    REQUIRE(r.serving.present);
+    return r;
+}
+
+/// vLLM prints "Maximum concurrency … %.2fx": the ratio rounded half up to hundredths.
+u64 hundredths(const serving_result& s) {
+    return (s.max_concurrency_numerator * 200 + s.max_concurrency_denominator) / (2 * s.max_concurrency_denominator);
+}
+
+/// vllm-project/vllm issue #12330 (vLLM 0.6.x, A100 40GB, meta-llama/Meta-Llama-3-8B, utilization 0.90):
+///   total_gpu_memory (39.50GiB) x gpu_memory_utilization (0.90) = 35.55GiB
+///   model weights take 14.96GiB; non_torch_memory takes 0.10GiB; PyTorch activation peak memory
+///   takes 9.37GiB; the rest of the memory reserved for KV Cache is 11.12GiB.
+///   # GPU blocks: 5691, # CPU blocks: 2048
+///   Maximum concurrency for 8192 tokens per request: 11.12x
+/// ("Loading model weights took 14.9595 GB" gives the weights to four decimals.)
+estimate_config a100_llama3_8b(u64 total) {
+    estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "llama-3-8b"},
+        "infer": {"engine": "vllm", "max_model_len": 8192, "gpu_memory_utilization_permille": 900}})");
+    c.gpu_memory_bytes = total;
+    c.infer.weights_bytes = gib(14.9595);
+    c.infer.non_torch_bytes = gib(0.10);
+    c.infer.activation_peak_bytes = gib(9.37);
+    c.infer.swap_space_bytes = 4 * GiB;  // vLLM's default --swap-space 4 (GiB)
+    return c;
+}
+}  // namespace
+
+TEST_CASE("vLLM: A100-40GB Llama-3-8B start-up log reproduced to the block", "[serving][vllm]") {
+    // The log prints total memory to 0.01 GiB; 39.4955 GiB (42,408,000,000 B) prints as 39.50 and is the
+    // total used here. Page per layer: 2 · 16 tokens · 8 KV heads · 128 · 2 B = 65,536 B; 32 layers.
+    const auto r = run(a100_llama3_8b(42408000000ULL));
+    const serving_result& s = r.serving;
+    CHECK(s.engine == "vllm");
+    CHECK(gib_text(s.budget_bytes) == "35.55");
+    CHECK(s.page_bytes == 2 * 16 * 8 * 128 * 2 * 32);
+    CHECK(s.num_blocks == 5691);                 // "# GPU blocks: 5691"
+    CHECK(s.cpu_blocks == 2048);                 // "# CPU blocks: 2048": 4 GiB / 2 MiB
+    CHECK(s.kv_capacity_tokens == 5691 * 16);    // 91,056 tokens
+    CHECK(gib_text(s.kv_cache_bytes) == "11.12");
+    CHECK(s.blocks_per_request == 512);          // 8192 / 16
+    CHECK(s.max_concurrency_numerator == 5691);
+    CHECK(s.max_concurrency_denominator == 512);
+    CHECK(hundredths(s) == 1112);                // "11.12x"
+    CHECK(s.starts);
+    CHECK(s.refusal.empty());
+    CHECK(s.max_model_len_that_starts == 5691 * 16);
+    // The plain accounting is unchanged by the engine (per_gpu as without one).
+    estimate_config plain = a100_llama3_8b(42408000000ULL);
+    plain.infer.engine = serving_engine::none;
+    CHECK(estimate(plain).per_gpu.total == r.per_gpu.total);
+}
+
+TEST_CASE("vLLM: the log's rounding of total memory moves the pool by two blocks", "[serving][vllm]") {
+    // At exactly 39.50 GiB the same figures give 5,693 blocks: the printed 0.01 GiB of the total is worth
+    // ±2.3 blocks of 2 MiB, so a log reproduces only with a total inside its printed rounding.
+    CHECK(run(a100_llama3_8b(gib(39.50))).serving.num_blocks == 5693);
+}
+
+TEST_CASE("vLLM: RTX 3090 Llama-3.1-8B refuses max_model_len 29000 and states 23,648 tokens", "[serving][vllm]") {
+    // vllm-project/vllm issue #10517 (vLLM 0.6.x, RTX 3090, meta-llama/Llama-3.1-8B-Instruct, 0.90):
+    //   total_gpu_memory=23.58GiB … peak_torch_memory=17.98GiB … non_torch_memory=0.35GiB
+    //   kv_cache_size=2.89GiB, # GPU blocks: 1478, Maximum concurrency for 29000 tokens per request: 0.82x
+    //   The model's max seq len (29000) is larger than the maximum number of tokens that can be stored
+    //   in KV cache (23648).
+    // peak_torch_memory includes the weights ("Loading model weights took 14.9888 GB"); the figures are
+    // taken inside their printed rounding (17.984 prints as 17.98, 0.3503 as 0.35).
+    estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "llama-3.1-8b"},
+        "infer": {"engine": "vllm", "max_model_len": 29000}})");
+    c.gpu_memory_bytes = gib(23.58);
+    c.infer.weights_bytes = gib(14.9888);
+    c.infer.activation_peak_bytes = gib(17.984) - gib(14.9888);
+    c.infer.non_torch_bytes = gib(0.3503);
+    const serving_result s = run(c).serving;
+    CHECK(s.num_blocks == 1478);
+    CHECK(s.kv_capacity_tokens == 23648);
+    CHECK(gib_text(s.kv_cache_bytes) == "2.89");
+    CHECK(s.blocks_per_request == 1813);  // ⌈29000 / 16⌉
+    CHECK(hundredths(s) == 82);           // "0.82x"
+    CHECK_FALSE(s.starts);
+    CHECK(s.max_model_len_that_starts == 23648);
+    CHECK(s.refusal.find("max_model_len (29000)") != std::string::npos);
+    CHECK(s.refusal.find("23648") != std::string::npos);
+
+    // The same log at max_model_len 20000 (peak_torch_memory=17.06GiB, # GPU blocks: 1952, 1.56x) starts
+    // (17.058 prints as 17.06).
+    c.infer.max_model_len = 20000;
+    c.infer.activation_peak_bytes = gib(17.058) - gib(14.9888);
+    const serving_result t = run(c).serving;
+    CHECK(t.num_blocks == 1952);
+    CHECK(hundredths(t) == 156);
+    CHECK(t.starts);
+}
+
+TEST_CASE("vLLM: hybrid allocator groups Gemma 2's full and sliding layers", "[serving][vllm]") {
+    // Gemma 2 9B: 42 layers alternating full / sliding (window 4096), 8 KV heads of 256, bf16.
+    // kv_cache_utils.py: group size 21 (counts equal), 2 groups; page = 2 · 16 · 8 · 256 · 2 = 131,072 B;
+    // num_blocks = available // page // 21; tokens = num_blocks // 2 · 16; a request of L tokens needs
+    // ⌈L/16⌉ (full) + ⌈min(4095 + max_num_batched_tokens, L)/16⌉ + 1 (sliding) blocks.
+    estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "gemma-2-9b"},
+        "infer": {"engine": "vllm", "max_model_len": 8192, "max_num_batched_tokens": 2048,
+                  "kv_cache_memory_bytes": 10000000000}, "gpu": {"memory_bytes": 80e9}})");
+    const serving_result s = run(c).serving;
+    const u64 page = 2 * 16 * 8 * 256 * 2;
+    CHECK(s.page_bytes == page * 21);
+    CHECK(s.num_blocks == 10000000000ULL / page / 21);  // 3,633
+    CHECK(s.kv_capacity_tokens == s.num_blocks / 2 * 16);
+    CHECK(s.blocks_per_request == 8192 / 16 + (4095 + 2048 + 15) / 16 + 1);  // 512 + 384 + 1
+    CHECK(s.starts);
+    // The longest max_model_len that starts: full blocks ⌈L/16⌉ + 385 sliding blocks ≤ num_blocks.
+    CHECK(s.max_model_len_that_starts == (s.num_blocks - 385) * 16);
+}
+
+TEST_CASE("vLLM: a model with only sliding-window layers needs the window's blocks, not the length's",
+          "[serving][vllm]") {
+    // Mistral 7B v0.1: every layer slides over 4096 tokens (SlidingWindowSpec, one group): a request of
+    // 32768 tokens needs ⌈min(4095 + 2048, 32768) / 16⌉ + 1 = 385 blocks of 32 · 65,536 B.
+    estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "mistral-7b-v0.1"},
+        "infer": {"engine": "vllm", "max_model_len": 32768, "max_num_batched_tokens": 2048,
+                  "kv_cache_memory_bytes": 1073741824}, "gpu": {"memory_bytes": 80e9}})");
+    const serving_result s = run(c).serving;
+    CHECK(s.page_bytes == 32 * 65536);
+    CHECK(s.num_blocks == 512);
+    CHECK(s.blocks_per_request == 385);
+    CHECK(s.starts);
+    CHECK(s.max_concurrency_numerator == 512);
+    CHECK(s.max_concurrency_denominator == 385);
+}
+
+TEST_CASE("vLLM: a draft model adds its weights and its KV layers", "[serving][vllm][draft]") {
+    // Llama-3-8B with Llama-3.2-1B as the draft: the draft's 16 layers of 8 KV heads × 64 join the
+    // pool as full-attention layers of another page size (UniformTypeKVCacheSpecs: one block spans
+    // every layer's page).
+    estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "llama-3-8b"},
+        "infer": {"engine": "vllm", "max_model_len": 8192, "draft_preset": "llama-3.2-1b",
+                  "activation_peak_bytes": 1000000000, "non_torch_bytes": 500000000},
+        "gpu": {"memory_bytes": 85899345920}})");
+    const serving_result s = run(c).serving;
+    CHECK(s.draft_weights_bytes == 1235814400ULL * 2);  // Llama 3.2 1B: 1,235,814,400 parameters, bf16
+    CHECK(s.page_bytes == 32 * 65536 + 16 * (2 * 16 * 8 * 64 * 2));
+    c.infer.draft_preset.clear();
+    const serving_result alone = run(c).serving;
+    CHECK(s.weights_bytes == alone.weights_bytes + s.draft_weights_bytes);
+    CHECK(s.num_blocks < alone.num_blocks);
+}
+
+TEST_CASE("SGLang: the cell over tensor parallelism matches a logged pool", "[serving][sglang]") {
+    // vllm-project/vllm issue #21348 (SGLang, Qwen3-235B-A22B-FP8, --tp 4, H100):
+    //   KV Cache is allocated. #tokens: 367404, K size: 8.23 GB, V size: 8.23 GB
+    // 94 layers, 4 KV heads / tp 4 = 1 per rank, head_dim 128, bf16: cell = 1 · 128 · 94 · 2 · 2 B.
+    estimate_config c = parse(R"({"mode": "infer", "parallel": {"gpus": 4, "tp": 4},
+        "model": {"model_type": "qwen2_moe", "num_hidden_layers": 94, "hidden_size": 4096,
+                  "num_attention_heads": 64, "num_key_value_heads": 4, "head_dim": 128,
+                  "intermediate_size": 12288, "num_local_experts": 128, "num_experts_per_tok": 8,
+                  "moe_intermediate_size": 1536, "vocab_size": 151936},
+        "infer": {"engine": "sglang", "mem_fraction_static_permille": 930, "weight_dtype": "fp8"},
+        "gpu": {"memory_bytes": 85899345920}})");
+    const serving_result s = run(c).serving;
+    CHECK(s.page_bytes == 1 * 128 * 94 * 2 * 2);
+    CHECK(gib_text(367404 * s.page_bytes / 2) == "8.23");  // K size (and V size) of the logged pool
+}
+
+TEST_CASE("SGLang: refusal when the weights leave no room under mem_fraction_static", "[serving][sglang]") {
+    // SemiAnalysisAI/InferenceX issue #2128 (SGLang, DeepSeek-V4-Pro FP8, H200, --tp 8,
+    // --mem-fraction-static 0.88): "Load weight end … avail mem=12.25 GB, mem usage=125.65 GB",
+    // "Loaded weights leave no GPU memory for the KV cache", minimum viable fraction 0.9113.
+    // rest = 12.25 − 137.90 × 0.12 < 0. The memory at start-up is 12.25 + 125.65 GiB; the model enters
+    // only through the per-token cell (a Llama stands in), far below the log's 0.01 GiB precision.
+    estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "llama-3-8b"},
+        "infer": {"engine": "sglang", "mem_fraction_static_permille": 880}})");
+    c.gpu_memory_bytes = gib(137.90);
+    c.infer.weights_bytes = gib(125.65);
+    c.infer.non_torch_bytes = 1;  // "avail mem" is already net of everything but the weights
+    const serving_result s = run(c).serving;
+    CHECK_FALSE(s.starts);
+    CHECK(s.num_blocks == 0);
+    // 1 − 12.25 / 137.90 = 0.91117: the smallest thousandth that starts is 0.912 (the log: 0.9113).
+    CHECK(s.refusal.find("at least 912 thousandths") != std::string::npos);
+    c.infer.mem_fraction_static_permille = 912;
+    CHECK(run(c).serving.starts);
+    c.infer.mem_fraction_static_permille = 911;
+    CHECK_FALSE(run(c).serving.starts);
+}
+
+TEST_CASE("TensorRT-LLM: Qwen1.5-7B primary pool blocks from the logged free memory", "[serving][trtllm]") {
+    // NVIDIA/TensorRT-LLM issue #2268 (engine 0.13, Qwen1.5-7B, fp16 KV, default fraction 0.9):
+    //   Memory usage when calculating max tokens in paged kv cache: total: 39.39 GiB, available: 21.89 GiB
+    //   Number of blocks in KV cache primary pool: 631
+    // Per token 2 · 32 KV heads · 128 · 32 layers · 2 B = 512 KiB; 21.89 GiB × 0.9 / 512 KiB = 40,347
+    // tokens; ⌈40,347 / 64⌉ = 631 (the log's count needs 64 tokens per block; 32 would give 1,261).
+    // The log gives total and available only: their difference is passed as the weights.
+    estimate_config c = parse(R"({"mode": "infer", "model": {"model_type": "qwen2", "num_hidden_layers": 32,
+        "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 32,
+        "intermediate_size": 11008, "vocab_size": 151936},
+        "infer": {"engine": "trtllm", "kv_dtype": "fp16", "block_size": 64}})");
+    c.gpu_memory_bytes = gib(39.39);
+    c.infer.weights_bytes = gib(39.39) - gib(21.89) - 2;
+    c.infer.activation_peak_bytes = 1;
+    c.infer.non_torch_bytes = 1;
+    const serving_result s = run(c).serving;
+    CHECK(s.page_bytes == 524288 * 64);
+    CHECK(s.num_blocks == 631);
+    CHECK(s.kv_capacity_tokens == 631 * 64);
+    CHECK(s.starts);
+    c.infer.block_size = 32;
+    CHECK(run(c).serving.num_blocks == 1261);
+    // TensorRT-LLM issue #1400 (0.8, a Llama-2-7B-shaped engine): "Allocate 69524783104 bytes for k/v
+    // cache. Using 132608 tokens in paged KV cache." — 512 KiB per token, memplan's count for Llama 2 7B.
+    estimate_config l = parse(R"({"mode": "infer", "model": {"preset": "llama-2-7b"},
+        "infer": {"engine": "trtllm", "kv_dtype": "fp16", "block_size": 1}, "gpu": {"memory_bytes": 80e9}})");
+    CHECK(run(l).serving.page_bytes * 132608 == 69524783104ULL);
+}
+
+TEST_CASE("tp 4 serves Llama 2 70B on 80 GiB GPUs where four tp-1 replicas do not", "[serving][analyze]") {
+    // max_model_len 65536. tp 1: 128.5 GiB of bf16 weights on each GPU, above the 72 GiB budget
+    // (⌈80 GiB × 0.9⌉), however many replicas. tp 2: 64.2 GiB of weights leave about 6.8 GiB, and one
+    // request needs 65536 · 2 · 4 KV heads · 128 · 2 B · 80 layers = 10 GiB: refused. tp 4: 32.1 GiB of
+    // weights leave about 39 GiB, the request needs 5 GiB: starts.
+    estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "llama-2-70b"},
+        "infer": {"engine": "vllm", "max_model_len": 65536, "non_torch_bytes": 536870912},
+        "gpu": {"memory_bytes": 85899345920}})");
+    c.parallel.gpus = 4;  // four data-parallel replicas of tp 1
+    const estimate_result replicas = run(c);
+    CHECK(replicas.serving.replicas == 4);
+    CHECK_FALSE(replicas.serving.starts);
+    c.parallel.tp = 2;
+    c.parallel.gpus = 2;
+    const estimate_result half = run(c);
+    CHECK_FALSE(half.serving.starts);
+    CHECK(half.serving.refusal.find("max_model_len (65536)") != std::string::npos);
+    c.parallel.tp = 4;  // one replica over four GPUs
+    c.parallel.gpus = 4;
+    const estimate_result split = run(c);
+    CHECK(split.serving.replicas == 1);
+    CHECK(split.serving.starts);
+    // Tensor parallelism splits the 8 KV heads: 2 per GPU, page = 2 · 16 · 2 · 128 · 2 B per layer.
+    CHECK(split.serving.page_bytes == 2 * 16 * 2 * 128 * 2 * 80);
+
+    c.parallel.gpus = 1;
+    c.parallel.tp = 1;
+    const analysis a = analyze(c);
+    REQUIRE(a.errors.empty());
+    REQUIRE(a.serving.present);
+    CHECK(a.serving.fewest_gpus == 4);
+    CHECK(a.serving.fewest_tp == 4);
+    CHECK(a.serving.fewest_pp == 1);
+    CHECK(a.stages[0].fewest_gpus == 0);  // data-parallel replicas never make it fit
+    // Serving suggestions are serving's (never ZeRO); a larger tp or a shorter max_model_len is listed.
+    // tp 2 is listed (a pool where tp 1 has none) but does not serve this max_model_len.
+    bool listed_tp = false;
+    for (const auto& k : a.serving.suggestions) {
+        CHECK(k.field.rfind("parallel.zero", 0) == std::string::npos);
+        if (k.field == "parallel.tp") {
+            listed_tp = true;
+            CHECK(k.to == "2");
+            CHECK_FALSE(k.serves);
+            CHECK(k.kv_capacity_tokens > 0);
+        }
+    }
+    CHECK(listed_tp);
+}
+
+TEST_CASE("serving suggestions: fp8 KV cache and a larger tp add KV tokens", "[serving][analyze]") {
+    estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "llama-3-8b"},
+        "infer": {"engine": "vllm", "max_model_len": 8192, "non_torch_bytes": 536870912},
+        "gpu": {"memory_bytes": 85899345920}})");
+    const analysis a = analyze(c);
+    REQUIRE(a.serving.present);
+    const std::uint64_t tokens = a.result.serving.kv_capacity_tokens;
+    bool fp8 = false, tp = false;
+    for (const auto& k : a.serving.suggestions) {
+        CHECK(k.kv_capacity_tokens > tokens);
+        if (k.field == "infer.kv_dtype" && k.to == "fp8") {
+            fp8 = true;
+            CHECK(k.kv_capacity_tokens >= 2 * tokens);  // half the bytes per token, and no less memory
+        }
+        if (k.field == "parallel.tp") tp = true;
+    }
+    CHECK(fp8);
+    CHECK(tp);
+    CHECK(a.serving.max_concurrent_requests ==
+          a.result.serving.max_concurrency_numerator / a.result.serving.max_concurrency_denominator);
+    CHECK(a.serving.longest_max_model_len == a.result.serving.max_model_len_that_starts);
+}
+
+TEST_CASE("KV heads are replicated when tp exceeds them", "[serving]") {
+    // Llama 3 8B has 8 KV heads: at tp 16 each GPU keeps one (vLLM: max(1, 8 // 16)).
+    estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "llama-3-8b"},
+        "parallel": {"gpus": 16, "tp": 16},
+        "infer": {"engine": "vllm", "kv_cache_memory_bytes": 1073741824}, "gpu": {"memory_bytes": 80e9}})");
+    CHECK(run(c).serving.page_bytes == 2 * 16 * 1 * 128 * 2 * 32);
+}
+
+TEST_CASE("serving JSON: an object between gpu and config, integers only, absent without an engine",
+          "[serving][json]") {
+    const std::string with = estimate_json(R"({"mode": "infer", "model": {"preset": "llama-3-8b"},
+        "infer": {"engine": "vllm", "max_model_len": 8192}, "gpu": {"memory_bytes": 80e9}})");
+    const auto j = nlohmann::ordered_json::parse(with);
+    REQUIRE(j.contains("serving"));
+    std::vector<std::string> keys;
+    for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
+    const auto at = [&](const char* k) { return std::find(keys.begin(), keys.end(), k) - keys.begin(); };
+    CHECK(at("gpu") + 1 == at("serving"));
+    CHECK(at("serving") + 1 == at("config"));
+    for (auto it = j["serving"].begin(); it != j["serving"].end(); ++it) CHECK_FALSE(it->is_number_float());
+    CHECK(j["serving"]["max_concurrency"]["denominator"] == 512);
+    CHECK(j["config"]["infer"]["engine"] == "vllm");
+    const std::string without = estimate_json(R"({"mode": "infer", "model": {"preset": "llama-3-8b"},
+        "gpu": {"memory_bytes": 80e9}})");
+    CHECK(without.find("\"serving\"") == std::string::npos);
+}
+
+TEST_CASE("serving errors name the field", "[serving][errors]") {
+    const auto first_error = [](const std::string& text) {
+        const auto parsed = parse_config(text);
+        if (!parsed.errors.empty()) return parsed.errors.front().field;
+        const auto r = estimate(parsed.value);
+        return r.errors.empty() ? std::string() : r.errors.front().field;
+    };
+    CHECK(first_error(R"({"mode": "infer", "model": {"preset": "llama-3-8b"}, "infer": {"engine": "sglang"},
+        "gpu": {"memory_bytes": 80e9}})") == "infer.mem_fraction_static_permille");
+    CHECK(first_error(R"({"mode": "infer", "model": {"preset": "llama-3-8b"}, "infer": {"engine": "vllm"}})") ==
+          "gpu.memory_bytes");
+    CHECK(first_error(R"({"mode": "infer", "model": {"preset": "llama-3-8b"},
+        "infer": {"engine": "vllm", "kv_dtype": "int4"}, "gpu": {"memory_bytes": 80e9}})") == "infer.kv_dtype");
+    CHECK(first_error(R"({"mode": "infer", "model": {"preset": "llama-3-8b"},
+        "infer": {"engine": "vllm", "draft_preset": "no-such-model"}, "gpu": {"memory_bytes": 80e9}})") ==
+          "infer.draft_preset");
+    CHECK(first_error(R"({"mode": "infer", "model": {"preset": "llama-3-8b"},
+        "infer": {"engine": "tgi"}, "gpu": {"memory_bytes": 80e9}})") == "infer.engine");
+    CHECK(first_error(R"({"mode": "infer", "model": {"preset": "llama-3-8b"},
+        "infer": {"engine": "vllm", "gpu_memory_utilization_permille": 1001}, "gpu": {"memory_bytes": 80e9}})") ==
+          "infer.gpu_memory_utilization_permille");
+}
+
+TEST_CASE("vLLM: no memory left for the KV cache is a refusal, not a negative size", "[serving][vllm]") {
+    estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "llama-2-70b"},
+        "infer": {"engine": "vllm"}, "gpu": {"memory_bytes": 85899345920}})");
+    const serving_result s = run(c).serving;
+    CHECK_FALSE(s.starts);
+    CHECK(s.num_blocks == 0);
+    CHECK(s.kv_cache_bytes == 0);
+    CHECK(s.max_model_len_that_starts == 0);
+    CHECK(s.refusal.rfind("No available memory", 0) == 0);
+}
+
+TEST_CASE("vLLM: the modelled activation peak is its named terms", "[serving][vllm]") {
+    // Llama-3-8B, 8192 batched tokens, 256 sequences (derivation in serving.cpp):
+    // forward = 8192 tokens × (2h + 3 · 14336 gate/up/product) × 2 B = 838,860,800 B;
+    // sampler = 8192 × h × 2 B kept hidden states + 256 × 128,256 × 8 B = 329,777,152 B; peak = forward.
+    estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "llama-3-8b"},
+        "infer": {"engine": "vllm", "max_num_batched_tokens": 8192, "max_num_seqs": 256},
+        "gpu": {"memory_bytes": 85899345920}})");
+    CHECK(run(c).serving.activation_peak_bytes == 8192ULL * (2 * 4096 + 3 * 14336) * 2);
+    c.infer.max_num_seqs = 4096;  // now the sampler step is the peak
+    CHECK(run(c).serving.activation_peak_bytes == 8192ULL * 4096 * 2 + 4096ULL * 128256 * 8);
+    c.infer.activation_peak_bytes = 123456789;  // a measured value replaces the model
+    CHECK(run(c).serving.activation_peak_bytes == 123456789);
+}
+
+TEST_CASE("SGLang: max_total_num_tokens by hand", "[serving][sglang]") {
+    // Llama-3-8B bf16 on 80 GiB, mem_fraction_static 0.88, 1 GiB non-torch: rest = 80 GiB − weights −
+    // 1 GiB − ⌈80 GiB × 0.12⌉; cell = 8 KV heads · 128 · 32 layers · 2 · 2 B = 131,072 B.
+    estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "llama-3-8b"},
+        "infer": {"engine": "sglang", "mem_fraction_static_permille": 880, "non_torch_bytes": 1073741824,
+                  "max_model_len": 8192}, "gpu": {"memory_bytes": 85899345920}})");
+    const estimate_result r = run(c);
+    const u64 weights = 8030261248ULL * 2;
+    const u64 reserved = (85899345920ULL * 120 + 999) / 1000;
+    const u64 tokens = (85899345920ULL - weights - GiB - reserved) / 131072;
+    CHECK(r.per_gpu.weights == weights);
+    CHECK(r.serving.page_bytes == 131072);
+    CHECK(r.serving.kv_capacity_tokens == tokens);
+    CHECK(r.serving.budget_bytes == 85899345920ULL - reserved);
+    CHECK(r.serving.activation_peak_bytes == 0);  // lives in the reserved share, not subtracted
+    CHECK(r.serving.starts);
+    CHECK(r.serving.max_concurrency_numerator == tokens);
+    CHECK(r.serving.max_concurrency_denominator == 8192);
+}
