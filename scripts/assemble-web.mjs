@@ -22,7 +22,8 @@ for (const name of ['memplan-core.js', 'memplan-core.wasm'])
 
 // 2. The served page's script: web/app.js and its modules (the API and the factory included) as one
 //    minified ES module, so the page loads in one request instead of a chain of imports. The factory
-//    finds memplan-core.wasm next to app.js through import.meta.url.
+//    finds memplan-core.wasm next to app.js through import.meta.url. The same file is the script of the
+//    page's analysis worker (a module worker), so the worker costs no download of its own.
 const coreFromBuild = {
   name: 'core-from-build',
   setup(b) {
@@ -53,7 +54,9 @@ const glue = await readFile(path.join(wasm, 'memplan-core-single.js'), 'utf8');
 const script = (glue + '\n' + bundle.outputFiles[0].text).replace(/<\/(script)/gi, '<\\/$1');
 const style = await readFile(path.join(web, 'style.css'), 'utf8');
 const sha = (text) => "'sha256-" + createHash('sha256').update(text, 'utf8').digest('base64') + "'";
-const csp = `default-src 'none'; script-src ${sha(script)} 'wasm-unsafe-eval'; style-src ${sha(style)}; ` +
+// worker-src blob:: the page runs analyze() in a worker whose script is this inline script's own text
+// (web/app.js spawnWorker), handed over as a blob: URL.
+const csp = `default-src 'none'; script-src ${sha(script)} 'wasm-unsafe-eval'; worker-src blob:; style-src ${sha(style)}; ` +
   "img-src data:; connect-src data:; object-src 'none'; base-uri 'none'; form-action 'none'";
 
 let html = await readFile(path.join(web, 'index.html'), 'utf8');

@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# Tests of the WebAssembly module and the page: builds dist/, then runs the node:test tests of the
-# shipped module (tests/wasm, including the differential test against the native CLI) and the browser
-# tests (tests/e2e, Debian's Chromium via playwright-core), then checks the page budgets.
+# Tests of the WebAssembly module and the page: builds dist/, then runs the node:test unit tests of the
+# page's pure modules (tests/web: URL state, configuration, formatters, chart geometry, the worker
+# protocol, the page against the core's schema), the tests of the shipped module (tests/wasm, including
+# the differential test against the native CLI) and the browser tests (tests/e2e, Debian's Chromium via
+# playwright-core), then checks the page budgets.
+#   scripts/test-web.sh            everything
+#   scripts/test-web.sh --js-only  rebuild only the page from the WASM already built (after a web/ edit)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/build-web.sh
+bash scripts/build-web.sh "$@"
 if [[ -z "${MEMPLAN_CLI:-}" ]]; then
   # The differential test needs the native CLI built from the same sources as the WASM.
   [[ -f build/ci/CMakeCache.txt ]] || cmake --preset ci >/dev/null
   cmake --build --preset ci -j"$(nproc)" --target memplan
 fi
+echo "== unit tests of the page's modules"
+node --test tests/web/*.test.mjs
 echo "== node tests of dist/memplan.js"
 node --test tests/wasm/*.test.mjs
 echo "== browser tests of the page"

@@ -1,4 +1,5 @@
-// memplan page — number formatting with Intl.NumberFormat. No DOM here.
+// memplan page — number formatting with Intl.NumberFormat, and the one table of size units (GiB = 2^30
+// bytes, GB = 10^9 bytes): every conversion between bytes and a unit goes through here. No DOM here.
 
 const UNITS = Object.freeze({
   GiB: { divisor: 2 ** 30, label: 'GiB' },
@@ -16,15 +17,24 @@ const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumSig
 
 /** "74.51 GiB" — bytes in the chosen unit (GiB = 2^30 bytes, GB = 10^9 bytes). */
 export function formatBytes(bytes, unit) {
-  const u = UNITS[unit] || UNITS.GiB;
-  const value = bytes / u.divisor;
+  const value = inUnit(bytes, unit);
   const digits = value !== 0 && Math.abs(value) < 10 ? 3 : 2;
-  return numberFormat(digits).format(value) + ' ' + u.label;
+  return numberFormat(digits).format(value) + ' ' + unitLabel(unit);
 }
 
-/** Bytes in the chosen unit as a plain number (for chart axes). */
+/** Bytes in the chosen unit as a plain number (for chart axes): the one place a unit's divisor is applied. */
 export function inUnit(bytes, unit) {
   return bytes / (UNITS[unit] || UNITS.GiB).divisor;
+}
+
+/** A size typed in a unit as a whole number of bytes (rounded to the nearest byte): the inverse of inUnit. */
+export function toBytes(value, unit) {
+  return Math.round(value * (UNITS[unit] || UNITS.GiB).divisor);
+}
+
+/** The unit's name as shown ("GiB" for an unknown unit, as formatBytes falls back). */
+export function unitLabel(unit) {
+  return (UNITS[unit] || UNITS.GiB).label;
 }
 
 /** Exact byte count with grouping: "80,000,000,000 bytes". */

@@ -1,59 +1,57 @@
 // memplan page — the page state (form field name → text or boolean), its URL form and the
-// configuration object it describes. No DOM here; no formula either: numbers go to the core as given.
-import { DEFAULTS, GPU_PRESETS, MODEL_DEFAULTS } from './presets.js';
-
-const DTYPES = ['fp32', 'bf16', 'fp16', 'fp8', 'int8', 'int4'];
-const OFFLOAD = ['none', 'cpu', 'nvme'];
-
-/** Allowed values of the fields that are choices (the core's names, docs/schema.md). */
-export const CHOICES = Object.freeze({
-  'mode': ['train', 'infer'],
-  'model.norm': ['layernorm', 'rmsnorm'],
-  'model.mlp': ['plain', 'gated'],
-  'parallel.zero_stage': ['0', '1', '2', '3'],
-  'parallel.fsdp': ['', 'full_shard', 'shard_grad_op', 'hybrid_shard', 'hybrid_shard_zero2', 'no_shard'],
-  'parallel.offload_optimizer': OFFLOAD,
-  'parallel.offload_params': OFFLOAD,
-  'train.recompute': ['none', 'selective', 'full'],
-  'train.weight_dtype': DTYPES,
-  'train.grad_dtype': DTYPES,
-  'train.optimizer': ['adam', 'adam_8bit', 'sgd', 'sgd_momentum', 'lion', 'adafactor', 'none'],
-  'infer.weight_dtype': DTYPES,
-  'infer.kv_dtype': DTYPES,
-  'gpu.preset': [...GPU_PRESETS.map((p) => p.id), 'custom'],
-  'unit': ['GiB', 'GB'],
-});
-
-/** ZeRO stage that each FSDP sharding strategy names (Zhao et al. 2023 §3.2; the core maps them the same way). */
-export const FSDP_STAGE = Object.freeze({ full_shard: 3, hybrid_shard: 3, shard_grad_op: 2, hybrid_shard_zero2: 2, no_shard: 0 });
-
-/** Fields that are not part of the configuration object (page settings and presets). */
-const PAGE_ONLY = new Set(['model.preset', 'gpu.preset', 'gpu.custom_gb', 'overhead.misc_gb', 'unit']);
+// configuration object it describes. Field names, types, allowed values and defaults come from the
+// core's schema through a form spec (schema.js formSpec). No DOM here; no formula either: numbers go to
+// the core as typed, and the core checks them.
+import { GPU_PRESETS, STARTING_EXAMPLE } from './presets.js';
+import { GB_INPUTS, PAGE_ONLY, fieldOf, inMode, modelKeys, nullable } from './schema.js';
+import { toBytes } from './format.js';
 
 /** Decimal number text: 7e9, 7000000000, 1.5, .5 — at most 32 characters. */
 const NUMBER_TEXT = /^(?=.{1,32}$)(\d+\.?\d*|\.\d+)(e[+]?\d{1,3})?$/i;
 /** Names: preset ids and Hugging Face model types. */
 const NAME_TEXT = /^[a-z0-9][a-z0-9_.-]{0,63}$/i;
+/** Longest link the page reads. */
+const MAX_LINK_CHARS = 4096;
+/**
+ * Guards of the page's own JSON.parse / JSON.stringify of a pasted config.json (both recurse, and a deep
+ * enough text throws RangeError): the deepest nesting and the longest text it reads. The core's limits
+ * (schema limits max_json_depth and max_config_bytes) are used instead where the schema exports them.
+ */
+export const MAX_JSON_DEPTH = 64;
+export const MAX_JSON_CHARS = 4194304;
 
-export function defaultState() {
-  return { ...DEFAULTS };
+/** The page's starting state: the core's defaults with the page's example workload. */
+export function defaultState(spec) {
+  const state = { ...spec.defaults };
+  for (const [key, value] of Object.entries(STARTING_EXAMPLE)) if (key in state) state[key] = value;
+  return state;
 }
 
-function validValue(key, value) {
-  const fallback = DEFAULTS[key];
-  if (typeof fallback === 'boolean') return value === '1' || value === '0' ? value === '1' : undefined;
-  if (CHOICES[key]) return CHOICES[key].includes(value) ? value : undefined;
-  if (key === 'model.model_type' || key === 'model.preset') return value === '' || NAME_TEXT.test(value) ? value : undefined;
+/** The value of a link entry for a state key, or undefined when it is not one the field allows. */
+function validValue(spec, key, value, fallback) {
+  const field = fieldOf(spec, key);
+  const unset = value === '' && (nullable(spec, key) || fallback === '');
+  if (typeof fallback === 'boolean' || field && field.type === 'boolean') {
+    if (unset) return '';
+    return value === '1' || value === '0' ? value === '1' : undefined;
+  }
+  if (spec.choices[key]) return unset || spec.choices[key].includes(value) ? value : undefined;
+  if (field && field.type === 'text' || key === 'model.preset') return value === '' || NAME_TEXT.test(value) ? value : undefined;
   return value === '' || NUMBER_TEXT.test(value) ? value : undefined;
 }
 
-/** State entries of a model object as the core resolved it (mp.resolveModel().model): every model field set. */
-export function modelFields(model) {
-  const out = { ...MODEL_DEFAULTS };
+/**
+ * State entries of a model object as the core resolved it (mp.resolveModel().model, which lists every
+ * key it sets): every model field, '' (not set, the core derives it) for a key the model leaves out; a
+ * checkbox cannot show "not set", so a boolean left out keeps the schema default.
+ */
+export function modelFields(spec, model) {
+  const out = {};
+  for (const key of modelKeys(spec)) out[key] = typeof spec.defaults[key] === 'boolean' ? spec.defaults[key] : '';
   for (const [name, value] of Object.entries(model || {})) {
     const key = 'model.' + name;
     if (!(key in out)) continue;
-    out[key] = typeof value === 'boolean' ? value : String(value);
+    out[key] = typeof value === 'boolean' ? value : value === null ? '' : String(value);
   }
   return out;
 }
@@ -64,11 +62,12 @@ export function modelFields(model) {
  * differ from it. Unknown keys and malformed values are ignored, keeping the default, and listed in
  * `rejected` for the page to show.
  */
-export function decodeState(hash, presetFields = () => null) {
-  const state = defaultState();
+export function decodeState(spec, hash, presetFields = () => null) {
+  const start = defaultState(spec);
+  const state = { ...start };
   const rejected = [];
   const text = String(hash || '').replace(/^#/, '');
-  if (text.length > 4096) return { state, rejected: ['(the whole link: too long)'] };
+  if (text.length > MAX_LINK_CHARS) return { state, rejected: ['(the whole link: too long)'] };
   let params;
   try {
     params = new URLSearchParams(text);
@@ -77,91 +76,105 @@ export function decodeState(hash, presetFields = () => null) {
   }
   const preset = params.get('model.preset');
   if (preset) {
-    const fields = validValue('model.preset', preset) !== undefined ? presetFields(preset) : null;
+    const fields = validValue(spec, 'model.preset', preset, '') !== undefined ? presetFields(preset) : null;
     if (fields) Object.assign(state, fields, { 'model.preset': preset });
     else rejected.push('model.preset');
   }
   for (const [key, value] of params) {
     if (key === 'embed' || key === 'model.preset') continue;  // page mode, read by the page itself
-    if (!Object.prototype.hasOwnProperty.call(DEFAULTS, key)) {
+    if (!Object.prototype.hasOwnProperty.call(start, key)) {
       rejected.push(key.slice(0, 40));
       continue;
     }
-    const parsed = validValue(key, value);
+    const parsed = validValue(spec, key, value, start[key]);
     if (parsed === undefined) rejected.push(key);
     else state[key] = parsed;
   }
   return { state, rejected };
 }
 
-/** The state's URL hash: only the fields that differ from the defaults (or from the named preset's fields). */
-export function encodeState(state, presetFields = () => null) {
-  const base = { ...DEFAULTS };
+/** The state's URL hash: only the fields that differ from the starting state (or from the named preset's fields). */
+export function encodeState(spec, state, presetFields = () => null) {
+  const base = defaultState(spec);
   const fields = state['model.preset'] ? presetFields(state['model.preset']) : null;
   if (fields) Object.assign(base, fields);
   const params = new URLSearchParams();
   if (fields) params.set('model.preset', state['model.preset']);
-  for (const key of Object.keys(DEFAULTS)) {
+  for (const key of spec.keys) {
     const value = state[key];
-    if (key === 'model.preset' || value === base[key]) continue;
+    if (key === 'model.preset' || value === base[key] || value === undefined) continue;
     params.set(key, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
   }
   const text = params.toString();
   return text ? '#' + text : '';
 }
 
-/** Capacity of one GPU in bytes, or an error for the custom size. */
-function gpuBytes(state, errors) {
-  const preset = GPU_PRESETS.find((p) => p.id === state['gpu.preset']);
-  if (preset) return preset.bytes;
-  return gigabytes(state['gpu.custom_gb'], 'gpu.memory_bytes', errors, 1);
+/** A range message for a field: "from 1 to 1,048,576" (the schema's bounds). */
+function rangeText(field, unit = '') {
+  if (!field || field.min === undefined) return '';
+  return ` from ${field.min}${unit} to ${field.max}${unit}`;
 }
 
-/** A size typed in GB (10^9 bytes) as a whole number of bytes; unit conversion only. */
-function gigabytes(text, field, errors, min) {
+/** A size typed in GB (10^9 bytes) as a whole number of bytes; unit conversion only, range from the schema. */
+function gigabytes(spec, key, text, errors) {
+  const field = fieldOf(spec, key);
   const value = Number(text);
-  if (text === '' || !NUMBER_TEXT.test(text) || !Number.isFinite(value) || value * 1e9 < min || value > 9e6) {
-    errors.push({ field, message: `must be a size in GB from ${min ? '0.000000001' : '0'} to 9000000` });
+  const bytes = toBytes(value, 'GB');
+  if (text === '' || !NUMBER_TEXT.test(text) || !Number.isFinite(value) ||
+      bytes < field.min || bytes > field.max || !Number.isSafeInteger(bytes)) {
+    errors.push({ field: field.path, message: `must be a size in GB whose bytes are${rangeText(field, ' B')}` });
     return undefined;
   }
-  return Math.round(value * 1e9);
+  return bytes;
 }
 
 /**
- * The configuration object (schema v1) the state describes. Number fields are sent as typed
- * (the core checks ranges and integrality); text that is not a number is an error here.
+ * The configuration object (schema v1) the state describes: the fields of its run mode, as typed.
+ * Number fields are sent as numbers (the core checks ranges and integrality); text that is not a
+ * number is an error here, naming the field.
  */
-export function buildConfig(state) {
+export function buildConfig(spec, state) {
   const errors = [];
   const mode = state.mode;
-  const config = { mode, model: {}, parallel: {}, [mode]: {} };
-  for (const [key, value] of Object.entries(state)) {
+  const config = { mode, model: {}, parallel: {} };
+  for (const key of spec.keys) {
     if (PAGE_ONLY.has(key) || key === 'mode') continue;
+    const field = spec.fields.get(key);
+    const value = state[key];
+    if (!field || !inMode(field, mode) || value === '' || value === undefined) continue;
+    if (key === 'parallel.zero_stage' && state['parallel.fsdp']) continue;  // the form disables it: the strategy names the stage
     const [section, name] = key.split('.');
-    if (!config[section]) continue;  // the other mode's section
-    if (typeof value === 'boolean') {
-      config[section][name] = value;
-    } else if (key === 'parallel.zero_stage') {
-      if (!state['parallel.fsdp']) config.parallel.zero_stage = Number(value);  // an FSDP strategy names the stage
-    } else if (CHOICES[key] || key === 'model.model_type') {
-      if (value !== '') config[section][name] = value;
-    } else if (value !== '') {
+    let out;
+    if (field.type === 'boolean') out = value === true || value === 'true';
+    else if (field.type === 'choice' || field.type === 'text') out = value;
+    else {
       const number = Number(value);
-      if (!NUMBER_TEXT.test(value) || !Number.isFinite(number))
-        errors.push({ field: key, message: 'must be a number such as 7e9 or 4096' });
-      else config[section][name] = number;
+      if (!NUMBER_TEXT.test(value) || !Number.isFinite(number)) {
+        // The core's own wording of the range when the schema has it ("must be an integer from 1 to 1,048,576").
+        const range = field.message ? ': ' + field.message.replace(/^must be /, '') : rangeText(field);
+        errors.push({ field: key, message: 'must be a number such as 7e9 or 4096' + range });
+        continue;
+      }
+      out = number;
     }
+    (config[section] ||= {})[name] = out;
   }
-  const misc = gigabytes(state['overhead.misc_gb'], 'overhead.misc_bytes', errors, 0);
+  const misc = gigabytes(spec, 'overhead.misc_gb', state['overhead.misc_gb'], errors);
   if (misc) config.overhead = { misc_bytes: misc };
-  const capacity = gpuBytes(state, errors);
+  const preset = GPU_PRESETS.find((p) => p.id === state['gpu.preset']);
+  const capacity = preset ? preset.bytes : gigabytes(spec, 'gpu.custom_gb', state['gpu.custom_gb'], errors);
   if (capacity !== undefined) config.gpu = { memory_bytes: capacity };
   return { config, errors };
 }
 
-/** The ZeRO stage the state chooses (an FSDP strategy names one). */
-export function chosenStage(state) {
-  return state['parallel.fsdp'] ? FSDP_STAGE[state['parallel.fsdp']] : Number(state['parallel.zero_stage']);
+/**
+ * A value of the configuration the core used, from a result's resolved-config echo (result.config: every
+ * field, defaults filled in, an FSDP strategy resolved to its ZeRO stage); null when the result has none.
+ */
+export function usedValue(result, path) {
+  const [section, name] = path.split('.');
+  const value = result && result.config && result.config[section] ? result.config[section][name] : undefined;
+  return value === undefined ? null : value;
 }
 
 /** Presets whose id, name or source contain every word of `query` (case-insensitive). */
@@ -174,19 +187,50 @@ export function searchPresets(presets, query) {
 }
 
 /**
- * A pasted Hugging Face config.json read with JSON.parse: {text, object} or {error} naming what is wrong.
- * The core reads the keys (mp.resolveModel); this only checks that it is one JSON object.
+ * Deepest nesting of objects and arrays in JSON text, counted without parsing (strings skipped), stopping
+ * as soon as it passes `limit`. JSON.parse and JSON.stringify recurse, and a deep enough text makes them
+ * throw RangeError: this lets the page refuse it with a message instead.
  */
-export function parseHfConfig(text) {
+export function jsonDepth(text, limit = Infinity) {
+  let depth = 0, deepest = 0, inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;  // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {  // { [
+      if (++depth > deepest && (deepest = depth) > limit) return deepest;
+    } else if (c === 125 || c === 93) depth--;  // } ]
+  }
+  return deepest;
+}
+
+/**
+ * A pasted Hugging Face config.json: {text, object}, {error} naming what is wrong, or {error: null} when
+ * empty. The core reads the keys (mp.resolveModel); this only checks that it is one JSON object of
+ * bounded size and depth.
+ */
+export function parseHfConfig(text, limits = {}) {
   const trimmed = String(text || '').trim();
   if (!trimmed) return { error: null };
+  const error = (message) => ({ error: { field: 'config.json', message } });
+  const maxChars = limits.max_config_bytes ?? MAX_JSON_CHARS;
+  const maxDepth = limits.max_json_depth ?? MAX_JSON_DEPTH;
+  if (trimmed.length > maxChars) return error(`is longer than ${maxChars} characters`);
+  if (jsonDepth(trimmed, maxDepth) > maxDepth) return error(`is nested deeper than ${maxDepth} levels`);
   let object;
   try {
     object = JSON.parse(trimmed);
   } catch (cause) {
-    return { error: { field: 'config.json', message: 'is not valid JSON (' + cause.message + ')' } };
+    return error('is not valid JSON (' + cause.message + ')');
   }
   if (object === null || typeof object !== 'object' || Array.isArray(object))
-    return { error: { field: 'config.json', message: 'must be a JSON object ({"model_type": …, "hidden_size": …})' } };
+    return error('must be a JSON object ({"model_type": …, "hidden_size": …})');
   return { text: JSON.stringify(object), object };
+}
+
+/** One GPU's capacity in bytes as the core states it (result.gpu.capacity_bytes); 0 when none was given. */
+export function capacityBytes(result) {
+  return result && result.gpu ? result.gpu.capacity_bytes : 0;
 }

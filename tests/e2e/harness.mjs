@@ -1,5 +1,5 @@
 // Browser-test harness: a python3 http.server for dist/ on a free loopback port and Debian's
-// Chromium driven by playwright-core (no downloaded browsers; flags from GUIDE §3).
+// Chromium driven by playwright-core (no downloaded browsers; headless flags for a container without a GPU or sandbox).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';

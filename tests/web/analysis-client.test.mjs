@@ -1,0 +1,63 @@
+// The worker protocol of web/analysis-client.js with a worker stand-in (same message interface):
+// answers, errors, the time limit and a newer request replacing a running one.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analysisClient, serveAnalysis } from '../../web/analysis-client.js';
+
+/** A worker whose script is serveAnalysis over `core`, run in this process (messages asynchronous). */
+function fakeWorker(core, log) {
+  const scope = { postMessage: (data) => setTimeout(() => worker.onmessage && worker.onmessage({ data })) };
+  const worker = {
+    postMessage: (data) => { log.push('post'); setTimeout(() => scope.onmessage({ data })); },
+    terminate: () => { log.push('terminate'); scope.postMessage = () => {}; },
+  };
+  serveAnalysis(scope, async () => core);
+  return worker;
+}
+
+test('an answer, and an error list as the core raised it', async () => {
+  const log = [];
+  const run = analysisClient(() => fakeWorker({ analyze: (c) => {
+    if (c.bad) throw Object.assign(new Error('x'), { errors: [{ field: 'parallel.tp', message: 'must divide' }] });
+    return { n: c.n * 2 };
+  } }, log), 1000);
+  assert.deepEqual(await run({ n: 21 }), { analysis: { n: 42 } });
+  assert.deepEqual(await run({ bad: true }), { errors: [{ field: 'parallel.tp', message: 'must divide' }] });
+  assert.deepEqual(log, ['post', 'post']);  // one worker for both
+});
+
+test('past the time limit the worker is stopped and a fresh one serves the next request', async () => {
+  const log = [];
+  let spawned = 0;
+  const run = analysisClient(() => {
+    spawned++;
+    return spawned === 1 ? { postMessage: () => log.push('post'), terminate: () => log.push('terminate') }  // never answers
+      : fakeWorker({ analyze: () => 'ok' }, log);
+  }, 30);
+  const started = Date.now();
+  assert.deepEqual(await run({}), { timedOut: true });
+  assert.ok(Date.now() - started >= 25);
+  assert.deepEqual(await run({}), { analysis: 'ok' });
+  assert.equal(spawned, 2);
+  assert.deepEqual(log, ['post', 'terminate', 'post']);
+});
+
+test('a newer request replaces a running one: the old one resolves as superseded', async () => {
+  const log = [];
+  let spawned = 0;
+  const run = analysisClient(() => {
+    spawned++;
+    return spawned === 1 ? { postMessage: () => log.push('post'), terminate: () => log.push('terminate') }
+      : fakeWorker({ analyze: (c) => c.n }, log);
+  }, 1000);
+  const first = run({ n: 1 });
+  const second = run({ n: 2 });
+  assert.deepEqual(await first, { superseded: true });
+  assert.deepEqual(await second, { analysis: 2 });
+  assert.deepEqual(log, ['post', 'terminate', 'post']);
+});
+
+test('a worker that cannot be started is reported as an error, not thrown', async () => {
+  const run = analysisClient(() => { throw new Error('refused by the Content-Security-Policy'); }, 1000);
+  assert.deepEqual(await run({}), { errors: [{ field: 'analysis', message: 'cannot start a worker (refused by the Content-Security-Policy)' }] });
+});

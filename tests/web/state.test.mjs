@@ -1,0 +1,140 @@
+// The page state (web/state.js) against a fixed schema: the URL codec, the configuration object it
+// describes, the values the core used, and the checks of a pasted config.json.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { spec } from './helpers.mjs';
+import { MAX_JSON_DEPTH, buildConfig, capacityBytes, decodeState, defaultState, encodeState, jsonDepth, modelFields,
+  parseHfConfig, searchPresets, usedValue } from '../../web/state.js';
+
+test('the starting state: the schema defaults, the page settings and the page\'s example workload', () => {
+  const s = defaultState(spec);
+  assert.equal(s['train.seq_len'], '2048');            // schema default 2048, as text
+  assert.equal(s['train.flash_attention'], false);     // schema default false
+  assert.equal(s['infer.flash_attention'], true);
+  assert.equal(s['model.qkv_bias'], '');               // no default: not set
+  assert.equal(s['model.params'], '20e9');             // the example
+  assert.equal(s['parallel.gpus'], '8');
+  assert.equal(s['parallel.zero_stage'], '1');
+  assert.equal(s['gpu.preset'], 'h100-80');
+  assert.equal(s.unit, 'GiB');
+  assert.equal('gpu.memory_bytes' in s, false);        // asked for in GB as gpu.custom_gb
+});
+
+test('the starting state has an empty link; a changed state round-trips through its link', () => {
+  assert.equal(encodeState(spec, defaultState(spec)), '');
+  const state = { ...defaultState(spec), mode: 'infer', 'infer.batch': '32', 'infer.context_len': '8192',
+    'gpu.preset': 'custom', 'gpu.custom_gb': '48', unit: 'GB', 'train.flash_attention': true, 'model.qkv_bias': false };
+  const hash = encodeState(spec, state);
+  assert.equal(hash, '#mode=infer&model.qkv_bias=0&train.flash_attention=1&infer.batch=32&infer.context_len=8192' +
+    '&gpu.preset=custom&gpu.custom_gb=48&unit=GB');
+  const back = decodeState(spec, hash);
+  assert.deepEqual(back.rejected, []);
+  assert.deepEqual(back.state, state);
+});
+
+test('a preset link names the preset and only the fields that differ from it', () => {
+  const llama = { ...modelFields(spec, { num_hidden_layers: 32, hidden_size: 4096, num_attention_heads: 32, norm: 'rmsnorm', qkv_bias: false }) };
+  const presetFields = (id) => (id === 'llama' ? llama : null);
+  const state = { ...defaultState(spec), ...llama, 'model.preset': 'llama', 'model.vocab_size': '32768' };
+  const hash = encodeState(spec, state, presetFields);
+  assert.equal(hash, '#model.preset=llama&model.vocab_size=32768');
+  assert.deepEqual(decodeState(spec, hash, presetFields).state, state);
+  assert.deepEqual(decodeState(spec, '#model.preset=gone', presetFields).rejected, ['model.preset']);
+});
+
+test('a resolved model as form fields: keys it leaves out are not set, booleans keep the schema default', () => {
+  const fields = modelFields(spec, { num_hidden_layers: 32, hidden_size: 4096, norm: 'rmsnorm', mlp_bias: false, learned_positions: 0, preset: 'x' });
+  assert.equal(fields['model.num_hidden_layers'], '32');
+  assert.equal(fields['model.norm'], 'rmsnorm');
+  assert.equal(fields['model.mlp_bias'], false);
+  assert.equal(fields['model.learned_positions'], '0');
+  assert.equal(fields['model.params'], '');            // left out: counted from the architecture
+  assert.equal(fields['model.head_dim'], '');
+  assert.equal('model.preset' in fields, false);
+  assert.equal(Object.keys(fields).length, 24);
+});
+
+test('a malformed link keeps the defaults and lists what it rejected', () => {
+  const { state, rejected } = decodeState(spec, '#parallel.gpus=abc&evil=%3Cimg%3E&train.recompute=drop&train.flash_attention=yes&mode=infer');
+  assert.deepEqual(rejected, ['parallel.gpus', 'evil', 'train.recompute', 'train.flash_attention']);
+  assert.equal(state['parallel.gpus'], '8');
+  assert.equal(state.mode, 'infer');
+  assert.deepEqual(decodeState(spec, '#' + 'a'.repeat(5000)).rejected, ['(the whole link: too long)']);
+  // Not set is allowed only where the schema has no default.
+  assert.deepEqual(decodeState(spec, '#model.norm=&train.recompute=').rejected, ['train.recompute']);
+});
+
+test('the configuration: the run mode\'s fields as numbers, GB inputs in bytes, nothing not set', () => {
+  const { config, errors } = buildConfig(spec, defaultState(spec));
+  assert.deepEqual(errors, []);
+  assert.deepEqual(config.model, { params: 20e9, num_hidden_layers: 44, hidden_size: 6144, num_attention_heads: 64,
+    learned_positions: 0, num_local_experts: 0, num_experts_per_tok: 0, shared_expert_intermediate_size: 0,
+    sliding_window: 0, sliding_window_layers: 0 });
+  assert.equal(config.parallel.gpus, 8);
+  assert.equal(config.parallel.zero_stage, 1);
+  assert.equal(config.train.seq_len, 2048);
+  assert.equal(config.train.flash_attention, false);
+  assert.equal(config.infer, undefined);                         // the other mode's section
+  assert.deepEqual(config.gpu, { memory_bytes: 80e9 });          // the H100 preset
+  assert.equal(config.overhead, undefined);                      // 0 GB overhead
+  const infer = buildConfig(spec, { ...defaultState(spec), mode: 'infer', 'gpu.preset': 'custom', 'gpu.custom_gb': '48.5', 'overhead.misc_gb': '1.5' }).config;
+  assert.equal(infer.train, undefined);
+  assert.equal(infer.parallel.zero_stage, undefined);            // a training-only field
+  assert.deepEqual(infer.gpu, { memory_bytes: 48.5e9 });
+  assert.deepEqual(infer.overhead, { misc_bytes: 1.5e9 });
+  assert.equal(infer.infer.context_len, 2048);
+});
+
+test('an FSDP strategy is sent without the ZeRO stage: the core resolves the stage it names', () => {
+  const { config } = buildConfig(spec, { ...defaultState(spec), 'parallel.fsdp': 'full_shard' });
+  assert.equal(config.parallel.fsdp, 'full_shard');
+  assert.equal('zero_stage' in config.parallel, false);
+});
+
+test('text that is not a number, and GB sizes out of the schema\'s byte range, are errors naming the field', () => {
+  const { errors } = buildConfig(spec, { ...defaultState(spec), 'parallel.gpus': 'abc', 'gpu.preset': 'custom', 'gpu.custom_gb': '0' });
+  assert.deepEqual(errors, [
+    { field: 'parallel.gpus', message: 'must be a number such as 7e9 or 4096 from 1 to 1048576' },
+    { field: 'gpu.memory_bytes', message: 'must be a size in GB whose bytes are from 1 B to 9007199254740992 B' },
+  ]);
+  assert.equal(buildConfig(spec, { ...defaultState(spec), 'overhead.misc_gb': '-1' }).errors[0].field, 'overhead.misc_bytes');
+  // With the core's message for the field, its wording of the range.
+  const withMessage = { ...spec, fields: new Map(spec.fields) };
+  withMessage.fields.set('train.seq_len', { ...spec.fields.get('train.seq_len'), message: 'must be an integer from 1 to 16,777,216' });
+  assert.deepEqual(buildConfig(withMessage, { ...defaultState(spec), 'train.seq_len': '2k' }).errors,
+    [{ field: 'train.seq_len', message: 'must be a number such as 7e9 or 4096: an integer from 1 to 16,777,216' }]);
+});
+
+test('the value the core used: its resolved-config echo; the capacity as the core states it', () => {
+  assert.equal(usedValue({ config: { parallel: { zero_stage: 3, fsdp: 'full_shard' } } }, 'parallel.zero_stage'), 3);
+  assert.equal(usedValue({ config: { train: { seq_len: 2048 } } }, 'train.seq_len'), 2048);
+  assert.equal(usedValue({ config: { train: {} } }, 'train.seq_len'), null);
+  assert.equal(usedValue({}, 'train.seq_len'), null);
+  assert.equal(capacityBytes({ gpu: { capacity_bytes: 141e9, fits: true } }), 141e9);
+  assert.equal(capacityBytes({ per_gpu: {} }), 0);
+});
+
+test('preset search: every word in the id, name or model type', () => {
+  const presets = [{ id: 'mixtral-8x7b', name: 'Mixtral 8x7B', config: { model_type: 'mixtral' } },
+    { id: 'llama-2-7b', name: 'Llama 2 7B', config: { model_type: 'llama' } }];
+  assert.deepEqual(searchPresets(presets, 'MIXTRAL 8x7').map((p) => p.id), ['mixtral-8x7b']);
+  assert.deepEqual(searchPresets(presets, '7b').map((p) => p.id), ['mixtral-8x7b', 'llama-2-7b']);
+  assert.equal(searchPresets(presets, 'gpt').length, 0);
+});
+
+test('a pasted config.json: depth counted without recursion, strings skipped; too deep is refused before JSON.parse', () => {
+  assert.equal(jsonDepth('{"a": [1, {"b": "[[[{{{"}]}'), 3);
+  assert.equal(jsonDepth('"\\"[["'), 0);
+  assert.equal(jsonDepth('['.repeat(100000) + ']'.repeat(100000), MAX_JSON_DEPTH), MAX_JSON_DEPTH + 1);  // stops early
+  assert.deepEqual(parseHfConfig('['.repeat(100000) + ']'.repeat(100000)),
+    { error: { field: 'config.json', message: 'is nested deeper than 64 levels' } });
+  assert.deepEqual(parseHfConfig('{"a":'.repeat(65) + '1' + '}'.repeat(65)).error.message, 'is nested deeper than 64 levels');
+  assert.equal(parseHfConfig('{"a":'.repeat(64) + '1' + '}'.repeat(64)).error, undefined);
+  assert.match(parseHfConfig('{"model_type": ').error.message, /^is not valid JSON \(/);
+  assert.equal(parseHfConfig('[1]').error.message, 'must be a JSON object ({"model_type": …, "hidden_size": …})');
+  assert.deepEqual(parseHfConfig('  '), { error: null });
+  // The core's limits where the schema exports them.
+  assert.equal(parseHfConfig('[[[1]]]', { max_json_depth: 2 }).error.message, 'is nested deeper than 2 levels');
+  assert.equal(parseHfConfig('{"a": 1}', { max_config_bytes: 4 }).error.message, 'is longer than 4 characters');
+  assert.deepEqual(parseHfConfig(' {"hidden_size": 4096} '), { text: '{"hidden_size":4096}', object: { hidden_size: 4096 } });
+});

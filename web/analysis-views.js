@@ -1,0 +1,121 @@
+// memplan page — the derived views of analyze(): what fits (inverse queries), the details of the
+// reported GPU, the ZeRO stages side by side and the suggestions. Every number is the core's; labels
+// of configuration fields are the schema's.
+import { $, el } from './dom.js';
+import { formatBytes, formatCount, formatExactBytes, formatParams } from './format.js';
+import { usedValue } from './state.js';
+
+/** The ZeRO stage the core used (an FSDP strategy resolved to its stage by the core). */
+export function chosenStage(analysis) {
+  return Number(usedValue(analysis.estimate, 'parallel.zero_stage'));
+}
+
+/** The inverse queries: largest workload, largest model and fewest GPUs that fit. */
+export function renderLimits(spec, analysis, config) {
+  if (!analysis.estimate.gpu) {
+    $('limits').replaceChildren(el('li', 'Give a GPU size to see what fits.'));
+    return;
+  }
+  const items = [];
+  const add = (label, value, key) => {
+    const li = el('li', null, { 'data-limit': key });
+    li.append(el('span', label + ': '), el('strong', value));
+    items.push(li);
+  };
+  const used = (path) => formatCount(usedValue(analysis.estimate, path));
+  const none = 'none — even 1 does not fit';
+  const count = (v, what) => (v === null ? none : formatCount(v) + what);
+  const l = analysis.limits;
+  if (config.mode === 'train') {
+    add(`Largest micro-batch at ${used('train.seq_len')} tokens`, count(l.max_micro_batch, ''), 'max_micro_batch');
+    add(`Longest sequence at micro-batch ${used('train.micro_batch')}`, count(l.max_seq_len, ' tokens'), 'max_seq_len');
+  } else {
+    add(`Largest batch at ${used('infer.context_len')} tokens of context`, count(l.max_batch, ' sequences'), 'max_batch');
+    add(`Longest context at batch ${used('infer.batch')}`, count(l.max_context_len, ' tokens'), 'max_context_len');
+  }
+  const current = config.mode === 'train' ? chosenStage(analysis) : 0;
+  const s = analysis.stages.find((x) => x.stage === current) || analysis.stages[0];
+  add('Largest model that fits (this configuration, model.params varied)', s.max_params ? formatParams(s.max_params) : 'none', 'max_params');
+  const maxGpus = formatCount(spec.limits.max_gpu_count ?? spec.fields.get('parallel.gpus').max);
+  add('Fewest GPUs that fit', s.fewest_gpus === null ? `none up to ${maxGpus} GPUs` : formatCount(s.fewest_gpus), 'fewest_gpus');
+  $('limits').replaceChildren(...items);
+}
+
+/** Which stage is reported and why, parameter counts, offload host memory, KV bytes per token. */
+export function renderDetails(result, config, unit) {
+  const d = result.details;
+  const pp = Number(usedValue(result, 'parallel.pp'));
+  const items = [];
+  const add = (term, value, key) => items.push(el('dt', term), el('dd', value, { 'data-detail': key }));
+  const last = pp - 1;  // pipeline stages are numbered 0 … pp − 1
+  const why = pp === 1 ? 'no pipeline parallelism: one stage holds every layer'
+    : d.stage === 0 ? 'the first stage holds embeddings and the most micro-batches in flight'
+      : d.stage === last ? 'the last stage holds the output layer and the logits, which outweigh the first stage\'s activations'
+        : 'this stage holds the most';
+  add('Pipeline stage reported', `${formatCount(d.stage)} of 0…${formatCount(last)} (the most loaded: ${why})`, 'stage');
+  add('Layers on this GPU', formatCount(d.layers_on_gpu), 'layers_on_gpu');
+  add('Parameters', formatParams(result.params), 'params');
+  if (d.params_active !== result.params) add('Active per token (MoE)', formatParams(d.params_active), 'params_active');
+  add('Parameters on this GPU (its tp/ep slice of the stage, before ZeRO)', formatParams(d.params_on_gpu), 'params_on_gpu');
+  add('Data-parallel degree', formatCount(result.data_parallel), 'data_parallel');
+  if (config.mode === 'train') {
+    add('Micro-batches in flight', formatCount(d.microbatches_in_flight), 'microbatches_in_flight');
+    add('One layer\'s activations, one micro-batch', formatBytes(d.layer_activation_bytes, unit), 'layer_activation_bytes');
+  } else {
+    add('KV cache per token of one sequence, this GPU', formatExactBytes(d.kv_cache_bytes_per_token), 'kv_cache_bytes_per_token');
+    add('Quantization overhead (scales and zero points, in weights)', formatBytes(d.quantization_overhead_bytes, unit) +
+      ` (${formatExactBytes(d.quantization_overhead_bytes)})`, 'quantization_overhead_bytes');
+  }
+  if (d.host_bytes_per_node) add('Host RAM per node for offloaded states', formatBytes(d.host_bytes_per_node, unit), 'host_bytes_per_node');
+  if (d.nvme_bytes_per_node) add('NVMe per node for offloaded states', formatBytes(d.nvme_bytes_per_node, unit), 'nvme_bytes_per_node');
+  $('details').replaceChildren(...items);
+  const table = $('layer-activations');
+  table.hidden = !d.layer_activations.length;
+  table.tBodies[0].replaceChildren(...d.layer_activations.map((t) => {
+    const tr = el('tr');
+    tr.append(el('td', t.name, { class: 'mono' }), el('td', formatBytes(t.bytes, unit), { class: 'num', title: formatExactBytes(t.bytes) }), el('td', t.note));
+    return tr;
+  }));
+}
+
+export function renderZero(spec, analysis, config, unit) {
+  $('zero-section').hidden = config.mode !== 'train';
+  const current = chosenStage(analysis);
+  const cls = (s) => (s.stage === current ? 'num current' : 'num');
+  const head = el('tr');
+  head.append(el('th', 'Stage', { scope: 'col' }), ...analysis.stages.map((s) =>
+    el('th', `ZeRO ${s.stage}` + (s.stage === current ? ' (chosen)' : ''), { scope: 'col', class: cls(s) })));
+  const line = (label, cell) => {
+    const tr = el('tr');
+    tr.append(el('th', label, { scope: 'row' }), ...analysis.stages.map((s) => el('td', cell(s), { class: cls(s) })));
+    return tr;
+  };
+  const yesNo = (v) => (v === null ? '—' : v ? 'fits' : 'does not fit');
+  const params = (v) => (v === null ? '—' : v === 0 ? 'none' : formatParams(v));
+  const maxGpus = formatCount(spec.limits.max_gpu_count ?? spec.fields.get('parallel.gpus').max);
+  $('zero').tHead.replaceChildren(head);
+  $('zero').tBodies[0].replaceChildren(
+    line('Per-GPU total', (s) => (s.total === null ? '—' : formatBytes(s.total, unit))),
+    line('Fits the GPU', (s) => yesNo(s.fits)),
+    line('Largest model, model states only (ZeRO paper, 16 B/param)', (s) => params(s.model_states_max_params)),
+    line('Largest model.params that fits, this configuration', (s) => params(s.max_params)),
+    line('Fewest GPUs that fit', (s) => (analysis.estimate.gpu ? (s.fewest_gpus === null ? `never (≤ ${maxGpus} GPUs)` : formatCount(s.fewest_gpus)) : '—')),
+  );
+}
+
+export function renderSuggestions(spec, analysis, unit) {
+  const fits = analysis.estimate.gpu && analysis.estimate.gpu.fits;
+  $('suggestions-title').textContent = fits ? 'What would save memory' : 'What would make it fit';
+  const items = analysis.suggestions.map((s) => {
+    const li = el('li');
+    const field = spec.fields.get(s.field);
+    const label = `${field ? field.label : s.field}: ${s.from} → ${s.to}`;
+    const verdict = s.fits === null ? '' : s.fits ? ' — fits' : ' — still does not fit';
+    li.append(el('strong', label), ` saves ${formatBytes(s.saving_bytes, unit)}, ${formatBytes(s.total, unit)} per GPU${verdict} `);
+    li.append(el('button', 'apply', { type: 'button', 'data-field': s.field, 'data-value': String(s.to) }));
+    if (s.fits) li.classList.add('fits');
+    return li;
+  });
+  if (!items.length) items.push(el('li', 'No single change the core tries (ZeRO stage, recompute, FlashAttention, sequence parallel, micro-batch, GPUs, tensor parallelism) lowers the total.'));
+  $('suggestions').replaceChildren(...items);
+}

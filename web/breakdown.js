@@ -1,0 +1,92 @@
+// memplan page — the answer: the fit verdict, the warnings, the breakdown table with its stacked bar,
+// and the model summary (parameter counts, KV cache). Every number is the core's.
+import { $, el } from './dom.js';
+import { ROWS, explain } from './explain.js';
+import { barGeometry } from './chart.js';
+import { formatBytes, formatCount, formatExactBytes, formatParams, formatPercent } from './format.js';
+import { buildConfig, capacityBytes, usedValue } from './state.js';
+
+export function renderVerdict(result, unit) {
+  const total = result.per_gpu.total;
+  const out = $('verdict');
+  if (!result.gpu) {
+    out.className = 'verdict';
+    out.textContent = `${formatBytes(total, unit)} per GPU (no GPU capacity given)`;
+    delete out.dataset.fits;
+    return;
+  }
+  const capacity = capacityBytes(result);
+  out.className = 'verdict ' + (result.gpu.fits ? 'fits' : 'no-fit');
+  out.textContent = result.gpu.fits
+    ? `Fits: ${formatBytes(total, unit)} of ${formatBytes(capacity, unit)} per GPU, ${formatBytes(result.gpu.headroom_bytes, unit)} headroom.`
+    : `Does not fit: ${formatBytes(total, unit)} per GPU needs ${formatBytes(result.gpu.shortfall_bytes, unit)} more than the GPU's ${formatBytes(capacity, unit)}.`;
+  out.dataset.fits = String(result.gpu.fits);
+}
+
+export function renderWarnings(result) {
+  $('warnings').replaceChildren(...result.warnings.map((w) => el('li', `${w.field}: ${w.message}`)));
+}
+
+function row(key, label, bytes, total, unit, mode) {
+  const tr = el('tr', null, { 'data-row': key });
+  const name = el('th', null, { scope: 'row' });
+  name.append(el('span', null, { class: 'swatch seg-' + key, 'aria-hidden': 'true' }), label);
+  const how = explain(key, mode);
+  const details = el('details');
+  details.append(el('summary', 'formula and source'), el('p', how.formula), el('p', 'Source: ' + how.source, { class: 'source' }));
+  tr.append(name, el('td', formatBytes(bytes, unit), { class: 'num', title: formatExactBytes(bytes) }),
+    el('td', total ? formatPercent(bytes / total) : '', { class: 'num' }), el('td', null, { class: 'how' }));
+  tr.lastChild.append(details);
+  return tr;
+}
+
+export function renderBreakdown(result, unit, mode) {
+  const b = result.per_gpu;
+  const capacity = capacityBytes(result);
+  const label = Object.fromEntries(ROWS);
+  const rows = ROWS.map(([key, name]) => {
+    const tr = row(key, name, b[key], b.total, unit, mode);
+    if (b[key] === 0) tr.classList.add('zero');
+    return tr;
+  });
+  const totalRow = row('total', 'Total', b.total, b.total, unit, mode);
+  totalRow.classList.add('total');
+  $('breakdown').tBodies[0].replaceChildren(...rows, totalRow);
+  const geometry = barGeometry(ROWS.map(([key]) => [key, b[key]]), b.total, capacity);
+  const segments = geometry.segments.map((s) => {
+    const seg = el('span', null, { class: 'seg seg-' + s.key, title: `${label[s.key]}: ${formatBytes(b[s.key], unit)}` });
+    seg.style.width = s.percent + '%';
+    return seg;
+  });
+  if (geometry.capacityPercent !== null) {
+    const mark = el('span', null, { class: 'capacity', title: `GPU capacity ${formatBytes(capacity, unit)}` });
+    mark.style.left = geometry.capacityPercent + '%';
+    segments.push(mark);
+  }
+  const bar = $('bar');
+  bar.replaceChildren(...segments);
+  bar.setAttribute('aria-label', `Stacked bar of the parts, total ${formatBytes(b.total, unit)}` +
+    (capacity ? `, GPU capacity ${formatBytes(capacity, unit)}` : ''));
+}
+
+/** Parameter count and KV cache of the model alone (one GPU, the inference settings), next to its inputs. */
+export function renderModelSummary(mp, spec, result, config, state, unit) {
+  const out = $('model-summary');
+  const parts = [`${formatParams(result.params)} parameters`];
+  if (result.details.params_active !== result.params) parts.push(`${formatParams(result.details.params_active)} active per token`);
+  out.dataset.params = String(result.params);
+  out.dataset.paramsActive = String(result.details.params_active);
+  delete out.dataset.kvBytes;
+  try {
+    const infer = buildConfig(spec, { ...state, mode: 'infer' }).config.infer || {};
+    delete infer.prefill_tokens;
+    const sent = { mode: 'infer', model: config.model, infer };
+    const kv = mp.estimate(sent);
+    const used = (path) => usedValue(kv, path);
+    parts.push(`KV cache ${formatBytes(kv.per_gpu.kv_cache, unit)} for ${formatCount(used('infer.batch'))} × ` +
+      `${formatCount(used('infer.context_len'))} tokens in ${used('infer.kv_dtype')} ` +
+      `(${formatCount(kv.details.kv_cache_bytes_per_token)} bytes per token, unsharded)`);
+    out.dataset.kvBytes = String(kv.per_gpu.kv_cache);
+  } catch { /* the inference settings are invalid: their error shows in inference mode */ }
+  out.textContent = parts.join(' · ');
+}

@@ -1,0 +1,59 @@
+// memplan page — draws the line chart (SVG) from the geometry of chart.js: training, per-GPU memory of
+// the four ZeRO stages against the GPU count (analyze().sweep); inference, the per-GPU total (and KV
+// cache) against the context length (analyze().context_sweep). No estimate of its own.
+import { $, el, svg } from './dom.js';
+import { CHART, GPU_TICKS, contextSeries, lineGeometry, pathData, sweepSeries, xValues } from './chart.js';
+import { formatBytes, formatCount, inUnit, unitLabel } from './format.js';
+import { capacityBytes, usedValue } from './state.js';
+import { chosenStage } from './analysis-views.js';
+
+export function renderChart(spec, analysis, config, unit) {
+  const capacity = capacityBytes(analysis.estimate);
+  const train = config.mode === 'train';
+  // Inference holds no gradients or optimizer states, so the four ZeRO stages coincide and replicas do
+  // not change the per-GPU memory: chart what grows instead, the context.
+  const series = train ? sweepSeries(analysis.sweep) : contextSeries(analysis.context_sweep || []);
+  const ticks = train ? GPU_TICKS : xValues(series);
+  const g = lineGeometry(series, ticks, capacity, (bytes) => inUnit(bytes, unit));
+  const chart = $('chart');
+  const title = chart.querySelector('title');
+  title.textContent = train ? 'Per-GPU memory for ZeRO stages 0 to 3 against 1 to 1024 GPUs, with the GPU\'s capacity'
+    : 'Per-GPU total and KV cache against the context length at the chosen batch, with the GPU\'s capacity';
+  $('chart-heading').textContent = train ? 'Per-GPU memory against the number of GPUs' : 'Per-GPU memory against the context length';
+  const nodes = [title];
+  if (g) {
+    const { width, height, left, right, top, bottom } = CHART;
+    for (const t of g.yTicks) {
+      nodes.push(svg('line', { x1: left, x2: width - right, y1: t.y, y2: t.y, class: 'grid' }));
+      nodes.push(svg('text', { x: left - 6, y: t.y + 4, class: 'tick', 'text-anchor': 'end' }, formatCount(t.value)));
+    }
+    for (const t of g.xTicks) {
+      nodes.push(svg('line', { x1: t.x, x2: t.x, y1: top, y2: height - bottom, class: 'grid' }));
+      nodes.push(svg('text', { x: t.x, y: height - bottom + 16, class: 'tick', 'text-anchor': 'middle' }, t.label));
+    }
+    const middleY = (top + height - bottom) / 2;
+    nodes.push(svg('text', { x: (left + width - right) / 2, y: height - 4, class: 'axis', 'text-anchor': 'middle' }, train ? 'GPUs (log scale)' : 'context length in tokens (log scale)'));
+    nodes.push(svg('text', { x: 12, y: middleY, class: 'axis', 'text-anchor': 'middle', transform: `rotate(-90 12 ${middleY})` }, `${unitLabel(unit)} per GPU (log scale)`));
+    if (g.capacityY !== null)
+      nodes.push(svg('line', { x1: left, x2: width - right, y1: g.capacityY, y2: g.capacityY, class: 'capacity-line' }));
+    const current = train ? chosenStage(analysis) : null;
+    for (const s of g.series) {
+      if (!s.points.length) continue;
+      if (train) nodes.push(svg('path', { d: pathData(s.points), class: 'series s' + s.key + (current === s.key ? ' chosen' : ''), 'data-stage': s.key }));
+      else nodes.push(svg('path', { d: pathData(s.points), class: 'series ' + (s.key === 'kv' ? 'kv' : 's0 chosen'), 'data-series': s.key }));
+    }
+  } else if (!train) {
+    nodes.push(svg('text', { x: CHART.width / 2, y: CHART.height / 2, class: 'axis', 'text-anchor': 'middle' }, 'The core reported no context sweep for this configuration.'));
+  }
+  chart.replaceChildren(...nodes);
+  const key = (cls, text) => {
+    const item = el('span', null, { class: 'key' });
+    item.append(el('span', null, { class: 'swatch ' + cls, 'aria-hidden': 'true' }), text);
+    return item;
+  };
+  const legend = train ? [0, 1, 2, 3].map((s) => key('s' + s, `ZeRO ${s}`))
+    : [key('s0', `per-GPU total at batch ${formatCount(usedValue(analysis.estimate, 'infer.batch'))}`),
+      ...(series.some((s) => s.key === 'kv') ? [key('kv', 'KV cache')] : [])];
+  if (capacity) legend.push(key('capacity-key', `GPU capacity ${formatBytes(capacity, unit)}`));
+  $('chart-legend').replaceChildren(...legend);
+}

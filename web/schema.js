@@ -1,0 +1,76 @@
+// memplan page — the form's description, read from the core's schema (mp.schema(), one table in
+// core/include/memplan/schema.hpp): which configuration fields exist, their type, allowed values,
+// range, default and label. The page restates none of them. No DOM here.
+import { GPU_PRESETS, PAGE_SETTINGS } from './presets.js';
+
+/**
+ * Byte-count fields the form asks for in GB (10^9 bytes) under a page name: page field → schema path.
+ * Only the unit differs; the range is the schema field's.
+ */
+export const GB_INPUTS = Object.freeze({ 'gpu.custom_gb': 'gpu.memory_bytes', 'overhead.misc_gb': 'overhead.misc_bytes' });
+
+/** Page fields that are not configuration fields: presets, the GB inputs, the display unit. */
+export const PAGE_ONLY = Object.freeze(new Set(['model.preset', 'gpu.preset', 'unit', ...Object.keys(GB_INPUTS)]));
+
+/** Allowed values of the page-only choices. */
+const PAGE_CHOICES = Object.freeze({
+  'gpu.preset': Object.freeze([...GPU_PRESETS.map((p) => p.id), 'custom']),
+  'unit': Object.freeze(['GiB', 'GB']),
+});
+
+/** A schema default as a form value: text for numbers and choices, a boolean, or '' for "not set". */
+function formValue(field) {
+  const value = field.default;
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'boolean') return value;
+  return String(value);
+}
+
+/**
+ * The page's view of a schema ({version, fields, limits}): {fields: Map path → field, keys: the state's
+ * field names in schema order, defaults: state defaults (schema defaults, then the page settings),
+ * choices, nullable}. Throws when the schema is not the version the page is written for.
+ */
+export function formSpec(schema) {
+  if (!schema || schema.version !== 1 || !Array.isArray(schema.fields))
+    throw new Error('memplan page: the core\'s schema is not version 1');
+  const fields = new Map();
+  const defaults = {};
+  const choices = { ...PAGE_CHOICES };
+  for (const field of schema.fields) {
+    if (field.path === 'version' || !field.path.includes('.') && field.path !== 'mode') continue;
+    fields.set(field.path, Object.freeze(field));
+    if (Object.values(GB_INPUTS).includes(field.path)) continue;  // asked for in GB under its page name
+    defaults[field.path] = formValue(field);
+    if (field.type === 'choice') choices[field.path] = Object.freeze([...field.choices]);
+  }
+  Object.assign(defaults, PAGE_SETTINGS);
+  return Object.freeze({
+    fields,
+    keys: Object.freeze(Object.keys(defaults)),
+    defaults: Object.freeze(defaults),
+    choices: Object.freeze(choices),
+    limits: Object.freeze({ ...(schema.limits || {}) }),
+  });
+}
+
+/** The schema field behind a state key (a GB input names its byte field), or undefined. */
+export function fieldOf(spec, key) {
+  return spec.fields.get(GB_INPUTS[key] || key);
+}
+
+/** True when the field has no default, so '' (not set) is a valid value. */
+export function nullable(spec, key) {
+  const field = spec.fields.get(key);
+  return !!field && (field.default === null || field.default === undefined);
+}
+
+/** True when the field applies in the run mode ('train' or 'infer'). */
+export function inMode(field, mode) {
+  return !field.modes || field.modes.includes(mode);
+}
+
+/** Model fields of the state (every schema field under model. except the preset). */
+export function modelKeys(spec) {
+  return spec.keys.filter((k) => k.startsWith('model.') && k !== 'model.preset');
+}
