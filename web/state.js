@@ -30,7 +30,8 @@ export function defaultState(spec) {
 /** The value of a link entry for a state key, or undefined when it is not one the field allows. */
 function validValue(spec, key, value, fallback) {
   const field = fieldOf(spec, key);
-  const unset = value === '' && (nullable(spec, key) || fallback === '');
+  // A model key left empty is "not set": the core derives it (the form shows a resolved model's keys only).
+  const unset = value === '' && (key.startsWith('model.') || nullable(spec, key) || fallback === '');
   if (typeof fallback === 'boolean' || field && field.type === 'boolean') {
     if (unset) return '';
     return value === '1' || value === '0' ? value === '1' : undefined;

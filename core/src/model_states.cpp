@@ -72,7 +72,7 @@ stage_params params_of_stage(const estimate_config& c, const param_breakdown& co
     u128 dense = 0, experts = 0, linear = 0, expert_linear = 0, native = 0, native_experts = 0, scales = 0;
     u128 packed = 0, packed_experts = 0;
     for (std::uint64_t l = first; l < first + out.layers && l < counted.layers.size(); ++l) {
-        const layer_params& lp = counted.layers[l];
+        const layer_params& lp = counted.layers[static_cast<std::size_t>(l)];
         dense += lp.total - lp.experts;
         experts += lp.experts;
         linear += lp.linear;

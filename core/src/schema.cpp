@@ -319,6 +319,8 @@ std::string schema_json() {
                                  {"max_param_count", max_param_count},
                                  {"max_gpu_count", max_gpu_count},
                                  {"max_token_count", max_token_count},
+                                 {"max_config_bytes", max_config_bytes},
+                                 {"max_json_depth", max_json_depth},
                                  {"bytes_per_gb", bytes_per_gb},
                                  {"bytes_per_gib", bytes_per_gib}};
     return detail::dump_json(out);
