@@ -361,7 +361,7 @@ tool_comparison eleuther_calc(const context& x) {
     return t;
 }
 
-tool_comparison eleuther_seed(const context& x) {
+tool_comparison eleuther_transformer_mem(const context& x) {
     const char* tool = "eleuther_transformer_mem";
     const char* version = "EleutherAI transformer_mem.py: the first calc_transformer_mem.py (2023-12-20), as core/src/eleuther.cpp reproduces it";
     const char* source = "EleutherAI/cookbook calc/calc_transformer_mem.py@a8136ae415fc";
@@ -559,7 +559,7 @@ comparison compare(const estimate_config& config) {
     cmp.tools.push_back(guarded(deepspeed_zero3(x)));
     cmp.tools.push_back(guarded(megatron(x)));
     cmp.tools.push_back(guarded(eleuther_calc(x)));
-    cmp.tools.push_back(guarded(eleuther_seed(x)));
+    cmp.tools.push_back(guarded(eleuther_transformer_mem(x)));
     cmp.tools.push_back(guarded(accelerate(x)));
     if (x.train() && config.parallel.zero_stage >= 1) {
         auto& d = cmp.deepspeed_buffer_config;

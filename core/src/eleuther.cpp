@@ -1,4 +1,5 @@
-// Reproduction of EleutherAI's transformer_mem.py (shared/seeds/001_8b0f50c8d95797ff.txt).
+// Reproduction of EleutherAI's transformer_mem.py (EleutherAI cookbook, github.com/EleutherAI/cookbook,
+// calc/; the figures it printed are recorded in tests/data/eleuther_transformer_mem_figures.json).
 // Each expression follows the script's order of operations, because Python evaluates int / int as a
 // correctly rounded true division and int · float by converting the int first, exactly as below.
 // The script's known defects are kept here on purpose (README, "Differences from transformer_mem.py").

@@ -51,7 +51,7 @@ TEST_CASE("every preset with a published parameter count reproduces it exactly",
 }
 
 TEST_CASE("published totals of well-known models", "[arch][presets]") {
-    // Exact counts, from the sum of each model's released tensor shapes (GUIDE §1 for the Llama ones).
+    // Exact counts, from the sum of each model's released tensor shapes .
     CHECK(counts_of("llama-2-7b").total == 6738415616ULL);
     CHECK(counts_of("llama-3-8b").total == 8030261248ULL);
     CHECK(counts_of("llama-2-70b").total == 68976648192ULL);       // "70B"

@@ -1,6 +1,6 @@
 // --eleuther reproduces EleutherAI's transformer_mem.py exactly. The expected figures were recorded
-// by running the seed script (shared/seeds/001_8b0f50c8d95797ff.txt) with Python 3.11.7 on 48
-// configurations; see tests/data/eleuther_seed_figures.json.
+// by running EleutherAI's transformer_mem.py (EleutherAI cookbook, calc/) with Python 3.11.7 on 48
+// configurations; see tests/data/eleuther_transformer_mem_figures.json.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -13,7 +13,7 @@ using namespace memplan;
 
 namespace {
 nlohmann::json recorded_cases() {
-    std::ifstream in(MEMPLAN_DATA_DIR "/eleuther_seed_figures.json");
+    std::ifstream in(MEMPLAN_DATA_DIR "/eleuther_transformer_mem_figures.json");
     REQUIRE(in.good());
     nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
     REQUIRE(doc.is_object());
@@ -21,7 +21,7 @@ nlohmann::json recorded_cases() {
 }
 }  // namespace
 
-TEST_CASE("the eleuther mode prints every figure the seed script printed, on 48 recorded configurations", "[eleuther][cli]") {
+TEST_CASE("the eleuther mode prints every figure transformer_mem.py printed, on 48 recorded configurations", "[eleuther][cli]") {
     const auto cases = recorded_cases();
     REQUIRE(cases.size() >= 40);
     for (const auto& c : cases) {
@@ -39,7 +39,7 @@ TEST_CASE("the eleuther mode prints every figure the seed script printed, on 48 
     }
 }
 
-TEST_CASE("the seed's defaults reproduce its 20B report", "[eleuther]") {
+TEST_CASE("transformer_mem.py's defaults reproduce its 20B report", "[eleuther]") {
     // Recorded case "all defaults (20B, zero 1, 1 GPU)": the script run with no arguments.
     const auto report = eleuther_transformer_mem(eleuther_args{});
     REQUIRE(report.errors.empty());
@@ -54,7 +54,7 @@ TEST_CASE("the seed's defaults reproduce its 20B report", "[eleuther]") {
     CHECK(report.lines == expected);
 }
 
-TEST_CASE("the seed's crashes become errors", "[eleuther][errors]") {
+TEST_CASE("transformer_mem.py's crashes become errors", "[eleuther][errors]") {
     eleuther_args a;
     a.num_gpus = 0;
     a.tensor_parallel_size = 0;

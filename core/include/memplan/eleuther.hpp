@@ -1,4 +1,4 @@
-// memplan — a faithful reproduction of EleutherAI's transformer_mem.py (the seed script), defects
+// memplan — a faithful reproduction of EleutherAI's transformer_mem.py (EleutherAI cookbook), defects
 // included, so that figures published with it can be checked. Nothing else in memplan uses it.
 #pragma once
 
@@ -10,7 +10,7 @@
 
 namespace memplan {
 
-/// The seed script's arguments with its defaults.
+/// The script's arguments with its defaults.
 struct eleuther_args {
     std::uint64_t params = 20000000000ULL;
     std::uint64_t num_gpus = 1;
@@ -26,21 +26,21 @@ struct eleuther_args {
     std::uint64_t num_layers = 44;
     bool fp32_model = false;
     bool fp32_grads = false;
-    double zero_allgather_bucket_size = 5e8;  ///< declared int in the seed but defaulting to the float 5e8
+    double zero_allgather_bucket_size = 5e8;  ///< declared int in the script but defaulting to the float 5e8
     double zero3_max_live_params = 1e9;       ///< likewise
     std::uint64_t misc_mem_gb = 0;
     bool infer = false;
 };
 
-/// One printed row: the seed's label and its value in GiB (which the seed labels "GB").
+/// One printed row: the script's label and its value in GiB (which the script labels "GB").
 struct eleuther_row {
     std::string label;
     double gib = 0;
 };
 
-/// The seed's report: its rows and the exact lines it prints ("Model Memory: 3.21 GB").
+/// The script's report: its rows and the exact lines it prints ("Model Memory: 3.21 GB").
 struct eleuther_report {
-    std::string params_text;  ///< "6.9 B", as the seed's convert_params prints it
+    std::string params_text;  ///< "6.9 B", as the script's convert_params prints it
     std::vector<eleuther_row> rows;
     std::vector<std::string> lines;
     diagnostics errors;
