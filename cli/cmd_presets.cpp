@@ -33,10 +33,11 @@ int run_presets(const std::vector<std::string>& argv) {
 }
 
 int run_schema(const std::vector<std::string>& argv) {
-    const auto args = parse_args(argv, {{"json", {}, false}, {"markdown", {}, false}});
+    const auto args = parse_args(argv, {{"json", {}, false}, {"markdown", {}, false}, {"typescript", {}, false}});
     if (!args.error.empty()) return usage_error(args.error);
-    if (args.has("json") && args.has("markdown")) return usage_error("--json and --markdown cannot be combined");
-    std::cout << (args.has("json") ? schema_json() + "\n" : schema_markdown());
+    if (args.has("json") + args.has("markdown") + args.has("typescript") > 1)
+        return usage_error("--json, --markdown and --typescript cannot be combined");
+    std::cout << (args.has("json") ? schema_json() + "\n" : args.has("typescript") ? schema_typescript() : schema_markdown());
     return 0;
 }
 

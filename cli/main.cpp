@@ -39,7 +39,7 @@ const std::vector<command>& commands() {
          "      own units and conventions, with the terms that differ and why (docs/compare.md)\n",
          run_compare},
         {"schema",
-         "  memplan schema [--json | --markdown]\n"
+         "  memplan schema [--json | --markdown | --typescript]\n"
          "      every configuration field: range, default, label and meaning (the core's one table)\n",
          run_schema},
         {"presets",

@@ -3,6 +3,8 @@
 // (validate.cpp), the resolved-configuration echo and the page's form all read this table.
 #include "memplan/schema.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "checks.hpp"
@@ -364,6 +366,70 @@ std::string schema_markdown() {
                " | " + f["label"].get<std::string>() + " | " + f["help"].get<std::string>() + " |\n";
     }
     return out;
+}
+
+namespace {
+/// "'a' | 'b'" for a choice field.
+std::string union_of(const nlohmann::json& choices) {
+    std::string out;
+    for (const auto& c : choices) out += (out.empty() ? "'" : " | '") + c.get<std::string>() + "'";
+    return out;
+}
+
+/// One documented member line: "  /** label: help (range; default d) */\n  key?: type;\n".
+std::string member(const nlohmann::json& f, const std::string& indent) {
+    const std::string path = f["path"];
+    const std::string key = path.substr(path.rfind('.') + 1);
+    const std::string type = f["type"];
+    std::string ts = type == "boolean" ? "boolean" : type == "text" ? "string" : type == "choice" ? union_of(f["choices"]) : "number";
+    std::string range;
+    if (type == "integer" || type == "bytes")
+        range = std::to_string(f["min"].get<std::uint64_t>()) + " … " + std::to_string(f["max"].get<std::uint64_t>()) +
+                (f["unit"].get<std::string>().empty() ? "" : " " + f["unit"].get<std::string>());
+    const auto& d = f["default"];
+    const std::string fallback = d.is_null() ? "not set" : d.is_string() ? "'" + d.get<std::string>() + "'" : d.dump();
+    return indent + "/** " + f["label"].get<std::string>() + ": " + f["help"].get<std::string>() +
+           (range.empty() ? "" : " " + range + ".") + " Default: " + fallback + ". */\n" + indent + key + "?: " + ts + ";\n";
+}
+}  // namespace
+
+std::string schema_typescript() {
+    const nlohmann::json schema = nlohmann::json::parse(schema_json());
+    std::string top, model;
+    std::vector<std::pair<std::string, std::string>> sections;  // in schema order
+    for (const auto& f : schema["fields"]) {
+        const std::string path = f["path"];
+        const auto dot = path.find('.');
+        if (dot == std::string::npos) {
+            top += member(f, "  ");
+            continue;
+        }
+        const std::string section = path.substr(0, dot);
+        if (section == "model") {
+            model += member(f, "  ");
+            continue;
+        }
+        auto it = std::find_if(sections.begin(), sections.end(), [&](const auto& s) { return s.first == section; });
+        if (it == sections.end()) {
+            sections.emplace_back(section, "");
+            it = sections.end() - 1;
+        }
+        it->second += member(f, "    ");
+    }
+    std::string out =
+        "/** The model keys memplan reads; a Hugging Face config.json (with model_type) may carry any others. */\n"
+        "export interface ModelConfig {\n"
+        "  /** A stored model (presets()); the other keys override it. */\n"
+        "  preset?: string;\n" +
+        model +
+        "  [huggingFaceField: string]: unknown;\n"
+        "}\n\n"
+        "/** A configuration, schema v1 (docs/schema.md). Every key is optional; defaults as in the CLI. */\n"
+        "export interface Config {\n"
+        "  version?: 1;\n" +
+        top + "  model?: ModelConfig;\n";
+    for (const auto& [name, body] : sections) out += "  " + name + "?: {\n" + body + "  };\n";
+    return out + "}\n";
 }
 
 }  // namespace memplan
