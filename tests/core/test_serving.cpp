@@ -411,3 +411,31 @@ TEST_CASE("SGLang: max_total_num_tokens by hand", "[serving][sglang]") {
     CHECK(r.serving.max_concurrency_numerator == tokens);
     CHECK(r.serving.max_concurrency_denominator == 8192);
 }
+
+TEST_CASE("vLLM: MLA pages hold one latent per token, replicated on every tensor-parallel rank", "[serving][vllm][mla]") {
+    // DeepSeek-V3 caches kv_lora_rank + qk_rope_head_dim = 512 + 64 = 576 values per token and layer
+    // (vllm/v1/kv_cache_interface.py MLAAttentionSpec: no ×2 for K and V); bf16, block 16, 61 layers:
+    // 16 · 576 · 2 = 18,432 B per layer, 61 · 18,432 = 1,124,352 B per block over the layers.
+    for (const u64 tp : {1ULL, 8ULL}) {
+        CAPTURE(tp);
+        estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "deepseek-v3"},
+            "infer": {"engine": "vllm", "max_model_len": 32768, "weight_dtype": "fp8"}})");
+        c.parallel.gpus = c.parallel.tp = tp;
+        c.gpu_memory_bytes = 8 * 141000000000ULL / tp;  // room for the weights either way
+        const auto r = run(c);
+        CHECK(r.serving.page_bytes == 61ULL * 16 * 576 * 2);  // the latent is not split over tp
+        CHECK(r.serving.num_blocks == r.serving.kv_cache_bytes / r.serving.page_bytes);
+    }
+}
+
+TEST_CASE("engines refuse recurrent-state layers rather than size them wrongly", "[serving][hybrid]") {
+    // Jamba's Mamba layers hold a fixed state per sequence that vLLM's hybrid allocator pages with
+    // their own spec; memplan does not reproduce that arithmetic and says so instead of guessing.
+    const auto parsed = parse_config(R"({"mode": "infer", "model": {"preset": "jamba-1.5-mini"},
+        "infer": {"engine": "vllm", "max_model_len": 8192}, "gpu": {"memory_bytes": 80e9}})");
+    REQUIRE(parsed.ok());
+    const auto r = estimate(parsed.value);
+    REQUIRE(r.errors.size() == 1);
+    CHECK(r.errors[0].field == "infer.engine");
+    CHECK(r.errors[0].message == "recurrent-state layers are not covered by memplan's engine arithmetic");
+}
