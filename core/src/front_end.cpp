@@ -30,7 +30,12 @@ json_reply reply(const json_request& request, reply_kind kind) {
         failed.errors = {{"preset", "cannot be combined with hf_config (each replaces the model)"}};
         if (!analysis) return {to_json(failed), false};
         ordered_json out;
-        out["estimate"] = ordered_json::parse(to_json(failed), nullptr, false);
+        if (kind == reply_kind::compare) {  // compare_json's shape
+            out = ordered_json{{"memplan", nullptr}, {"tools", ordered_json::array()}, {"deepspeed_buffers", nullptr}};
+            out["errors"] = detail::errors_json(failed.errors);
+            return {detail::dump_json(out), false};
+        }
+        out["estimate"] = detail::result_json(failed, nullptr);
         out["errors"] = detail::errors_json(failed.errors);
         return {detail::dump_json(out), false};
     }
