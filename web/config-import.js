@@ -15,7 +15,6 @@ function showHfErrors(errors) {
   else $('hf-config').removeAttribute('aria-invalid');
   // The answer shown is the previous model's: hidden while the pasted config.json is refused, never shown beside its error.
   $('output').classList.toggle('model-rejected', errors.length > 0);
-  if (errors.length) box.append(el('span', 'The results are hidden until this config.json is read or the box is cleared.', { class: 'line hint' }));
 }
 
 /** The core's errors about a Hugging Face config, named by their config.json key. */
