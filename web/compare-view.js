@@ -46,7 +46,7 @@ function toolRow(t, unit) {
     el('small', t.source, { class: 'source block' }));
   const figure = t.expressible
     ? el('td', t.figure_text, { class: 'num figure', title: `${formatExactBytes(t.figure)}; units: ${t.units}` })
-    : el('td', 'cannot express: ' + t.lacks, { class: 'lacks' });
+    : el('td', 'cannot express: ' + t.lacks, { class: 'lacks', colspan: '2' });
   const why = el('td');
   if (t.expressible) {
     if (t.lacks) why.append(el('p', 'Counts ' + t.lacks, { class: 'hint' }));
@@ -58,7 +58,8 @@ function toolRow(t, unit) {
       why.append(list);
     }
   }
-  tr.append(name, figure, why);
+  tr.append(name, figure);
+  if (t.expressible) tr.append(why);
   return tr;
 }
 
