@@ -83,7 +83,8 @@ export function renderFinetune(result, analysis, unit) {
   if (typeof d.offloaded_activation_bytes === 'number') bytes('offloaded_activation_bytes', 'Activations offloaded to host memory');
   if (d.host_bytes_per_node) bytes('host_bytes_per_node', 'Host memory per node (offload)');
   if (!analysis) {
-    add('What fits', result.gpu ? 'computing…' : 'give a GPU size to see the longest sequence, largest micro-batch and rank', 'limits');
+    add('What fits', result.gpu ? 'computed with the views below (the longest sequence, largest micro-batch and rank; see their status line if they were stopped)'
+      : 'give a GPU size to see the longest sequence, largest micro-batch and rank', 'limits');
   } else if (analysis.estimate.gpu) {
     const l = analysis.limits;
     const none = 'none — even 1 does not fit';
