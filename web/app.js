@@ -19,6 +19,9 @@ import { renderDetails, renderLimits, renderSuggestions, renderZero } from './an
 import { renderChart } from './chart-view.js';
 import { wireConfigImport } from './config-import.js';
 import { analysisClient, serveAnalysis } from './analysis-client.js';
+import { renderFinetune } from './finetune-view.js';
+import { renderServing } from './serving-view.js';
+import { renderCompare } from './compare-view.js';
 
 /** The longest the derived views may compute before they are stopped with a message, in ms. */
 export const ANALYSIS_LIMIT_MS = 2000;  // ordinary configurations take 10 to 20 ms
@@ -49,14 +52,27 @@ let computed = 0;
 /** Counts changes of the form (inputs and updates): a result is current only if none came after it. */
 let generation = 0;
 
+/** The model object the core resolved for the pasted config.json now in the form (null when none). */
+let pastedModel = null;
+const presetModels = new Map();
+
+/** A stored preset's model as the core resolves it: explicit keys, per-layer lists (null for an unknown id). */
+function presetModel(id) {
+  if (!presetModels.has(id)) {
+    let model = null;
+    if (presets.some((p) => p.id === id)) {
+      try { model = mp.resolveModel({ model: { preset: id } }).model; } catch { model = null; }
+    }
+    presetModels.set(id, model);
+  }
+  return presetModels.get(id);
+}
+
 /** Model fields of a stored preset as the core resolves it (null for an unknown id). */
 function presetFields(id) {
   if (!presetCache.has(id)) {
-    let fields = null;
-    if (presets.some((p) => p.id === id)) {
-      try { fields = modelFields(spec, mp.resolveModel({ model: { preset: id } }).model); } catch { fields = null; }
-    }
-    presetCache.set(id, fields);
+    const model = presetModel(id);
+    presetCache.set(id, model ? modelFields(spec, model) : null);
   }
   return presetCache.get(id);
 }
@@ -87,7 +103,7 @@ function update() {
   showModeAndGpu(state, preset, preset ? presetFields(preset.id) : null);
   history.replaceState(null, '', location.pathname + location.search + encodeState(spec, state, presetFields));
   $('share').href = location.href;
-  const { config, errors } = buildConfig(spec, state);
+  const { config, errors } = buildConfig(spec, state, state['model.preset'] ? presetModel(state['model.preset']) : pastedModel);
   let result;
   if (!errors.length) {
     try {
@@ -106,6 +122,9 @@ function update() {
   renderWarnings(result);
   renderBreakdown(result, unit, state.mode);
   renderModelSummary(mp, spec, result, config, state, unit);
+  renderFinetune(result, null, unit);
+  renderServing(mp, result, null, unit);
+  renderCompare(mp, config, unit);
   $('zero-section').hidden = state.mode !== 'train';  // the ZeRO stages coincide in inference
   $('output').classList.remove('stale');
   $('output').hidden = false;
@@ -122,6 +141,8 @@ function update() {
       renderZero(spec, analysis, config, unit);
       renderSuggestions(spec, analysis, unit);
       renderChart(spec, analysis, config, unit);
+      renderFinetune(analysis.estimate, analysis, unit);
+      renderServing(mp, analysis.estimate, analysis, unit);
       viewsStatus('', false);
     } else if (outcome.timedOut) {
       viewsStatus(`The views below (what fits, ZeRO stages, suggestions, chart) were stopped after ${ANALYSIS_LIMIT_MS / 1000} s: ` +
@@ -143,9 +164,9 @@ function scheduleUpdate() {
 
 function onInput(event) {
   const target = event.target;
-  if (target.id === 'preset-search') return filterPresets(presets);
+  if (target.id === 'preset-search') return filterPresets(presets, mp.searchPresets);
   if (target.id === 'hf-config' || target.id === 'hf-file') return;  // config-import.js handles them
-  if (target.name === 'model.preset' && target.value) writeForm(presetFields(target.value) || {});
+  if (target.name === 'model.preset' && target.value) { pastedModel = null; writeForm(presetFields(target.value) || {}); }
   if (event.type === 'change' && target.type !== 'text') {
     clearTimeout(timer);
     update();
@@ -184,13 +205,14 @@ function start() {
     spec = formSpec(mp.schema());
     buildForm(spec);
     presets = mp.presets();
-    filterPresets(presets);
+    filterPresets(presets, mp.searchPresets);
     if (!embed) runAnalysis = analysisClient(spawnWorker, ANALYSIS_LIMIT_MS);
     form().addEventListener('input', onInput);
     form().addEventListener('change', onInput);
     form().addEventListener('submit', (e) => e.preventDefault());
     $('suggestions').addEventListener('click', applySuggestion);
     wireConfigImport(spec.limits, (text) => mp.resolveModel({}, { hfConfig: text }), (model) => {
+      pastedModel = model;
       writeForm({ ...modelFields(spec, model), 'model.preset': '' });
       update();
     });

@@ -13,6 +13,8 @@ function showHfErrors(errors) {
   box.replaceChildren(...errors.map((e) => el('span', `${e.field}: ${e.message}`, { class: 'line' })));
   if (errors.length) $('hf-config').setAttribute('aria-invalid', 'true');
   else $('hf-config').removeAttribute('aria-invalid');
+  // The answer shown is the previous model's: hidden while the pasted config.json is refused, never shown beside its error.
+  $('output').classList.toggle('model-rejected', errors.length > 0);
 }
 
 /** The core's errors about a Hugging Face config, named by their config.json key. */

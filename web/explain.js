@@ -11,6 +11,7 @@ export const ROWS = Object.freeze([
   ['logits', 'Logits and loss'],
   ['communication', 'Communication buffers'],
   ['kv_cache', 'KV cache'],
+  ['dequant_workspace', 'Dequantization workspace'],
   ['misc', 'Framework overhead'],
 ]);
 
@@ -73,6 +74,10 @@ const INFER = Object.freeze({
 });
 
 const COMMON = Object.freeze({
+  dequant_workspace: {
+    formula: 'A 4-bit (nf4, fp4) or int8 frozen base under an adapter is dequantized to bf16 for its matmuls, forward and backward, one linear at a time: 2 B × the largest block linear\'s elements / tp. DoRA adds its dense update and W + s·B·A of the largest adapted linear (2 × adapter bytes × its elements / tp) to take the column norms. Zero otherwise.',
+    source: 'bitsandbytes MatMul4Bit / MatMul8bitLt (Dettmers et al. 2023, QLoRA §3); PEFT tuners/lora/dora.py DoraLinearLayer.get_weight_norm; memplan core/src/train_memory.cpp.',
+  },
   misc: {
     formula: 'The framework overhead you entered (CUDA context, allocator fragmentation), added as is — never hidden in a factor.',
     source: 'User input.',

@@ -125,18 +125,38 @@ export function showModeAndGpu(state, preset, presetFields) {
 }
 
 function presetOption(p) {
-  const count = p.published_params ? ` — ${formatParams(p.published_params).split(' ')[0]}` : '';
+  const count = typeof p.params === 'number' ? ` — ${formatParams(p.params).split(' ')[0]} params` : '';
   return el('option', p.name + count, { value: p.id });
 }
 
-/** Fills the preset list with the presets matching the search text (the chosen one stays listed). */
-export function filterPresets(presets) {
+/**
+ * Fills the preset list with the presets matching the search text, best first as the core ranks them
+ * (`search`: mp.searchPresets, query → preset ids; all presets for an empty query); the chosen one stays
+ * listed. Enter in the search box picks the top match.
+ */
+export function filterPresets(presets, search) {
   const select = $('model-preset');
+  const box = $('preset-search');
+  if (!box.dataset.enterPicks) {
+    box.dataset.enterPicks = '1';
+    box.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter') return;
+      event.preventDefault();
+      const top = [...select.options].find((o) => o.value);
+      if (!top || !box.value.trim()) return;
+      select.value = top.value;
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+  }
   const chosen = select.value;
-  const matches = searchPresets(presets, $('preset-search').value);
+  const query = box.value.trim();
+  const byId = new Map(presets.map((p) => [p.id, p]));
+  // The core's ranking first, then presets whose id or name holds every typed word ("mixtral 8x7").
+  const ranked = query && search ? search(query).map((id) => byId.get(id)).filter(Boolean) : [];
+  const matches = !query ? presets : [...new Set([...ranked, ...searchPresets(presets, query)])];
   const options = [el('option', matches.length ? 'custom / pasted' : 'no preset matches', { value: '' }), ...matches.map(presetOption)];
   if (chosen && !matches.some((p) => p.id === chosen)) {
-    const p = presets.find((q) => q.id === chosen);
+    const p = byId.get(chosen);
     if (p) options.push(presetOption(p));
   }
   select.replaceChildren(...options);

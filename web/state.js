@@ -134,7 +134,7 @@ function gigabytes(spec, key, text, errors) {
  * Number fields are sent as numbers (the core checks ranges and integrality); text that is not a
  * number is an error here, naming the field.
  */
-export function buildConfig(spec, state) {
+export function buildConfig(spec, state, modelBase = null) {
   const errors = [];
   const mode = state.mode;
   const config = { mode, model: {}, parallel: {} };
@@ -160,12 +160,35 @@ export function buildConfig(spec, state) {
     }
     (config[section] ||= {})[name] = out;
   }
+  if (modelBase) config.model = onModelBase(spec, state, modelBase, config.model);
   const misc = gigabytes(spec, 'overhead.misc_gb', state['overhead.misc_gb'], errors);
   if (misc) config.overhead = { misc_bytes: misc };
   const preset = GPU_PRESETS.find((p) => p.id === state['gpu.preset']);
   const capacity = preset ? preset.bytes : gigabytes(spec, 'gpu.custom_gb', state['gpu.custom_gb'], errors);
   if (capacity !== undefined) config.gpu = { memory_bytes: capacity };
   return { config, errors };
+}
+
+/**
+ * The model sent for a preset or a pasted config.json: the model object the core resolved (modelBase,
+ * mp.resolveModel().model, which also holds what the form cannot show: per-layer lists such as
+ * DeepSeek's mlp_layer_types, and flags its model_type implies, such as Qwen3's qk_norm) with only the
+ * fields the form changed from it on top. Sending every form field instead would send a left-out flag
+ * as false and drop the lists: a silently different model.
+ */
+function onModelBase(spec, state, modelBase, typed) {
+  const shown = modelFields(spec, modelBase);
+  const model = { ...modelBase };
+  for (const [name, value] of Object.entries(typed)) {
+    const key = 'model.' + name;
+    if (key in shown && state[key] === shown[key]) continue;  // as the base has it (or leaves it to the core)
+    model[name] = value;
+  }
+  for (const key of Object.keys(shown)) {  // a field emptied in the form: not set, the core derives it
+    const name = key.slice(6);
+    if (state[key] === '' && shown[key] !== '' && !(name in typed)) delete model[name];
+  }
+  return model;
 }
 
 /**

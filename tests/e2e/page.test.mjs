@@ -66,8 +66,8 @@ async function rowBytes(page, row) {
 test('the default view: a 20B GPT-style model on 8 × H100 with a verdict, breakdown, ZeRO table and chart', async () => {
   const { page } = await open('/index.html');
   assert.match(await page.textContent('#verdict'), new RegExp('^Does not fit: ' + escape(defaultTotal) + ' per GPU'));
-  assert.equal(await page.locator('#breakdown tbody tr').count(), 9);  // every part (zeros greyed) + total
-  assert.equal(await page.locator('#breakdown tbody tr.zero').count(), 3);  // logits (no vocabulary), KV cache, overhead
+  assert.equal(await page.locator('#breakdown tbody tr').count(), 10);  // every part (zeros greyed) + total
+  assert.equal(await page.locator('#breakdown tbody tr.zero').count(), 4);  // logits (no vocabulary), KV cache, dequantization workspace, overhead
   assert.equal(await page.locator('#zero thead th').count(), 5);
   assert.equal(await page.locator('#chart path.series').count(), 4);
   assert.equal(await page.locator('#chart line.capacity-line').count(), 1);
