@@ -136,6 +136,8 @@ export function renderSuggestions(spec, analysis, unit, mode = 'train') {
     if (s.fits) li.classList.add('fits');
     return li;
   });
-  if (!items.length) items.push(el('li', 'No single change the core tries (ZeRO stage, activation checkpointing, FlashAttention, sequence parallel, micro-batch, GPUs, tensor parallelism) lowers the total.'));
+  if (!items.length) items.push(el('li', mode === 'train'
+    ? 'No single change the core tries (ZeRO stage, activation checkpointing, FlashAttention, sequence parallel, micro-batch, offload, GPUs, tensor parallelism) lowers the total.'
+    : 'No single serving change the core tries (tensor parallelism, weight and KV-cache precision, context, batch) lowers the total.'));
   $('suggestions').replaceChildren(...items);
 }

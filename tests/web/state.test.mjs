@@ -120,7 +120,7 @@ test('text that is not a number, and GB sizes out of the schema\'s byte range, a
   const seen = [];
   const parse = (text, field, max) => {
     seen.push([text, field, max]);
-    const table = { '8k': 8000, '80 GB': 80e9, '2k': 2000 };
+    const table = { '8k': 8000, '80 GB': 80e9, '2k': 2000, '0 GB': 0 };
     if (text in table) return table[text];
     if (/^[0-9.e]+$/.test(text)) return Number(text);
     throw new Error('unreadable');
