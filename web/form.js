@@ -155,7 +155,9 @@ export function filterPresets(presets, search = null) {
   const query = $('preset-search').value;
   const byId = new Map(presets.map((p) => [p.id, p]));
   // The core's search (mp.searchPresets: ids, best first) when given; else every word must match.
-  const matches = search && query.trim() ? search(query).map((id) => byId.get(id)).filter(Boolean) : searchPresets(presets, query);
+  const words = searchPresets(presets, query);
+  const ranked = search && query.trim() ? search(query).map((id) => byId.get(id)).filter(Boolean) : [];
+  const matches = [...ranked, ...words.filter((p) => !ranked.includes(p))];
   const options = [el('option', matches.length ? 'custom (architecture below, or pasted)' : 'no preset matches', { value: '' }), ...matches.map(presetOption)];
   if (chosen && !matches.some((p) => p.id === chosen)) {
     const p = presets.find((q) => q.id === chosen);

@@ -80,11 +80,12 @@ export function decodeState(spec, hash, presetFields = () => null) {
   if (!preset) state['model.preset'] = '';
   else {
     const fields = validValue(spec, 'model.preset', preset, '') !== undefined ? presetFields(preset) : null;
+    // An unknown preset in a link keeps the starting model (listed as rejected).
+    const fallback = fields ? null : start['model.preset'] && presetFields(start['model.preset']);
     if (fields) Object.assign(state, fields, { 'model.preset': preset });
-    else {
-      state['model.preset'] = '';
-      if (params.has('model.preset')) rejected.push('model.preset');
-    }
+    else if (fallback) Object.assign(state, fallback);
+    else state['model.preset'] = '';
+    if (!fields && params.has('model.preset')) rejected.push('model.preset');
   }
   for (const [key, value] of params) {
     if (key === 'embed' || key === 'model.preset') continue;  // page mode, read by the page itself
