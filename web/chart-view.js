@@ -45,12 +45,13 @@ export function renderChart(spec, analysis, config, unit) {
       nodes.push(svg('line', { x1: left, x2: width - right, y1: g.capacityY, y2: g.capacityY, class: 'capacity-line' }));
     const current = train ? chosenStage(analysis) : null;
     const dots = [];
+    const labels = [];
     g.series.forEach((s, i) => {
       if (!s.points.length || s.key === 'current') return;
       if (train) nodes.push(svg('path', { d: pathData(s.points), class: 'series s' + s.key + (current === s.key ? ' chosen' : ''), 'data-stage': s.key }));
       else nodes.push(svg('path', { d: pathData(s.points), class: 'series ' + (s.key === 'kv' ? 'kv' : 's0 chosen'), 'data-series': s.key }));
       const [lx, ly] = s.points[s.points.length - 1];
-      nodes.push(svg('text', { x: lx - 4, y: ly - 6, class: 'series-label', 'text-anchor': 'end' }, seriesName(train, s.key)));
+      labels.push({ x: lx - 4, y: ly - 6, text: seriesName(train, s.key) });
       s.points.forEach(([px, py], j) => {
         const [x, bytes] = raw[i].points[j];
         const text = `${seriesName(train, s.key)}, ${xLabel(x)}: ${formatBytes(bytes, unit)} per GPU`;
@@ -58,6 +59,12 @@ export function renderChart(spec, analysis, config, unit) {
         dot.append(svg('title', {}, text));
         dots.push(dot);
       });
+    });
+    // Line labels at their right ends, pushed apart so that close lines keep readable names (12 units apart).
+    labels.sort((a, b) => a.y - b.y);
+    labels.forEach((l, i) => {
+      if (i && l.y < labels[i - 1].y + 12) l.y = labels[i - 1].y + 12;
+      nodes.push(svg('text', { x: l.x, y: l.y, class: 'series-label', 'text-anchor': 'end' }, l.text));
     });
     const mark = g.series.find((s) => s.key === 'current');
     if (mark && mark.points.length) {
