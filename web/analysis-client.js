@@ -5,14 +5,33 @@
 //   worker side:  serveAnalysis(self, load)          page side:  const run = analysisClient(spawn, limitMs);
 //                                                                 run(config).then(({analysis} | {errors} | {timedOut}))
 
-/** Answers {id, config} messages with {id, analysis} or {id, errors}. */
+/**
+ * Which stored models fit this setup: the core's estimate of every preset (mp.presets()) with the rest
+ * of the configuration unchanged. [{id, name, params, total, fits}] in the catalogue's order; a preset
+ * the setup cannot hold (a tensor-parallel degree that does not divide its heads, …) is left out.
+ * `fits` is the core's verdict (null without a GPU capacity).
+ */
+export function presetFits(mp, config) {
+  const out = [];
+  for (const preset of mp.presets()) {
+    try {
+      const r = mp.estimate({ ...config, model: { preset: preset.id } });
+      out.push({ id: preset.id, name: preset.name, params: r.params, total: r.per_gpu.total, fits: r.gpu ? r.gpu.fits : null });
+    } catch { /* not a valid setup for this model */ }
+  }
+  return out;
+}
+
+/** Answers {id, config} messages with {id, analysis} (with preset_fits) or {id, errors}. */
 export function serveAnalysis(scope, load) {
   const ready = load();
   scope.onmessage = async (event) => {
     const { id, config } = event.data;
     try {
       const mp = await ready;
-      scope.postMessage({ id, analysis: mp.analyze(config) });
+      const analysis = mp.analyze(config);
+      const fits = typeof mp.presets === 'function' ? presetFits(mp, config) : null;
+      scope.postMessage({ id, analysis: fits ? { ...analysis, preset_fits: fits } : analysis });
     } catch (error) {
       scope.postMessage({ id, errors: error.errors || [{ field: 'analysis', message: String(error && error.message) }] });
     }

@@ -35,10 +35,24 @@ export function renderLimits(spec, analysis, config) {
   }
   const current = config.mode === 'train' ? chosenStage(analysis) : 0;
   const s = analysis.stages.find((x) => x.stage === current) || analysis.stages[0];
-  add('Largest model that fits (this configuration, model.params varied)', s.max_params ? formatParams(s.max_params) : 'none', 'max_params');
+  const fitting = (analysis.preset_fits || []).filter((p) => p.fits);
+  let largest = null;
+  for (const p of fitting) if (!largest || p.params > largest.params) largest = p;  // a comparison, no arithmetic
+  add('Largest listed model that fits this setup', largest ? `${largest.name} (${formatParams(largest.params).split(' ')[0]} parameters)` : 'none of the listed models', 'largest_model');
   const maxGpus = formatCount(spec.limits.max_gpu_count ?? spec.fields.get('parallel.gpus').max);
   add('Fewest GPUs that fit', s.fewest_gpus === null ? `none up to ${maxGpus} GPUs` : formatCount(s.fewest_gpus), 'fewest_gpus');
   $('limits').replaceChildren(...items);
+}
+
+/** The listed models with their per-GPU total on this setup, those that fit first (largest first). */
+export function renderFitModels(fits, chosen, unit) {
+  const sorted = [...fits].sort((a, b) => (Number(b.fits) - Number(a.fits)) || (b.params - a.params));
+  $('fit-models').replaceChildren(...sorted.map((p) => {
+    const li = el('li', null, { 'data-preset': p.id, class: p.fits ? 'fits' : 'no-fit' });
+    li.append(el('strong', p.name), ` — ${formatBytes(p.total, unit)} per GPU, ${p.fits === null ? 'no GPU size' : p.fits ? 'fits' : 'does not fit'}` +
+      (p.id === chosen ? ' (this model)' : ''));
+    return li;
+  }));
 }
 
 /** Which stage is reported and why, parameter counts, offload host memory, KV bytes per token. */
@@ -103,19 +117,27 @@ export function renderZero(spec, analysis, config, unit) {
   );
 }
 
-export function renderSuggestions(spec, analysis, unit) {
+/** Suggestions that belong to each task: serving knobs in inference, training knobs in training. */
+const MODE_FIELDS = Object.freeze({
+  infer: /^(parallel\.(tp|pp|gpus)|infer\.)/,
+  train: /^(parallel\.|train\.)/,
+});
+
+export function renderSuggestions(spec, analysis, unit, mode = 'train') {
   const fits = analysis.estimate.gpu && analysis.estimate.gpu.fits;
   $('suggestions-title').textContent = fits ? 'What would save memory' : 'What would make it fit';
-  const items = analysis.suggestions.map((s) => {
+  const items = analysis.suggestions.filter((s) => (MODE_FIELDS[mode] || /./).test(s.field)).map((s) => {
     const li = el('li');
     const field = spec.fields.get(s.field);
     const label = `${field ? field.label : s.field}: ${s.from} → ${s.to}`;
     const verdict = s.fits === null ? '' : s.fits ? ' — fits' : ' — still does not fit';
     li.append(el('strong', label), ` saves ${formatBytes(s.saving_bytes, unit)}, ${formatBytes(s.total, unit)} per GPU${verdict} `);
-    li.append(el('button', 'apply', { type: 'button', 'data-field': s.field, 'data-value': String(s.to) }));
+    li.append(el('button', 'apply', { type: 'button', 'data-field': s.field, 'data-value': String(s.to), 'aria-label': `Apply ${label}` }));
     if (s.fits) li.classList.add('fits');
     return li;
   });
-  if (!items.length) items.push(el('li', 'No single change the core tries (ZeRO stage, recompute, FlashAttention, sequence parallel, micro-batch, GPUs, tensor parallelism) lowers the total.'));
+  if (!items.length) items.push(el('li', mode === 'train'
+    ? 'No single change the core tries (ZeRO stage, activation checkpointing, FlashAttention, sequence parallel, micro-batch, offload, GPUs, tensor parallelism) lowers the total.'
+    : 'No single serving change the core tries (tensor parallelism, weight and KV-cache precision, context, batch) lowers the total.'));
   $('suggestions').replaceChildren(...items);
 }

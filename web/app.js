@@ -12,16 +12,23 @@
 import { load } from './memplan.js';
 import { $ } from './dom.js';
 import { formSpec } from './schema.js';
-import { buildConfig, decodeState, defaultState, encodeState, modelFields } from './state.js';
-import { buildForm, filterPresets, form, readForm, showErrors, showModeAndGpu, writeForm } from './form.js';
+import { buildConfig, decodeState, defaultState, encodeState, modelFields, usedValue } from './state.js';
+import { formatCount } from './format.js';
+import { buildForm, filterGpus, filterPresets, form, readForm, showErrors, showModeAndGpu, writeForm } from './form.js';
 import { renderBreakdown, renderModelSummary, renderVerdict, renderWarnings } from './breakdown.js';
 import { renderDetails, renderLimits, renderSuggestions, renderZero } from './analysis-views.js';
-import { renderChart } from './chart-view.js';
+import { renderChart, wireChartReadout } from './chart-view.js';
 import { wireConfigImport } from './config-import.js';
 import { analysisClient, serveAnalysis } from './analysis-client.js';
 import { renderFinetune } from './finetune-view.js';
 import { renderServing } from './serving-view.js';
 import { renderCompare } from './compare-view.js';
+import { cliCommand, copyText, download, markdownTable } from './share.js';
+import { pinLabel, renderPins } from './pins.js';
+import { renderFitModels } from './analysis-views.js';
+
+/** localStorage key of the theme picked. */
+const THEME_KEY = 'memplan.theme';
 
 /** The longest the derived views may compute before they are stopped with a message, in ms. */
 export const ANALYSIS_LIMIT_MS = 2000;  // ordinary configurations take 10 to 20 ms
@@ -51,6 +58,12 @@ let estimated = 0;
 let computed = 0;
 /** Counts changes of the form (inputs and updates): a result is current only if none came after it. */
 let generation = 0;
+/** The last answer shown: {state, config, result} (export, pinning). */
+let shown = null;
+/** Pinned setups: [{label, config, result}]. */
+const pins = [];
+/** The core's one number parser (mp.parseQuantity) for every numeric input. */
+const parse = (text, field, max) => mp.parseQuantity(text, field, max);
 
 /** The model object the core resolved for the pasted config.json now in the form (null when none). */
 let pastedModel = null;
@@ -96,14 +109,24 @@ function viewsStatus(text, stale) {
   for (const section of document.querySelectorAll('section.extra')) section.classList.toggle('stale', stale);
 }
 
+/** A warning when the context asked for passes the model's max_position_embeddings (if the resolved model gives it). */
+function contextWarning(result, config) {
+  const model = result.config && result.config.model;
+  const limit = model && model.max_position_embeddings;
+  const asked = config.mode === 'train' ? usedValue(result, 'train.seq_len') : usedValue(result, 'infer.context_len');
+  if (!limit || asked === null || asked <= limit) return null;
+  return { field: config.mode === 'train' ? 'train.seq_len' : 'infer.context_len',
+    message: `${formatCount(asked)} tokens is beyond the model's max_position_embeddings (${formatCount(limit)}): quality past it is not guaranteed without RoPE scaling.` };
+}
+
 function update() {
   const ticket = markPending();
   const state = readForm(spec, defaultState(spec));
   const preset = presets.find((p) => p.id === state['model.preset']);
-  showModeAndGpu(state, preset, preset ? presetFields(preset.id) : null);
+  showModeAndGpu(spec, state, preset, preset ? presetFields(preset.id) : null);
   history.replaceState(null, '', location.pathname + location.search + encodeState(spec, state, presetFields));
   $('share').href = location.href;
-  const { config, errors } = buildConfig(spec, state, state['model.preset'] ? presetModel(state['model.preset']) : pastedModel);
+  const { config, errors } = buildConfig(spec, state, parse, state['model.preset'] ? presetModel(state['model.preset']) : pastedModel);
   let result;
   if (!errors.length) {
     try {
@@ -113,18 +136,22 @@ function update() {
     }
   }
   if (errors.length) {
-    showErrors(errors);
+    showErrors(errors, spec);
+    shown = null;
     return finished(ticket);
   }
   showErrors([]);
   const unit = state.unit;
+  shown = { state, config, result };
   renderVerdict(result, unit);
-  renderWarnings(result);
+  const extra = contextWarning(result, config);
+  renderWarnings(extra ? { ...result, warnings: [extra, ...result.warnings] } : result, spec);
   renderBreakdown(result, unit, state.mode);
   renderModelSummary(mp, spec, result, config, state, unit);
   renderFinetune(result, null, unit);
   renderServing(mp, result, null, unit);
   renderCompare(mp, config, unit);
+  renderPins(spec, pins, { label: pinLabel(state, spec, presets), config, result }, unit);
   $('zero-section').hidden = state.mode !== 'train';  // the ZeRO stages coincide in inference
   $('output').classList.remove('stale');
   $('output').hidden = false;
@@ -137,9 +164,10 @@ function update() {
     if (outcome.analysis) {
       const analysis = outcome.analysis;
       renderLimits(spec, analysis, config);
+      renderFitModels(analysis.preset_fits || [], state['model.preset'], unit);
       renderDetails(analysis.estimate, config, unit);
       renderZero(spec, analysis, config, unit);
-      renderSuggestions(spec, analysis, unit);
+      renderSuggestions(spec, analysis, unit, config.mode);
       renderChart(spec, analysis, config, unit);
       renderFinetune(analysis.estimate, analysis, unit);
       renderServing(mp, analysis.estimate, analysis, unit);
@@ -155,6 +183,27 @@ function update() {
   });
 }
 
+/** Says what a copy or download did, next to the buttons (not a live region: the verdict is the only one). */
+function said(text) {
+  $('copied').textContent = text;
+}
+
+function wireActions() {
+  const copy = async (text, what) => said((await copyText(text)) ? `${what} copied.` : `Could not copy the ${what.toLowerCase()}.`);
+  $('copy-link').addEventListener('click', () => copy(location.href, 'Link'));
+  $('copy-cli').addEventListener('click', () => shown && copy(cliCommand(shown.config), 'CLI command'));
+  $('copy-md').addEventListener('click', () => shown && copy(markdownTable(shown.result, shown.state.unit), 'Markdown table'));
+  $('download-config').addEventListener('click', () => { if (shown) { download('memplan-config.json', JSON.stringify(shown.config, null, 2) + '\n'); said('Config downloaded.'); } });
+  $('download-result').addEventListener('click', () => { if (shown) { download('memplan-result.json', JSON.stringify(shown.result, null, 2) + '\n'); said('Result downloaded.'); } });
+  $('pin').addEventListener('click', () => {
+    if (!shown) return;
+    pins.push({ label: pinLabel(shown.state, spec, presets), config: shown.config, result: shown.result });
+    said(`Pinned (${pins.length}). Change the form to compare.`);
+    update();
+  });
+  $('clear-pins').addEventListener('click', () => { pins.length = 0; said('Pins cleared.'); update(); });
+}
+
 let timer = 0;
 function scheduleUpdate() {
   markPending();
@@ -164,7 +213,8 @@ function scheduleUpdate() {
 
 function onInput(event) {
   const target = event.target;
-  if (target.id === 'preset-search') return filterPresets(presets, mp.searchPresets);
+  if (target.id === 'preset-search') return filterPresets(presets, (q) => mp.searchPresets(q));
+  if (target.id === 'gpu-search') return filterGpus(spec, target.value, (q) => mp.searchGpus(q));
   if (target.id === 'hf-config' || target.id === 'hf-file') return;  // config-import.js handles them
   if (target.name === 'model.preset' && target.value) { pastedModel = null; writeForm(presetFields(target.value) || {}); }
   if (event.type === 'change' && target.type !== 'text') {
@@ -183,9 +233,21 @@ function applySuggestion(event) {
   update();
 }
 
-function applyTheme(value) {
+function applyTheme(value, remember = true) {
   if (value === 'auto') delete document.documentElement.dataset.theme;
   else document.documentElement.dataset.theme = value;
+  if (!remember) return;
+  try { localStorage.setItem(THEME_KEY, value); } catch { /* storage refused: the theme lasts this visit */ }
+}
+
+/** The theme remembered from an earlier visit ('auto' when none). */
+function rememberedTheme() {
+  try {
+    const value = localStorage.getItem(THEME_KEY);
+    return ['light', 'dark', 'auto'].includes(value) ? value : 'auto';
+  } catch {
+    return 'auto';
+  }
 }
 
 function showLink(rejected) {
@@ -199,13 +261,18 @@ function start() {
   const query = new URLSearchParams(location.search);
   embed = query.get('embed') === '1' || new URLSearchParams(location.hash.slice(1)).get('embed') === '1';
   if (embed) document.body.classList.add('embed');
+  const theme = rememberedTheme();
+  $('theme').value = theme;
+  applyTheme(theme, false);
   $('theme').addEventListener('change', (e) => applyTheme(e.target.value));
   load().then((api) => {
     mp = api;
-    spec = formSpec(mp.schema());
+    spec = formSpec(mp.schema(), mp.gpus());
     buildForm(spec);
     presets = mp.presets();
-    filterPresets(presets, mp.searchPresets);
+    filterPresets(presets, (q) => mp.searchPresets(q));
+    wireActions();
+    wireChartReadout();
     if (!embed) runAnalysis = analysisClient(spawnWorker, ANALYSIS_LIMIT_MS);
     form().addEventListener('input', onInput);
     form().addEventListener('change', onInput);
@@ -220,9 +287,12 @@ function start() {
     const { state, rejected } = decodeState(spec, location.hash, presetFields);
     showLink(rejected);
     writeForm(state);
+    filterPresets(presets, (q) => mp.searchPresets(q));
+    filterGpus(spec, '');
     update();
   }).catch((error) => {
     $('loading').textContent = 'The calculator could not be loaded: ' + error.message;
+    $('verdict').textContent = $('loading').textContent;
   });
 }
 

@@ -23,8 +23,9 @@ export function renderVerdict(result, unit) {
   out.dataset.fits = String(result.gpu.fits);
 }
 
-export function renderWarnings(result) {
-  $('warnings').replaceChildren(...result.warnings.map((w) => el('li', `${w.field}: ${w.message}`)));
+export function renderWarnings(result, spec = null) {
+  const name = (f) => (spec && spec.fields.get(f) ? spec.fields.get(f).label : f);
+  $('warnings').replaceChildren(...result.warnings.map((w) => el('li', `${name(w.field)}: ${w.message}`)));
 }
 
 function row(key, label, bytes, total, unit, mode) {
@@ -33,7 +34,7 @@ function row(key, label, bytes, total, unit, mode) {
   name.append(el('span', null, { class: 'swatch seg-' + key, 'aria-hidden': 'true' }), label);
   const how = explain(key, mode);
   const details = el('details');
-  details.append(el('summary', 'formula and source'), el('p', how.formula), el('p', 'Source: ' + how.source, { class: 'source' }));
+  details.append(el('summary', 'formula and source', { 'aria-label': `How ${label.toLowerCase()} is computed: formula and source` }), el('p', how.formula), el('p', 'Source: ' + how.source, { class: 'source' }));
   tr.append(name, el('td', formatBytes(bytes, unit), { class: 'num', title: formatExactBytes(bytes) }),
     el('td', total ? formatPercent(bytes / total) : '', { class: 'num' }), el('td', null, { class: 'how' }));
   tr.lastChild.append(details);

@@ -69,7 +69,7 @@ function draw() {
   const key = JSON.stringify(lastConfig) + lastUnit;
   if (shown === key) return;
   const status = $('compare-status');
-  const body = $('compare-table').tBodies[0];
+  const body = $('compare-tools-table').tBodies[0];
   let out;
   try {
     out = api.compare(lastConfig);

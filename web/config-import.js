@@ -15,6 +15,7 @@ function showHfErrors(errors) {
   else $('hf-config').removeAttribute('aria-invalid');
   // The answer shown is the previous model's: hidden while the pasted config.json is refused, never shown beside its error.
   $('output').classList.toggle('model-rejected', errors.length > 0);
+  $('answer-bar').classList.toggle('model-rejected', errors.length > 0);  // the sticky verdict bar too
 }
 
 /** The core's errors about a Hugging Face config, named by their config.json key. */

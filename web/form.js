@@ -2,7 +2,6 @@
 // range, default), reading and writing the page state, the model preset list, and marking the fields
 // an error names.
 import { $, el } from './dom.js';
-import { GPU_PRESETS } from './presets.js';
 import { GB_INPUTS, fieldOf, nullable } from './schema.js';
 import { searchPresets } from './state.js';
 import { formatParams } from './format.js';
@@ -46,7 +45,7 @@ function control(spec, key) {
 /** The text of a field's label: the schema's label (a GB input says so). */
 function labelText(spec, key) {
   const field = fieldOf(spec, key);
-  return key in GB_INPUTS ? `${field.label} (GB, 10⁹ bytes)` : field.label;
+  return key in GB_INPUTS ? `${field.label} (GB)` : field.label;
 }
 
 /** Fills a label slot (`<label data-field="path">`) with its control. */
@@ -82,9 +81,27 @@ export function buildForm(spec) {
     fillSlot(spec, slot, key);
     more.append(slot);
   }
-  more.hidden = !more.querySelector('label');
-  $('gpu-preset').replaceChildren(...GPU_PRESETS.map((p) => el('option', p.label, { value: p.id })),
+  $('more-box').hidden = !more.querySelector('label');
+  const mode = form().elements.namedItem('mode');
+  if (mode && mode.tagName === 'SELECT')
+    for (const option of mode.options) option.textContent = TASK_NAMES[option.value] || option.value;
+  filterGpus(spec, '');
+}
+
+/** How the run modes read in the task picker (the values are the schema's choices). */
+const TASK_NAMES = Object.freeze({ infer: 'inference / serving', train: 'training (fine-tune / pre-train)' });
+
+/** The GPU list: the core's catalogue (mp.gpus()), narrowed by the core's search (ids best first); the chosen one stays listed. */
+export function filterGpus(spec, query, search = null) {
+  const select = $('gpu-preset');
+  const chosen = select.value || spec.defaults['gpu.preset'];
+  const ids = query && search ? search(query) : null;
+  const byId = new Map(spec.gpus.map((g) => [g.id, g]));
+  let list = ids ? ids.map((id) => byId.get(id)).filter(Boolean) : [...spec.gpus];
+  if (chosen && chosen !== 'custom' && !list.some((g) => g.id === chosen) && byId.has(chosen)) list.push(byId.get(chosen));
+  select.replaceChildren(...list.map((g) => el('option', `${g.name} — ${g.memory_text}`, { value: g.id })),
     el('option', 'custom size', { value: 'custom' }));
+  select.value = chosen;
 }
 
 export function writeForm(state) {
@@ -112,9 +129,11 @@ export function readForm(spec, base) {
 }
 
 /** Shows the controls of the run mode, the custom GPU size when chosen, and whether a preset was edited. */
-export function showModeAndGpu(state, preset, presetFields) {
+export function showModeAndGpu(spec, state, preset, presetFields) {
   document.body.dataset.mode = state.mode;
   $('custom-gpu').hidden = state['gpu.preset'] !== 'custom';
+  const gpu = spec.gpus.find((g) => g.id === state['gpu.preset']);
+  $('gpu-source').textContent = gpu ? `${gpu.memory_text}; the fit uses ${gpu.usable_text ? 'the driver-reported ' + gpu.usable_text : 'the vendor figure'}` : '';
   const zero = form().elements.namedItem('parallel.zero_stage');
   if (zero) zero.disabled = !!state['parallel.fsdp'];  // an FSDP strategy names the stage (the core resolves it)
   const fields = preset ? presetFields : null;
@@ -134,7 +153,7 @@ function presetOption(p) {
  * (`search`: mp.searchPresets, query → preset ids; all presets for an empty query); the chosen one stays
  * listed. Enter in the search box picks the top match.
  */
-export function filterPresets(presets, search) {
+export function filterPresets(presets, search = null) {
   const select = $('model-preset');
   const box = $('preset-search');
   if (!box.dataset.enterPicks) {
@@ -151,10 +170,11 @@ export function filterPresets(presets, search) {
   const chosen = select.value;
   const query = box.value.trim();
   const byId = new Map(presets.map((p) => [p.id, p]));
-  // The core's ranking first, then presets whose id or name holds every typed word ("mixtral 8x7").
+  // The core's ranking first (mp.searchPresets: ids, best first), then presets whose id or name holds
+  // every typed word ("mixtral 8x7").
   const ranked = query && search ? search(query).map((id) => byId.get(id)).filter(Boolean) : [];
   const matches = !query ? presets : [...new Set([...ranked, ...searchPresets(presets, query)])];
-  const options = [el('option', matches.length ? 'custom / pasted' : 'no preset matches', { value: '' }), ...matches.map(presetOption)];
+  const options = [el('option', matches.length ? 'custom (architecture below, or pasted)' : 'no preset matches', { value: '' }), ...matches.map(presetOption)];
   if (chosen && !matches.some((p) => p.id === chosen)) {
     const p = byId.get(chosen);
     if (p) options.push(presetOption(p));
@@ -167,17 +187,25 @@ export function filterPresets(presets, search) {
 const INPUT_OF = Object.fromEntries(Object.entries(GB_INPUTS).map(([page, path]) => [path, page]));
 
 /** Lists the errors above the output and marks the fields they name; [] clears them. */
-export function showErrors(errors) {
+export function showErrors(errors, spec = null) {
   for (const input of form().querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
   const box = $('errors');
   box.hidden = errors.length === 0;
   if (!errors.length) return box.replaceChildren();
   const list = el('ul');
   for (const e of errors) {
-    list.append(el('li', `${e.field}: ${e.message}`));
-    const input = form().elements.namedItem(INPUT_OF[e.field] || e.field);
+    const name = INPUT_OF[e.field] || e.field;
+    const field = spec && fieldOf(spec, name);
+    list.append(el('li', `${field ? labelText(spec, name) : e.field} ${e.message}`));
+    const input = form().elements.namedItem(name);
     if (input && input.setAttribute) input.setAttribute('aria-invalid', 'true');
   }
   box.replaceChildren(el('strong', 'Cannot compute:'), list);
   $('output').classList.add('stale');
+  const verdict = $('verdict');
+  verdict.className = 'verdict error';
+  verdict.textContent = 'Cannot compute: ' + errors.map((e) => {
+    const name = INPUT_OF[e.field] || e.field;
+    return (spec && fieldOf(spec, name) ? labelText(spec, name) : e.field) + ' ' + e.message;
+  }).join('; ');
 }

@@ -56,3 +56,9 @@ export function formatCount(count) {
 export function formatPercent(fraction) {
   return numberFormat(1).format(fraction * 100) + '%';
 }
+
+const tick = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 });
+/** A log-axis tick (powers of ten): "0.01", "0.1", "1", "1,000" — never rounded to "0". */
+export function formatTick(value) {
+  return tick.format(value);
+}

@@ -1,7 +1,7 @@
 // memplan page — the form's description, read from the core's schema (mp.schema(), one table in
 // core/include/memplan/schema.hpp): which configuration fields exist, their type, allowed values,
 // range, default and label. The page restates none of them. No DOM here.
-import { GPU_PRESETS, PAGE_SETTINGS } from './presets.js';
+import { PAGE_SETTINGS } from './presets.js';
 
 /**
  * Byte-count fields the form asks for in GB (10^9 bytes) under a page name: page field → schema path.
@@ -12,9 +12,9 @@ export const GB_INPUTS = Object.freeze({ 'gpu.custom_gb': 'gpu.memory_bytes', 'o
 /** Page fields that are not configuration fields: presets, the GB inputs, the display unit. */
 export const PAGE_ONLY = Object.freeze(new Set(['model.preset', 'gpu.preset', 'unit', ...Object.keys(GB_INPUTS)]));
 
-/** Allowed values of the page-only choices. */
-const PAGE_CHOICES = Object.freeze({
-  'gpu.preset': Object.freeze([...GPU_PRESETS.map((p) => p.id), 'custom']),
+/** Allowed values of the page-only choices; the GPU ids are the core's catalogue (mp.gpus()). */
+const pageChoices = (gpus) => ({
+  'gpu.preset': Object.freeze([...gpus.map((g) => g.id), 'custom']),
   'unit': Object.freeze(['GiB', 'GB']),
 });
 
@@ -29,14 +29,15 @@ function formValue(field) {
 /**
  * The page's view of a schema ({version, fields, limits}): {fields: Map path → field, keys: the state's
  * field names in schema order, defaults: state defaults (schema defaults, then the page settings),
- * choices, nullable}. Throws when the schema is not the version the page is written for.
+ * choices, nullable, gpus: the GPU catalogue}. Throws when the schema is not the version the page is
+ * written for. `gpus` is the core's GPU catalogue (mp.gpus()): id, name and capacity_bytes.
  */
-export function formSpec(schema) {
+export function formSpec(schema, gpus = []) {
   if (!schema || schema.version !== 1 || !Array.isArray(schema.fields))
     throw new Error('memplan page: the core\'s schema is not version 1');
   const fields = new Map();
   const defaults = {};
-  const choices = { ...PAGE_CHOICES };
+  const choices = pageChoices(gpus);
   for (const field of schema.fields) {
     if (field.path === 'version' || !field.path.includes('.') && field.path !== 'mode') continue;
     fields.set(field.path, Object.freeze(field));
@@ -51,6 +52,7 @@ export function formSpec(schema) {
     defaults: Object.freeze(defaults),
     choices: Object.freeze(choices),
     limits: Object.freeze({ ...(schema.limits || {}) }),
+    gpus: Object.freeze([...gpus]),
   });
 }
 

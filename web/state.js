@@ -2,7 +2,7 @@
 // configuration object it describes. Field names, types, allowed values and defaults come from the
 // core's schema through a form spec (schema.js formSpec). No DOM here; no formula either: numbers go to
 // the core as typed, and the core checks them.
-import { GPU_PRESETS, STARTING_EXAMPLE } from './presets.js';
+import { STARTING_EXAMPLE } from './presets.js';
 import { GB_INPUTS, PAGE_ONLY, fieldOf, inMode, modelKeys, nullable } from './schema.js';
 import { toBytes } from './format.js';
 
@@ -75,11 +75,17 @@ export function decodeState(spec, hash, presetFields = () => null) {
   } catch {
     return { state, rejected: ['(the whole link)'] };
   }
-  const preset = params.get('model.preset');
-  if (preset) {
+  // The starting state names a preset: its fields apply unless the link names another (or none: '').
+  const preset = params.has('model.preset') ? params.get('model.preset') : start['model.preset'];
+  if (!preset) state['model.preset'] = '';
+  else {
     const fields = validValue(spec, 'model.preset', preset, '') !== undefined ? presetFields(preset) : null;
+    // An unknown preset in a link keeps the starting model (listed as rejected).
+    const fallback = fields ? null : start['model.preset'] && presetFields(start['model.preset']);
     if (fields) Object.assign(state, fields, { 'model.preset': preset });
-    else rejected.push('model.preset');
+    else if (fallback) Object.assign(state, fallback);
+    else state['model.preset'] = '';
+    if (!fields && params.has('model.preset')) rejected.push('model.preset');
   }
   for (const [key, value] of params) {
     if (key === 'embed' || key === 'model.preset') continue;  // page mode, read by the page itself
@@ -97,10 +103,13 @@ export function decodeState(spec, hash, presetFields = () => null) {
 /** The state's URL hash: only the fields that differ from the starting state (or from the named preset's fields). */
 export function encodeState(spec, state, presetFields = () => null) {
   const base = defaultState(spec);
+  const startPreset = base['model.preset'] && presetFields(base['model.preset']) ? base['model.preset'] : '';
   const fields = state['model.preset'] ? presetFields(state['model.preset']) : null;
   if (fields) Object.assign(base, fields);
+  else for (const key of Object.keys(base)) if (key.startsWith('model.')) base[key] = spec.defaults[key];
   const params = new URLSearchParams();
-  if (fields) params.set('model.preset', state['model.preset']);
+  if (fields && state['model.preset'] !== startPreset) params.set('model.preset', state['model.preset']);
+  else if (!fields && startPreset) params.set('model.preset', '');
   for (const key of spec.keys) {
     const value = state[key];
     if (key === 'model.preset' || value === base[key] || value === undefined) continue;
@@ -116,25 +125,51 @@ function rangeText(field, unit = '') {
   return ` from ${field.min}${unit} to ${field.max}${unit}`;
 }
 
-/** A size typed in GB (10^9 bytes) as a whole number of bytes; unit conversion only, range from the schema. */
-function gigabytes(spec, key, text, errors) {
-  const field = fieldOf(spec, key);
-  const value = Number(text);
-  const bytes = toBytes(value, 'GB');
-  if (text === '' || !NUMBER_TEXT.test(text) || !Number.isFinite(value) ||
-      bytes < field.min || bytes > field.max || !Number.isSafeInteger(bytes)) {
-    errors.push({ field: field.path, message: `must be a size in GB whose bytes are${rangeText(field, ' B')}` });
-    return undefined;
-  }
-  return bytes;
+/** Bare decimal text ("80", "0.5"): a GB input reads it in GB. */
+const BARE_NUMBER = /^\s*[\d,]*\.?\d*(e[+]?\d{1,3})?\s*$/i;
+
+/** What the field allows, in words: "a whole number from 1 to 1,048,576", "a size such as 80GB". */
+function allowedText(field, gb) {
+  if (gb) return 'a size such as 80, 80GB or 74.5GiB (a bare number is GB, 10⁹ bytes)';
+  const range = field && field.min !== undefined ? ` from ${field.min.toLocaleString('en-US')} to ${field.max.toLocaleString('en-US')}` : '';
+  return `a whole number${range}, written as 8192, 8k, 7e9, 7B or 7,000,000,000`;
 }
 
 /**
- * The configuration object (schema v1) the state describes: the fields of its run mode, as typed.
- * Number fields are sent as numbers (the core checks ranges and integrality); text that is not a
- * number is an error here, naming the field.
+ * A number field's text read by the core's one parser (`parse` = mp.parseQuantity: "8B", "8k", "80GB",
+ * "8,000,000,000"); a GB input reads bare numbers in GB (the text gets the unit; the core multiplies).
+ * Without `parse` (unit tests of this module) plain decimal text is read with Number. Errors name the
+ * state key; the page shows the field's label.
  */
-export function buildConfig(spec, state, modelBase = null) {
+function quantity(spec, key, text, errors, parse) {
+  const field = fieldOf(spec, key);
+  const gb = key in GB_INPUTS;
+  const refuse = () => { errors.push({ field: key, message: 'must be ' + allowedText(field, gb) }); return undefined; };
+  if (text === '') return refuse();
+  if (!parse) {
+    const value = Number(text);
+    if (!NUMBER_TEXT.test(text) || !Number.isFinite(value)) return refuse();
+    const bytes = gb ? toBytes(value, 'GB') : value;
+    if (gb && (bytes < field.min || bytes > field.max || !Number.isSafeInteger(bytes))) return refuse();
+    return bytes;
+  }
+  try {
+    const value = parse(gb && BARE_NUMBER.test(text) ? text.trim() + ' GB' : text, key, field && field.max);
+    if (field && value < field.min) return refuse();
+    return value;
+  } catch {
+    return refuse();
+  }
+}
+
+/**
+ * The configuration object (schema v1) the state describes: the fields of its run mode. Number fields
+ * are read by the core's parser (`parse`, mp.parseQuantity) and sent as numbers (the core checks ranges
+ * again); text it cannot read is an error here, naming the field. The GPU picked is the core's catalogue
+ * entry (spec.gpus, its capacity_bytes). With `modelBase` (the model the core resolved for a preset or a
+ * pasted config.json) the model sent is that model with the form's edits on top (see onModelBase).
+ */
+export function buildConfig(spec, state, parse = null, modelBase = null) {
   const errors = [];
   const mode = state.mode;
   const config = { mode, model: {}, parallel: {} };
@@ -149,22 +184,16 @@ export function buildConfig(spec, state, modelBase = null) {
     if (field.type === 'boolean') out = value === true || value === 'true';
     else if (field.type === 'choice' || field.type === 'text') out = value;
     else {
-      const number = Number(value);
-      if (!NUMBER_TEXT.test(value) || !Number.isFinite(number)) {
-        // The core's own wording of the range when the schema has it ("must be an integer from 1 to 1,048,576").
-        const range = field.message ? ': ' + field.message.replace(/^must be /, '') : rangeText(field);
-        errors.push({ field: key, message: 'must be a number such as 7e9 or 4096' + range });
-        continue;
-      }
-      out = number;
+      out = quantity(spec, key, String(value), errors, parse);
+      if (out === undefined) continue;
     }
     (config[section] ||= {})[name] = out;
   }
   if (modelBase) config.model = onModelBase(spec, state, modelBase, config.model);
-  const misc = gigabytes(spec, 'overhead.misc_gb', state['overhead.misc_gb'], errors);
+  const misc = quantity(spec, 'overhead.misc_gb', state['overhead.misc_gb'], errors, parse);
   if (misc) config.overhead = { misc_bytes: misc };
-  const preset = GPU_PRESETS.find((p) => p.id === state['gpu.preset']);
-  const capacity = preset ? preset.bytes : gigabytes(spec, 'gpu.custom_gb', state['gpu.custom_gb'], errors);
+  const gpu = (spec.gpus || []).find((g) => g.id === state['gpu.preset']);
+  const capacity = gpu ? gpu.capacity_bytes : quantity(spec, 'gpu.custom_gb', state['gpu.custom_gb'], errors, parse);
   if (capacity !== undefined) config.gpu = { memory_bytes: capacity };
   return { config, errors };
 }

@@ -19,6 +19,7 @@ estimate_config gpt3_175b() {
     c.model.num_attention_heads = 96;
     c.train.seq_len = 2048;
     c.train.micro_batch = 1;
+    c.train.flash_attention = false;  // Korthikanti's Table 2 counts eager attention (the 5as/h score term)
     return c;
 }
 

@@ -83,7 +83,8 @@ test('the feature panels own their fields: no adapter or engine field is left un
   for (const name of ['train.adapter_type', 'train.base_dtype', 'infer.engine', 'infer.max_model_len'])
     assert.equal(await page.locator(`#feature-panels [name="${name}"]`).count(), 1, name);
   assert.equal(await page.locator('#more-fields [name^="train.adapter"], #more-fields [name^="infer.engine"]').count(), 0);
-  // They belong to the form: a change is in the link.
+  // They belong to the form: a change is in the link. (The page opens on inference: training first.)
+  await setAll(page, { mode: 'train' });
   await set(page, 'train.adapter_type', 'lora');
   await settled(page);
   assert.match(page.url(), /train\.adapter_type=lora/);
@@ -93,7 +94,8 @@ test('the feature panels own their fields: no adapter or engine field is left un
 
 test('QLoRA end to end: Llama-3.2-3B, q_proj,v_proj, r = 8, nf4 with double quantization', async () => {
   const page = await open();
-  await setAll(page, { 'model.preset': 'llama-3.2-3b', 'parallel.gpus': '1', 'parallel.zero_stage': '0' });
+  await setAll(page, { mode: 'train', 'model.preset': 'llama-3.2-3b', 'parallel.gpus': '1', 'parallel.zero_stage': '0',
+    'gpu.preset': 'custom', 'gpu.custom_gb': '80' });
   await page.click('#finetune-recipes button[data-recipe="qlora"]');
   await settled(page);
   // The recipe's values are in the form.
@@ -104,7 +106,7 @@ test('QLoRA end to end: Llama-3.2-3B, q_proj,v_proj, r = 8, nf4 with double quan
   assert.equal(await page.inputValue('[name="train.recompute"]'), 'full');
   assert.equal(await page.inputValue('[name="train.adapter_rank"]'), '16');
   await setAll(page, { 'train.adapter_rank': '8', 'train.adapter_targets': 'q_proj,v_proj', 'train.recompute': 'none',
-    'train.optimizer': 'adam', 'train.paged_optimizer': false });
+    'train.optimizer': 'adam', 'train.paged_optimizer': false, 'train.flash_attention': false });
   const value = async (key) => Number(await page.getAttribute(`#finetune-figures [data-finetune="${key}"]`, 'data-value'));
   // 28 layers × (q_proj 8·(3072 + 3072) + v_proj 8·(3072 + 1024)) = 28 × 81,920 = 2,293,760 (PEFT's count).
   assert.equal(await value('params_trainable'), 2293760);
@@ -122,10 +124,11 @@ test('QLoRA end to end: Llama-3.2-3B, q_proj,v_proj, r = 8, nf4 with double quan
   for (const row of rows) sum += await rowBytes(page, row);
   assert.equal(sum, await rowBytes(page, 'total'));
   assert.match(await page.textContent('#breakdown tr[data-row="dequant_workspace"] td.how'), /dequantized to bf16/);
-  // The inverse answers are analyze()'s (computed in the worker) for the same configuration.
+  // The inverse answers are analyze()'s (computed in the worker) for the same configuration (FlashAttention
+  // off as set above: the core's training default is on, which leaves room for a larger rank).
   const expected = mp.analyze({
     mode: 'train', model: { preset: 'llama-3.2-3b' }, parallel: { gpus: 1, zero_stage: 0 }, gpu: { memory_bytes: 80e9 },
-    train: { adapter_type: 'lora', adapter_rank: 8, adapter_targets: 'q_proj,v_proj', base_dtype: 'nf4', double_quant: true } }).limits;
+    train: { adapter_type: 'lora', adapter_rank: 8, adapter_targets: 'q_proj,v_proj', base_dtype: 'nf4', double_quant: true, flash_attention: false } }).limits;
   assert.equal(expected.max_adapter_rank, 13610);  // the core's answer for this run on one 80 GB GPU
   const rank = page.locator('#finetune-figures [data-finetune="max_adapter_rank"]');
   if (await rank.count()) {  // absent only when the page's 2 s analysis limit stopped the worker (a slow machine)
@@ -181,21 +184,21 @@ test('vLLM on an RTX 3090 with Llama-3.1-8B (vllm issue #10517): max_model_len 2
 
 test('what other tools say: Llama-2-7B under ZeRO-3 on 8 GPUs, DeepSpeed prints 14.61 GB; collapsed and computed only when open; linkable', async () => {
   const page = await open();
-  await setAll(page, { 'model.preset': 'llama-2-7b', 'parallel.gpus': '8', 'parallel.zero_stage': '3' });
+  await setAll(page, { mode: 'train', 'model.preset': 'llama-2-7b', 'parallel.gpus': '8', 'parallel.zero_stage': '3' });
   assert.equal(await page.locator('#compare-tools').evaluate((d) => d.open), false);
-  assert.equal(await page.locator('#compare-table tbody tr').count(), 0);  // not computed while closed
+  assert.equal(await page.locator('#compare-tools-table tbody tr').count(), 0);  // not computed while closed
   await page.click('#compare-tools > summary');
-  const row = page.locator('#compare-table tr[data-tool="deepspeed_zero3_doc"]');
+  const row = page.locator('#compare-tools-table tr[data-tool="deepspeed_zero3_doc"]');
   await row.waitFor();
   assert.equal(await row.locator('td.figure').textContent(), '14.61 GB');
   assert.ok((await row.locator('.reason').allTextContents()).some((r) => /18P\/N/.test(r)));
-  assert.match(await page.textContent('#compare-table tr[data-tool="megatron_theoretical_memory"]'), /cannot express: Megatron shards optimizer states only/);
+  assert.match(await page.textContent('#compare-tools-table tr[data-tool="megatron_theoretical_memory"]'), /cannot express: Megatron shards optimizer states only/);
   assert.match(page.url(), /\?open=compare#/);
   // The link opens the panel with the same figures.
   const again = await open(new URL(page.url()).pathname + new URL(page.url()).search + new URL(page.url()).hash);
-  await again.locator('#compare-table tr[data-tool="deepspeed_zero3_doc"]').waitFor();
+  await again.locator('#compare-tools-table tr[data-tool="deepspeed_zero3_doc"]').waitFor();
   assert.equal(await again.locator('#compare-tools').evaluate((d) => d.open), true);
-  assert.equal(await again.textContent('#compare-table tr[data-tool="deepspeed_zero3_doc"] td.figure'), '14.61 GB');
+  assert.equal(await again.textContent('#compare-tools-table tr[data-tool="deepspeed_zero3_doc"] td.figure'), '14.61 GB');
 });
 
 test("modern models pasted as config.json: Qwen3-30B-A3B's 30,532,122,624 and DeepSeek-V3's 671,026,419,200 parameters; an unsupported key hides the old verdict", async () => {

@@ -11,9 +11,15 @@ import { buildConfig as buildConfigOf, defaultState as defaultStateOf } from '..
 
 // The default view's total, from the same module the page uses (the formulas evolve in the core).
 const mp = await load();
-const spec = formSpec(mp.schema());
-const defaultState = () => defaultStateOf(spec);
-const buildConfig = (state) => buildConfigOf(spec, state);
+const spec = formSpec(mp.schema(), mp.gpus());
+// The page now opens on Llama 3.1 8B served at 8k on one H100; most tests here start from the page's
+// former example, a 20B GPT-style model training under ZeRO-1 on 8 GPUs with eager attention, given as a link.
+const OLD = 'mode=train&model.preset=&model.params=20e9&model.num_hidden_layers=44&model.hidden_size=6144' +
+  '&model.num_attention_heads=64&parallel.gpus=8&parallel.zero_stage=1&train.flash_attention=0';
+const defaultState = () => ({ ...defaultStateOf(spec), mode: 'train', 'model.preset': '', 'model.params': '20e9',
+  'model.num_hidden_layers': '44', 'model.hidden_size': '6144', 'model.num_attention_heads': '64', 'parallel.gpus': '8',
+  'parallel.zero_stage': '1', 'train.flash_attention': false });
+const buildConfig = (state) => buildConfigOf(spec, state, (t, f, m) => mp.parseQuantity(t, f, m));
 const defaultTotal = formatBytes(mp.estimate(buildConfig(defaultState()).config).per_gpu.total, 'GiB');
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -42,6 +48,8 @@ async function open(path) {
 /** Sets a form field by its name (text inputs are typed, so input events fire as for a user). */
 async function set(page, name, value) {
   const input = page.locator(`[name="${name}"]`);
+  // Folded settings: open the disclosures around the control first, as a user would.
+  await input.first().evaluate((n) => { for (let d = n.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; });
   const type = await input.first().getAttribute('type');
   if (type === 'checkbox') await input.setChecked(value);
   else if (type === 'radio') await page.locator(`[name="${name}"][value="${value}"]`).check();
@@ -63,8 +71,8 @@ async function rowBytes(page, row) {
   return Number(title.replace(/[^0-9]/g, ''));
 }
 
-test('the default view: a 20B GPT-style model on 8 × H100 with a verdict, breakdown, ZeRO table and chart', async () => {
-  const { page } = await open('/index.html');
+test('the former default view: a 20B GPT-style model on 8 × H100 with a verdict, breakdown, ZeRO table and chart', async () => {
+  const { page } = await open('/index.html#' + OLD);
   assert.match(await page.textContent('#verdict'), new RegExp('^Does not fit: ' + escape(defaultTotal) + ' per GPU'));
   assert.equal(await page.locator('#breakdown tbody tr').count(), 10);  // every part (zeros greyed) + total
   assert.equal(await page.locator('#breakdown tbody tr.zero').count(), 4);  // logits (no vocabulary), KV cache, dequantization workspace, overhead
@@ -78,7 +86,7 @@ test('the default view: a 20B GPT-style model on 8 × H100 with a verdict, break
 });
 
 test("the ZeRO paper's model states typed in (Rajbhandari et al. 2020, §5): 7e9 parameters on 8 GPUs hold 112 / 38.5 / 26.25 / 14 GB of model states", async () => {
-  const { page } = await open('/index.html');
+  const { page } = await open('/index.html#' + OLD);
   await set(page, 'model.params', '7e9');
   await set(page, 'unit', 'GB');
   const expected = [112e9, 38.5e9, 26.25e9, 14e9];
@@ -92,20 +100,21 @@ test("the ZeRO paper's model states typed in (Rajbhandari et al. 2020, §5): 7e9
 });
 
 test("the ZeRO inverse: 80 GB on 8 GPUs fits 5e9 / 14,545,454,545 / 40e9 parameters of model states", async () => {
-  const { page } = await open('/index.html');
+  const { page } = await open('/index.html#' + OLD + '&gpu.preset=custom&gpu.custom_gb=80');
   const cells = await page.locator('#zero tbody tr:nth-child(3) td').allTextContents();
   assert.deepEqual(cells, ['5B (5,000,000,000)', '14.55B (14,545,454,545)', '21.33B (21,333,333,333)', '40B (40,000,000,000)']);
 });
 
 test('the verdict turns to "fits" with headroom, and a suggestion applies', async () => {
-  const { page } = await open('/index.html');
+  const { page } = await open('/index.html#' + OLD);
   await set(page, 'train.recompute', 'full');
   await set(page, 'parallel.zero_stage', '3');
-  await set(page, 'gpu.preset', 'h200-141');
+  await set(page, 'gpu.preset', 'h200-141gb');
   await settled(page);
   assert.equal(await page.getAttribute('#verdict', 'data-fits'), 'true');
-  assert.match(await page.textContent('#verdict'), /^Fits: .* GiB of 131\.32 GiB per GPU, .* GiB headroom\.$/);
-  await set(page, 'gpu.preset', 'rtx4090-24');
+  // The core's GPU catalogue (core/data/gpus.json): the H200's driver-reported 143,771 MiB (nvidia-smi) = 140.40 GiB.
+  assert.match(await page.textContent('#verdict'), /^Fits: .* GiB of 140\.40 GiB per GPU, .* GiB headroom\.$/);
+  await set(page, 'gpu.preset', 'rtx-4090-24gb');
   await settled(page);
   assert.equal(await page.getAttribute('#verdict', 'data-fits'), 'false');
   const gpusBefore = await page.inputValue('[name="parallel.gpus"]');
@@ -125,7 +134,7 @@ test('the URL holds the whole state: a link reproduces the view', async () => {
   await set(page, 'unit', 'GB');
   await settled(page);
   const url = page.url();
-  assert.match(url, /#.*mode=infer/);
+  assert.match(url, /#model\.preset=llama-3-8b&infer\.batch=32&/);  // inference at 8k is the starting question: not repeated
   const verdict = await page.textContent('#verdict');
   const { page: copy } = await open(url.slice(server.origin.length));
   assert.equal(await copy.textContent('#verdict'), verdict);
@@ -136,32 +145,33 @@ test('the URL holds the whole state: a link reproduces the view', async () => {
 });
 
 test('bad input shows a message naming the field, never NaN', async () => {
-  const { page } = await open('/index.html');
+  const { page } = await open('/index.html#' + OLD);
   await set(page, 'parallel.gpus', 'abc');
   await settled(page);
-  assert.match(await page.textContent('#errors'), /parallel\.gpus: must be a number/);
+  assert.match(await page.textContent('#errors'), /GPUs must be a whole number from 1 to 1,048,576, written as 8192, 8k/);
   assert.equal(await page.getAttribute('[name="parallel.gpus"]', 'aria-invalid'), 'true');
   await set(page, 'parallel.gpus', '8');
   await set(page, 'parallel.tp', '3');
   await settled(page);
-  assert.match(await page.textContent('#errors'), /parallel\.gpus: must be a multiple of parallel\.tp × parallel\.pp \(3\)/);
+  assert.match(await page.textContent('#errors'), /GPUs must be a multiple of parallel\.tp × parallel\.pp \(3\)/);
   await set(page, 'parallel.tp', '16');
   await set(page, 'parallel.gpus', '16');
   await set(page, 'model.num_attention_heads', '24');
   await set(page, 'model.hidden_size', '6144');
   await settled(page);
-  assert.match(await page.textContent('#errors'), /parallel\.tp: must divide model\.num_attention_heads \(24\)/);
+  assert.match(await page.textContent('#errors'), /Tensor parallel must divide model\.num_attention_heads \(24\)/);
   await set(page, 'train.seq_len', '-5');
   await settled(page);
-  assert.match(await page.textContent('#errors'), /train\.seq_len/);
+  assert.match(await page.textContent('#errors'), /Sequence length must be a whole number/);
   await set(page, 'gpu.preset', 'custom');
   await set(page, 'gpu.custom_gb', '0');
   await settled(page);
-  assert.match(await page.textContent('#errors'), /gpu\.memory_bytes: must be a size in GB/);
+  assert.match(await page.textContent('#errors'), /GPU memory \(GB\) must be a size such as 80, 80GB/);
+  assert.doesNotMatch(await page.textContent('#errors'), /gpu\.memory_bytes|gpu\.custom_gb/);
   assert.doesNotMatch(await page.textContent('body'), /NaN|(?<!ZeRO-)Infinity/);
   // Back to valid input: the error goes away.
-  await set(page, 'gpu.preset', 'h100-80');
-  await set(page, 'train.seq_len', '2048');
+  await set(page, 'gpu.preset', 'h100-sxm-80gb');
+  await set(page, 'train.seq_len', '2k');  // the core's parser: 2,000 tokens
   await set(page, 'parallel.tp', '8');
   await settled(page);
   assert.equal(await page.isHidden('#errors'), true);
@@ -171,9 +181,9 @@ test('a malformed or hostile link falls back to defaults with a visible notice',
   const { page } = await open('/index.html#parallel.gpus=abc&evil=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&mode=train&train.recompute=drop%20table');
   assert.equal(await page.isVisible('#notice'), true);
   assert.match(await page.textContent('#notice'), /parallel\.gpus, evil, train\.recompute/);
-  assert.equal(await page.inputValue('[name="parallel.gpus"]'), '8');
+  assert.equal(await page.inputValue('[name="parallel.gpus"]'), '1');
   assert.equal(await page.locator('img').count(), 0);
-  assert.match(await page.textContent('#verdict'), new RegExp('^Does not fit: ' + escape(defaultTotal)));
+  assert.match(await page.textContent('#verdict'), /^(Fits|Does not fit): [\d.]+ GiB/);
 });
 
 test('embed mode (?embed=1) shows the form and the answer only', async () => {
@@ -202,11 +212,12 @@ test('the single-file build works from file:// with every network request blocke
   const page = await offline.newPage();
   page.on('console', (m) => { if (m.type() === 'error') problems.push('console: ' + m.text()); });
   page.on('pageerror', (e) => problems.push('page error: ' + e.message));
-  await page.goto('file://' + DIST + 'memplan.html#parallel.zero_stage=3&unit=GB');
+  await page.goto('file://' + DIST + 'memplan.html#' + OLD.replace('zero_stage=1', 'zero_stage=3') + '&unit=GB');
   await page.waitForSelector('#output[data-computed]');
   assert.match(await page.textContent('#verdict'), /GB/);
   assert.equal(await page.locator('#chart path.series').count(), 4);
-  await page.fill('[name="model.params"]', '7e9');
+  await page.evaluate(() => { document.getElementById('arch-box').open = true; });
+  await page.fill('[name="model.params"]', '7B');  // the core's parser: 7B = 7e9
   await page.waitForSelector('#output[data-computed]');
   assert.match(await page.textContent('#breakdown tr[data-row="weights"] td.num'), /^1\.750 GB$/);
   assert.equal(await page.locator('script[src]').count(), 0);
@@ -282,7 +293,7 @@ test("a preset picked by search: Mixtral 8x7B's total and active parameters, kep
   const { page } = await open('/index.html');
   await page.fill('#preset-search', 'mixtral 8x7');
   const options = await page.locator('#model-preset option').allTextContents();
-  assert.equal(options.length, 2);  // "custom / pasted" + the match
+  assert.equal(options.length, 3);  // "custom …" + the match + the model chosen (Llama 3.1 8B stays listed)
   assert.match(options[1], /^Mixtral 8x7B/);
   await page.selectOption('#model-preset', 'mixtral-8x7b');
   await settled(page);
@@ -292,6 +303,7 @@ test("a preset picked by search: Mixtral 8x7B's total and active parameters, kep
   assert.match(await page.textContent('#model-summary'), /active per token/);
   assert.equal(await page.inputValue('[name="model.num_local_experts"]'), '8');
   assert.match(await page.textContent('#preset-source'), /Mixtral 8x7B: /);
+  await set(page, 'parallel.gpus', '8');
   await set(page, 'parallel.ep', '8');
   await set(page, 'model.vocab_size', '32768');  // an edit on top of the preset
   await settled(page);
@@ -311,11 +323,11 @@ test("a preset picked by search: Mixtral 8x7B's total and active parameters, kep
 });
 
 test('the limits: largest micro-batch and longest sequence in training, largest batch and longest context in inference', async () => {
-  const { page } = await open('/index.html#model.preset=llama-2-7b&parallel.zero_stage=3&train.flash_attention=1&train.recompute=selective');
+  const { page } = await open('/index.html#mode=train&model.preset=llama-2-7b&parallel.gpus=8&parallel.zero_stage=3&train.flash_attention=1&train.recompute=selective');
   const limit = (key) => page.locator(`[data-limit="${key}"] strong`).textContent();
-  const config = buildConfig({ ...defaultState(), 'model.preset': '', ...Object.fromEntries(Object.entries(
+  const config = buildConfig({ ...defaultStateOf(spec), mode: 'train', 'model.preset': '', ...Object.fromEntries(Object.entries(
     mp.resolveModel({ model: { preset: 'llama-2-7b' } }).model).map(([k, v]) => ['model.' + k, typeof v === 'boolean' ? v : String(v)])),
-  'model.params': '', 'model.num_hidden_layers': '32', 'parallel.zero_stage': '3', 'train.flash_attention': true, 'train.recompute': 'selective' }).config;
+  'model.params': '', 'model.num_hidden_layers': '32', 'parallel.gpus': '8', 'parallel.zero_stage': '3', 'train.flash_attention': true, 'train.recompute': 'selective' }).config;
   const limits = mp.analyze(config).limits;
   assert.equal(await limit('max_micro_batch'), limits.max_micro_batch.toLocaleString('en-US'));
   assert.equal(await limit('max_seq_len'), limits.max_seq_len.toLocaleString('en-US') + ' tokens');
@@ -348,7 +360,7 @@ test('inference with int4 weights in groups of 128 states the quantization overh
 });
 
 test('training details: the reported pipeline stage, offload host memory and the per-layer activation table', async () => {
-  const { page } = await open('/index.html#model.preset=llama-2-7b&parallel.gpus=16&parallel.pp=2&parallel.zero_stage=3&parallel.offload_optimizer=cpu&train.optimizer=adafactor');
+  const { page } = await open('/index.html#mode=train&model.preset=llama-2-7b&parallel.gpus=16&parallel.pp=2&parallel.zero_stage=3&parallel.offload_optimizer=cpu&train.optimizer=adafactor');
   assert.match(await page.textContent('[data-detail="stage"]'), /^\d of 0…1 \(the most loaded: /);
   assert.match(await page.textContent('[data-detail="host_bytes_per_node"]'), /GiB$/);
   assert.equal(await rowBytes(page, 'optimizer_states'), 0);
@@ -362,7 +374,7 @@ test('training details: the reported pipeline stage, offload host memory and the
 
 test('a link with 1,024 pipeline stages: the answer shows, the derived views stop with a message, and typing is never blocked', async () => {
   const hostile = { 'model.num_hidden_layers': '1024', 'parallel.pp': '1024', 'parallel.gpus': '1024' };
-  const { page } = await open('/index.html#' + new URLSearchParams(hostile));
+  const { page } = await open('/index.html#' + OLD + '&' + new URLSearchParams(hostile));
   const expected = (gpus) => formatBytes(mp.estimate(buildConfig({ ...defaultState(), ...hostile, 'parallel.gpus': gpus }).config).per_gpu.total, 'GiB');
   assert.match(await page.textContent('#verdict'), new RegExp('^Does not fit: ' + escape(expected('1024')) + ' per GPU'));
   // analyze() over 1,024 stages takes seconds (2.5 to 8 s on this machine, in Chromium or Node): in the
@@ -430,7 +442,7 @@ test('the form is built from the core\'s schema: labels, choices, ranges and def
 });
 
 test('the FSDP strategy\'s ZeRO stage is the core\'s (its resolved-config echo), and the inference chart is the core\'s context sweep', async () => {
-  const { page } = await open('/index.html#parallel.fsdp=shard_grad_op&parallel.zero_stage=0');
+  const { page } = await open('/index.html#' + OLD + '&parallel.fsdp=shard_grad_op&parallel.zero_stage=0');
   const config = buildConfig({ ...defaultState(), 'parallel.fsdp': 'shard_grad_op' }).config;
   const stage = mp.estimate(config).config.parallel.zero_stage;
   assert.equal(stage, 2);  // SHARD_GRAD_OP shards gradients and optimizer states: ZeRO stage 2 (Zhao et al. 2023, §3.2)

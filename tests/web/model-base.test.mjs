@@ -10,6 +10,8 @@ import { buildConfig, defaultState, modelFields } from '../../web/state.js';
 
 const mp = await load();
 const spec = formSpec(mp.schema());
+// The page's number parser (app.js): the core's mp.parseQuantity.
+const parse = (text, field, max) => mp.parseQuantity(text, field, max);
 
 /** The page state after picking a preset (its fields written into the form), then `edits`. */
 function stateOf(base, edits = {}) {
@@ -19,23 +21,23 @@ function stateOf(base, edits = {}) {
 test('a preset sent through the form keeps what the form cannot show', () => {
   for (const [id, params] of [['deepseek-v3', 671026419200], ['qwen3-30b-a3b', 30532122624]]) {
     const base = mp.resolveModel({ model: { preset: id } }).model;
-    const { config, errors } = buildConfig(spec, stateOf(base), base);
+    const { config, errors } = buildConfig(spec, stateOf(base), parse, base);
     assert.deepEqual(errors, []);
     assert.equal(mp.estimate(config).params, params, id);
     // Without the base the form alone loses them: the defect this guards against.
-    assert.notEqual(mp.estimate(buildConfig(spec, stateOf(base)).config).params, params, id);
+    assert.notEqual(mp.estimate(buildConfig(spec, stateOf(base), parse).config).params, params, id);
   }
 });
 
 test('an edit on top of the base is sent; an emptied field is left to the core', () => {
   const base = mp.resolveModel({ model: { preset: 'deepseek-v3' } }).model;
-  const { config } = buildConfig(spec, stateOf(base, { 'model.vocab_size': '100000' }), base);
+  const { config } = buildConfig(spec, stateOf(base, { 'model.vocab_size': '100000' }), parse, base);
   assert.equal(config.model.vocab_size, 100000);
   assert.deepEqual(config.model.mlp_layer_types, base.mlp_layer_types);
   // 29,280 fewer vocabulary rows in the untied embedding and output: 2 × 29,280 × 7,168 parameters.
   assert.equal(mp.estimate(config).params, 671026419200 - 2 * 29280 * 7168);
   assert.equal(base.moe_intermediate_size, 2048);
-  const emptied = buildConfig(spec, stateOf(base, { 'model.moe_intermediate_size': '' }), base).config.model;
+  const emptied = buildConfig(spec, stateOf(base, { 'model.moe_intermediate_size': '' }), parse, base).config.model;
   assert.equal('moe_intermediate_size' in emptied, false);
   assert.equal(emptied.num_local_experts, base.num_local_experts);
 });

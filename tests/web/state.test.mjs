@@ -6,26 +6,32 @@ import { spec } from './helpers.mjs';
 import { MAX_JSON_DEPTH, buildConfig, capacityBytes, decodeState, defaultState, encodeState, jsonDepth, modelFields,
   parseHfConfig, searchPresets, usedValue } from '../../web/state.js';
 
-test('the starting state: the schema defaults, the page settings and the page\'s example workload', () => {
+/** The page's former starting example (a 20B GPT-style model training under ZeRO-1 on 8 GPUs), kept as a fixture. */
+const example = () => ({ ...defaultState(spec), mode: 'train', 'model.preset': '', 'model.params': '20e9', 'model.num_hidden_layers': '44',
+  'model.hidden_size': '6144', 'model.num_attention_heads': '64', 'parallel.gpus': '8', 'parallel.zero_stage': '1' });
+
+test('the starting state: the schema defaults, the page settings and the page\'s example question', () => {
   const s = defaultState(spec);
   assert.equal(s['train.seq_len'], '2048');            // schema default 2048, as text
   assert.equal(s['train.flash_attention'], false);     // schema default false
   assert.equal(s['infer.flash_attention'], true);
   assert.equal(s['model.qkv_bias'], '');               // no default: not set
-  assert.equal(s['model.params'], '20e9');             // the example
-  assert.equal(s['parallel.gpus'], '8');
-  assert.equal(s['parallel.zero_stage'], '1');
-  assert.equal(s['gpu.preset'], 'h100-80');
+  assert.equal(s['model.preset'], 'llama-3.1-8b');     // the example: Llama 3.1 8B served at 8k on one H100
+  assert.equal(s.mode, 'infer');
+  assert.equal(s['infer.context_len'], '8192');
+  assert.equal(s['parallel.gpus'], '1');
+  assert.equal(s['parallel.zero_stage'], '0');         // schema default
+  assert.equal(s['gpu.preset'], 'h100-sxm-80gb');
   assert.equal(s.unit, 'GiB');
   assert.equal('gpu.memory_bytes' in s, false);        // asked for in GB as gpu.custom_gb
 });
 
 test('the starting state has an empty link; a changed state round-trips through its link', () => {
-  assert.equal(encodeState(spec, defaultState(spec)), '');
-  const state = { ...defaultState(spec), mode: 'infer', 'infer.batch': '32', 'infer.context_len': '8192',
+  assert.equal(encodeState(spec, { ...defaultState(spec), 'model.preset': '' }), '');  // no preset known to this stub
+  const state = { ...defaultState(spec), 'model.preset': '', mode: 'train', 'infer.batch': '32', 'infer.context_len': '4096',
     'gpu.preset': 'custom', 'gpu.custom_gb': '48', unit: 'GB', 'train.flash_attention': true, 'model.qkv_bias': false };
   const hash = encodeState(spec, state);
-  assert.equal(hash, '#mode=infer&model.qkv_bias=0&train.flash_attention=1&infer.batch=32&infer.context_len=8192' +
+  assert.equal(hash, '#mode=train&model.qkv_bias=0&train.flash_attention=1&infer.batch=32&infer.context_len=4096' +
     '&gpu.preset=custom&gpu.custom_gb=48&unit=GB');
   const back = decodeState(spec, hash);
   assert.deepEqual(back.rejected, []);
@@ -40,6 +46,18 @@ test('a preset link names the preset and only the fields that differ from it', (
   assert.equal(hash, '#model.preset=llama&model.vocab_size=32768');
   assert.deepEqual(decodeState(spec, hash, presetFields).state, state);
   assert.deepEqual(decodeState(spec, '#model.preset=gone', presetFields).rejected, ['model.preset']);
+  // The starting preset (llama-3.1-8b) applies without a link entry; a link leaving the preset says so ('').
+  const start = (id) => (id === 'llama-3.1-8b' ? llama : null);
+  const opened = decodeState(spec, '', start).state;
+  assert.equal(opened['model.preset'], 'llama-3.1-8b');
+  assert.equal(opened['model.hidden_size'], '4096');
+  assert.equal(encodeState(spec, opened, start), '');
+  const custom = { ...opened, 'model.preset': '' };
+  // Leaving the preset keeps its fields; keys it left unset ('') differ from the schema defaults and are listed.
+  assert.equal(encodeState(spec, custom, start), '#model.preset=&model.num_hidden_layers=32&model.hidden_size=4096' +
+    '&model.num_attention_heads=32&model.learned_positions=&model.norm=rmsnorm&model.qkv_bias=0&model.num_local_experts=' +
+    '&model.num_experts_per_tok=&model.shared_expert_intermediate_size=&model.sliding_window=&model.sliding_window_layers=');
+  assert.deepEqual(decodeState(spec, encodeState(spec, custom, start), start).state, custom);
 });
 
 test('a resolved model as form fields: keys it leaves out are not set, booleans keep the schema default', () => {
@@ -55,17 +73,17 @@ test('a resolved model as form fields: keys it leaves out are not set, booleans 
 });
 
 test('a malformed link keeps the defaults and lists what it rejected', () => {
-  const { state, rejected } = decodeState(spec, '#parallel.gpus=abc&evil=%3Cimg%3E&train.recompute=drop&train.flash_attention=yes&mode=infer');
+  const { state, rejected } = decodeState(spec, '#parallel.gpus=abc&evil=%3Cimg%3E&train.recompute=drop&train.flash_attention=yes&mode=train');
   assert.deepEqual(rejected, ['parallel.gpus', 'evil', 'train.recompute', 'train.flash_attention']);
-  assert.equal(state['parallel.gpus'], '8');
-  assert.equal(state.mode, 'infer');
+  assert.equal(state['parallel.gpus'], '1');
+  assert.equal(state.mode, 'train');
   assert.deepEqual(decodeState(spec, '#' + 'a'.repeat(5000)).rejected, ['(the whole link: too long)']);
   // Not set is allowed only where the schema has no default.
   assert.deepEqual(decodeState(spec, '#model.norm=&train.recompute=').rejected, ['train.recompute']);
 });
 
 test('the configuration: the run mode\'s fields as numbers, GB inputs in bytes, nothing not set', () => {
-  const { config, errors } = buildConfig(spec, defaultState(spec));
+  const { config, errors } = buildConfig(spec, example());
   assert.deepEqual(errors, []);
   assert.deepEqual(config.model, { params: 20e9, num_hidden_layers: 44, hidden_size: 6144, num_attention_heads: 64,
     learned_positions: 0, num_local_experts: 0, num_experts_per_tok: 0, shared_expert_intermediate_size: 0,
@@ -75,34 +93,44 @@ test('the configuration: the run mode\'s fields as numbers, GB inputs in bytes, 
   assert.equal(config.train.seq_len, 2048);
   assert.equal(config.train.flash_attention, false);
   assert.equal(config.infer, undefined);                         // the other mode's section
-  assert.deepEqual(config.gpu, { memory_bytes: 80e9 });          // the H100 preset
+  assert.deepEqual(config.gpu, { memory_bytes: 80e9 });          // the catalogue's capacity_bytes (this stub's 80e9)
   assert.equal(config.overhead, undefined);                      // 0 GB overhead
-  const infer = buildConfig(spec, { ...defaultState(spec), mode: 'infer', 'gpu.preset': 'custom', 'gpu.custom_gb': '48.5', 'overhead.misc_gb': '1.5' }).config;
+  const infer = buildConfig(spec, { ...example(), mode: 'infer', 'gpu.preset': 'custom', 'gpu.custom_gb': '48.5', 'overhead.misc_gb': '1.5' }).config;
   assert.equal(infer.train, undefined);
   assert.equal(infer.parallel.zero_stage, undefined);            // a training-only field
   assert.deepEqual(infer.gpu, { memory_bytes: 48.5e9 });
   assert.deepEqual(infer.overhead, { misc_bytes: 1.5e9 });
-  assert.equal(infer.infer.context_len, 2048);
+  assert.equal(infer.infer.context_len, 8192);                    // the starting question's 8k context
 });
 
 test('an FSDP strategy is sent without the ZeRO stage: the core resolves the stage it names', () => {
-  const { config } = buildConfig(spec, { ...defaultState(spec), 'parallel.fsdp': 'full_shard' });
+  const { config } = buildConfig(spec, { ...example(), 'parallel.fsdp': 'full_shard' });
   assert.equal(config.parallel.fsdp, 'full_shard');
   assert.equal('zero_stage' in config.parallel, false);
 });
 
-test('text that is not a number, and GB sizes out of the schema\'s byte range, are errors naming the field', () => {
-  const { errors } = buildConfig(spec, { ...defaultState(spec), 'parallel.gpus': 'abc', 'gpu.preset': 'custom', 'gpu.custom_gb': '0' });
+test('text that is not a number, and GB sizes out of the schema\'s byte range, are errors naming the field and what it allows', () => {
+  const { errors } = buildConfig(spec, { ...example(), 'parallel.gpus': 'abc', 'gpu.preset': 'custom', 'gpu.custom_gb': '0' });
   assert.deepEqual(errors, [
-    { field: 'parallel.gpus', message: 'must be a number such as 7e9 or 4096 from 1 to 1048576' },
-    { field: 'gpu.memory_bytes', message: 'must be a size in GB whose bytes are from 1 B to 9007199254740992 B' },
+    { field: 'parallel.gpus', message: 'must be a whole number from 1 to 1,048,576, written as 8192, 8k, 7e9, 7B or 7,000,000,000' },
+    { field: 'gpu.custom_gb', message: 'must be a size such as 80, 80GB or 74.5GiB (a bare number is GB, 10⁹ bytes)' },
   ]);
-  assert.equal(buildConfig(spec, { ...defaultState(spec), 'overhead.misc_gb': '-1' }).errors[0].field, 'overhead.misc_bytes');
-  // With the core's message for the field, its wording of the range.
-  const withMessage = { ...spec, fields: new Map(spec.fields) };
-  withMessage.fields.set('train.seq_len', { ...spec.fields.get('train.seq_len'), message: 'must be an integer from 1 to 16,777,216' });
-  assert.deepEqual(buildConfig(withMessage, { ...defaultState(spec), 'train.seq_len': '2k' }).errors,
-    [{ field: 'train.seq_len', message: 'must be a number such as 7e9 or 4096: an integer from 1 to 16,777,216' }]);
+  assert.equal(buildConfig(spec, { ...example(), 'overhead.misc_gb': '-1' }).errors[0].field, 'overhead.misc_gb');
+  // With the core's parser (mp.parseQuantity, stubbed here): "8k" and "80GB" are read; a bare GB number gets the unit.
+  const seen = [];
+  const parse = (text, field, max) => {
+    seen.push([text, field, max]);
+    const table = { '8k': 8000, '80 GB': 80e9, '2k': 2000, '0 GB': 0 };
+    if (text in table) return table[text];
+    if (/^[0-9.e]+$/.test(text)) return Number(text);
+    throw new Error('unreadable');
+  };
+  const read = buildConfig(spec, { ...example(), 'train.seq_len': '8k', 'gpu.preset': 'custom', 'gpu.custom_gb': '80', 'parallel.gpus': '2k' }, parse);
+  assert.deepEqual(read.errors, []);
+  assert.equal(read.config.train.seq_len, 8000);
+  assert.equal(read.config.parallel.gpus, 2000);
+  assert.deepEqual(read.config.gpu, { memory_bytes: 80e9 });
+  assert.ok(seen.some(([text, field]) => text === '80 GB' && field === 'gpu.custom_gb'));
 });
 
 test('the value the core used: its resolved-config echo; the capacity as the core states it', () => {

@@ -173,7 +173,7 @@ struct train_config {
     std::uint64_t micro_batch = 1;      ///< sequences per micro-batch b
     std::uint64_t seq_len = 2048;       ///< tokens per sequence s
     recompute_mode recompute = recompute_mode::none;
-    bool flash_attention = false;       ///< attention scores never materialised
+    bool flash_attention = true;        ///< attention scores never materialised
     dtype weight_dtype = dtype::bf16;   ///< parameters used in forward/backward (fp8: Transformer Engine)
     dtype grad_dtype = dtype::bf16;     ///< gradient buffers
     bool master_weights = true;         ///< fp32 master copy kept by the optimizer when weights are below 32 bits

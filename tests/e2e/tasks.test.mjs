@@ -1,0 +1,288 @@
+// The tasks people come to the page for, done by keyboard only (Tab focus, typing, Enter on disclosures,
+// type-ahead in lists) at a laptop size (1366×900) and a phone size (390×844): after each task the
+// verdict is in view without scrolling and nothing scrolls sideways. Each task counts its interactions
+// (one per field typed or chosen, disclosure opened or button pressed).
+//   (a) serve Llama-3-70B on 2 × H100 80GB at 8k context, batch 8, then int4 weights
+//   (b) full fine-tune of Llama-3-8B on 8 × A100 80GB, ZeRO-3, micro-batch 4, seq 4096, with and without checkpointing
+//   (c) the fewest GPUs for a 70B model with ZeRO-3 at seq 4096
+//   (d) a pasted Qwen2.5-7B config.json at 32k context
+//   (e) two setups compared side by side
+//   (f) shared by link and restored
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { launch, serve, watchedPage } from './harness.mjs';
+import { load } from '../../dist/memplan.js';
+
+const mp = await load();
+const SIZES = [[1366, 900], [390, 844]];
+
+let server, browser;
+const allProblems = [];
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+/** A page at a viewport size, opened and computed; `steps` counts the interactions of the task. */
+async function open(width, height, path = '/index.html') {
+  const context = await browser.newContext({ viewport: { width, height } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+  const { page, problems } = await watchedPage(context, server.origin);
+  allProblems.push(problems);
+  await page.goto(server.origin + path);
+  await page.waitForSelector('#output[data-computed]');
+  const steps = { count: 0 };
+  return { page, context, steps };
+}
+
+const settled = (page) => page.waitForSelector('#output[data-computed]');
+
+/** Opens the closed disclosures around a control by keyboard (focus its summary, Enter): one step each. */
+async function reveal(page, locator, steps) {
+  const closed = await locator.evaluate((n) => {
+    const out = [];
+    for (let d = n.closest('details'); d; d = d.parentElement.closest('details')) if (!d.open) out.unshift(d.querySelector('summary').id || (d.querySelector('summary').id = 'sum-' + Math.random().toString(36).slice(2)));
+    return out;
+  });
+  for (const id of closed) {
+    await page.focus('#' + id);
+    await page.keyboard.press('Enter');
+    steps.count++;
+  }
+}
+
+/** Types into a text field by keyboard: focus, select all, type. */
+async function type(page, selector, text, steps) {
+  const input = page.locator(selector).first();
+  await reveal(page, input, steps);
+  await input.focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(String(text));
+  steps.count++;
+}
+
+/** Picks an option of a list by keyboard type-ahead on the focused list (its visible text). */
+async function choose(page, selector, value, steps) {
+  const select = page.locator(selector).first();
+  await reveal(page, select, steps);
+  const text = await select.evaluate((s, v) => [...s.options].find((o) => o.value === v).textContent, value);
+  await select.focus();
+  await page.keyboard.type(text, { delay: 5 });
+  if (await select.inputValue() !== value) await select.selectOption(value);  // type-ahead ambiguity: the same list, same events
+  steps.count++;
+  assert.equal(await select.inputValue(), value);
+}
+
+/** Presses a button by keyboard (focus, Enter). */
+async function press(page, selector, steps) {
+  const button = page.locator(selector).first();
+  await reveal(page, button, steps);
+  await button.focus();
+  await page.keyboard.press('Enter');
+  steps.count++;
+}
+
+/** The verdict is inside the viewport without scrolling, and the page does not scroll sideways. */
+async function inView(page, width, height) {
+  const box = await page.locator('#verdict').boundingBox();
+  assert.ok(box && box.y >= 0 && box.y + Math.min(box.height, 40) <= height, `verdict at y=${box && box.y}`);
+  const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(scroll <= width, `page is ${scroll} px wide at ${width} px`);
+}
+
+const bytesOf = async (page, row) => Number((await page.locator(`#breakdown tr[data-row="${row}"] td.num`).first().getAttribute('title')).replace(/[^0-9]/g, ''));
+const verdict = (page) => page.textContent('#verdict');
+const counts = {};
+
+for (const [width, height] of SIZES) {
+  test(`(a) ${width}px: serve Llama-3-70B on 2 × H100 80GB at 8k, batch 8, then int4`, async () => {
+    const { page, context, steps } = await open(width, height);
+    await inView(page, width, height);
+    await type(page, '#preset-search', 'llama 3 70b', steps);
+    await choose(page, '#model-preset', 'llama-3-70b', steps);
+    await type(page, '[name="parallel.gpus"]', '2', steps);
+    await type(page, '[name="parallel.tp"]', '2', steps);
+    await type(page, '[name="infer.batch"]', '8', steps);
+    await settled(page);
+    const expected = mp.estimate({ mode: 'infer', model: { preset: 'llama-3-70b' }, parallel: { gpus: 2, tp: 2 },
+      infer: { batch: 8, context_len: 8192 }, gpu: { memory_bytes: mp.gpus().find((g) => g.id === 'h100-sxm-80gb').capacity_bytes } });
+    assert.equal(await bytesOf(page, 'total'), expected.per_gpu.total);
+    assert.equal(await page.getAttribute('#verdict', 'data-fits'), String(expected.gpu.fits));
+    await inView(page, width, height);
+    await choose(page, '[name="infer.weight_dtype"]', 'int4', steps);
+    await settled(page);
+    assert.ok(await bytesOf(page, 'weights') < expected.per_gpu.weights / 3);
+    assert.equal(await page.getAttribute('#verdict', 'data-fits'), 'true');
+    await inView(page, width, height);
+    counts.a = steps.count;
+    await context.close();
+  });
+
+  test(`(b) ${width}px: fine-tune Llama-3-8B on 8 × A100 80GB, ZeRO-3, micro-batch 4 × 4096, with and without checkpointing`, async () => {
+    const { page, context, steps } = await open(width, height);
+    await choose(page, '[name="mode"]', 'train', steps);
+    await type(page, '#preset-search', 'llama 3 8b', steps);
+    await choose(page, '#model-preset', 'llama-3-8b', steps);
+    await type(page, '#gpu-search', 'a100 80', steps);
+    await choose(page, '#gpu-preset', 'a100-sxm-80gb', steps);
+    await type(page, '[name="parallel.gpus"]', '8', steps);
+    await choose(page, '[name="parallel.zero_stage"]', '3', steps);
+    await type(page, '[name="train.micro_batch"]', '4', steps);
+    await type(page, '[name="train.seq_len"]', '4096', steps);
+    await settled(page);
+    const config = { mode: 'train', model: { preset: 'llama-3-8b' }, parallel: { gpus: 8, zero_stage: 3 }, train: { micro_batch: 4, seq_len: 4096 } };
+    const eager = mp.estimate(config);
+    assert.equal(eager.config.train.flash_attention, true);  // FlashAttention is the core's default in training
+    assert.equal(await bytesOf(page, 'activations'), eager.per_gpu.activations);
+    await inView(page, width, height);
+    await choose(page, '[name="train.recompute"]', 'full', steps);
+    await settled(page);
+    const full = mp.estimate({ ...config, train: { ...config.train, recompute: 'full' } });
+    assert.equal(await bytesOf(page, 'activations'), full.per_gpu.activations);
+    assert.ok(full.per_gpu.activations < eager.per_gpu.activations);
+    await inView(page, width, height);
+    counts.b = steps.count;
+    await context.close();
+  });
+
+  test(`(c) ${width}px: the fewest GPUs for Llama-3-70B with ZeRO-3 at seq 4096`, async () => {
+    const { page, context, steps } = await open(width, height);
+    await choose(page, '[name="mode"]', 'train', steps);
+    await type(page, '#preset-search', '70b', steps);
+    await choose(page, '#model-preset', 'llama-3-70b', steps);
+    await choose(page, '[name="parallel.zero_stage"]', '3', steps);
+    await type(page, '[name="train.seq_len"]', '4k', steps);  // the core's parser: 4k = 4,000 tokens
+    await type(page, '[name="train.seq_len"]', '4096', steps);
+    await settled(page);
+    // Without checkpointing no GPU count fits (activations alone pass 80 GB); the page says so and
+    // suggests activation checkpointing, which the task applies from the suggestion.
+    assert.match(await page.textContent('[data-limit="fewest_gpus"] strong'), /^none up to/);
+    await press(page, '#suggestions button[data-field="train.recompute"]', steps);
+    await settled(page);
+    const analysis = mp.analyze({ mode: 'train', model: { preset: 'llama-3-70b' }, parallel: { zero_stage: 3 }, train: { seq_len: 4096, recompute: 'full' },
+      gpu: { memory_bytes: mp.gpus().find((g) => g.id === 'h100-sxm-80gb').capacity_bytes } });
+    const fewest = analysis.stages.find((s) => s.stage === 3).fewest_gpus;
+    assert.ok(fewest > 1);
+    assert.equal(await page.textContent('[data-limit="fewest_gpus"] strong'), fewest.toLocaleString('en-US'));
+    await inView(page, width, height);
+    counts.c = steps.count;
+    await context.close();
+  });
+
+  test(`(d) ${width}px: a pasted Qwen2.5-7B config.json at a 32k context`, async () => {
+    const { page, context, steps } = await open(width, height);
+    // Qwen/Qwen2.5-7B config.json on the Hugging Face Hub (the keys that shape memory).
+    const qwen = JSON.stringify({ architectures: ['Qwen2ForCausalLM'], model_type: 'qwen2', hidden_size: 3584, intermediate_size: 18944,
+      num_attention_heads: 28, num_hidden_layers: 28, num_key_value_heads: 4, vocab_size: 152064, max_position_embeddings: 131072,
+      rms_norm_eps: 1e-6, rope_theta: 1000000, tie_word_embeddings: false, torch_dtype: 'bfloat16', use_sliding_window: false,
+      sliding_window: 131072, max_window_layers: 28, hidden_act: 'silu' });
+    await reveal(page, page.locator('#hf-config'), steps);
+    await page.focus('#hf-config');
+    await page.keyboard.insertText(qwen);  // a paste
+    steps.count++;
+    await page.waitForSelector('#hf-box:not([data-pending])');
+    await type(page, '[name="infer.context_len"]', '32k', steps);  // 32k = 32,000 by the core's parser
+    await type(page, '[name="infer.context_len"]', '32768', steps);
+    await settled(page);
+    // KV cache: 2 (K and V) × 28 layers × 4 KV heads × 128 head dims × 2 bytes = 57,344 bytes per token;
+    // × 32,768 tokens = 1,879,048,192 bytes = 1.75 GiB exactly.
+    assert.equal(await bytesOf(page, 'kv_cache'), 1879048192);
+    assert.equal(await page.getAttribute('#model-summary', 'data-params'), String(mp.resolveModel({ model: { preset: 'qwen2.5-7b' } }).params));
+    await inView(page, width, height);
+    counts.d = steps.count;
+    await context.close();
+  });
+
+  test(`(e) ${width}px: two setups pinned and compared side by side`, async () => {
+    const { page, context, steps } = await open(width, height);
+    await press(page, '#pin', steps);
+    await settled(page);
+    await choose(page, '[name="infer.kv_dtype"]', 'fp8', steps);
+    await settled(page);
+    assert.equal(await page.isVisible('#compare'), true);
+    assert.equal(await page.locator('#compare-bars .compare-row').count(), 2);
+    const rows = await page.locator('#compare-table tbody th').allTextContents();
+    assert.ok(rows.includes('KV cache') && rows.includes('Total'), rows.join(', '));
+    // The breakdown row and the setting (infer.kv_dtype, labelled "KV cache" by the schema) both differ.
+    assert.equal(rows.filter((r) => r === 'KV cache').length, 2, rows.join(', '));
+    assert.deepEqual(await page.locator('#compare-table tbody tr:last-child td').allTextContents(), ['bf16', 'fp8']);
+    await inView(page, width, height);
+    counts.e = steps.count;
+    await context.close();
+  });
+
+  test(`(f) ${width}px: shared by link (copy button) and restored`, async () => {
+    const { page, context, steps } = await open(width, height);
+    await type(page, '[name="infer.batch"]', '16', steps);
+    await choose(page, '[name="unit"]', 'GB', steps).catch(async () => { await page.check('[name="unit"][value="GB"]'); });
+    await settled(page);
+    await press(page, '#copy-link', steps);
+    await page.waitForFunction(() => document.getElementById('copied').textContent !== '');
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(link, page.url());
+    const answer = await verdict(page);
+    const restored = await context.newPage();
+    await restored.goto(link);
+    await restored.waitForSelector('#output[data-computed]');
+    assert.equal(await verdict(restored), answer);
+    assert.equal(await restored.inputValue('[name="infer.batch"]'), '16');
+    await inView(restored, width, height);
+    counts.f = steps.count;
+    await context.close();
+  });
+}
+
+test('export: the CLI command, the Markdown table and the theme remembered', async () => {
+  const { page, context, steps } = await open(1366, 900);
+  await press(page, '#copy-cli', steps);
+  await page.waitForFunction(() => /copied/.test(document.getElementById('copied').textContent));
+  const cli = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(cli, /^memplan estimate --config - <<< '\{"mode":"infer",/);
+  const config = JSON.parse(cli.slice(cli.indexOf("'") + 1, -1));
+  assert.equal(mp.estimate(config).per_gpu.total, await bytesOf(page, 'total'));
+  await press(page, '#copy-md', steps);
+  await page.waitForFunction(() => /Markdown/.test(document.getElementById('copied').textContent));
+  const md = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(md, /^\| Part \| Size \| Bytes \|\n\| --- \| ---: \| ---: \|\n\| Weights \| /);
+  const download = page.waitForEvent('download');
+  await press(page, '#download-config', steps);
+  assert.equal((await download).suggestedFilename(), 'memplan-config.json');
+  await page.selectOption('#theme', 'dark');
+  await page.reload();
+  await page.waitForSelector('#output[data-computed]');
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+  assert.equal(await page.inputValue('#theme'), 'dark');
+  await context.close();
+});
+
+test('accessibility: one live region (the verdict), unique names for disclosures and buttons', async () => {
+  const { page, context } = await open(1366, 900, '/index.html#mode=train&model.preset=llama-3-70b&parallel.gpus=8');
+  await page.waitForSelector('#suggestions button');
+  const live = await page.locator('[aria-live]').evaluateAll((nodes) => nodes.map((n) => n.id));
+  assert.deepEqual(live, ['verdict']);
+  const names = await page.evaluate(() => [...document.querySelectorAll('button, summary')].filter((n) => n.offsetParent !== null || n.closest('details'))
+    .map((n) => n.getAttribute('aria-label') || n.textContent.trim()));
+  const repeated = names.filter((n, i) => names.indexOf(n) !== i);
+  assert.deepEqual(repeated, []);
+  await context.close();
+});
+
+test('the embed example and compact embed mode fit 320 px', async () => {
+  for (const path of ['/embed-example.html', '/index.html?embed=1']) {
+    const context = await browser.newContext({ viewport: { width: 320, height: 700 } });
+    const { page, problems } = await watchedPage(context, server.origin);
+    allProblems.push(problems);
+    await page.goto(server.origin + path);
+    if (path.includes('embed=1')) await page.waitForSelector('#output[data-computed]');
+    else await page.frameLocator('iframe.memplan-embed').locator('#output[data-computed]').waitFor();
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 320, path);
+    await context.close();
+  }
+});
+
+test('interactions per task (reported)', () => {
+  console.log('interactions per task:', JSON.stringify(counts));
+  assert.ok(Object.keys(counts).length >= 6);
+});
+
+test('no page had a console error, a failed request or a request to another origin', () => {
+  assert.deepEqual(allProblems.flat(), []);
+});

@@ -1,0 +1,74 @@
+// memplan page — pinned setups side by side: each pin keeps its label, configuration and the core's
+// result; the view draws one stacked bar per setup on a shared scale and a table of the breakdown rows
+// and settings that differ. Every figure is the core's; the bar widths come from chart.js barGeometry.
+import { $, el } from './dom.js';
+import { ROWS } from './explain.js';
+import { barGeometry } from './chart.js';
+import { formatBytes } from './format.js';
+import { capacityBytes } from './state.js';
+
+/** Flattens a configuration into "section.key" → value text, for the differing-settings rows. */
+function flatten(config, out = {}, prefix = '') {
+  for (const [key, value] of Object.entries(config || {})) {
+    if (value && typeof value === 'object' && !Array.isArray(value)) flatten(value, out, prefix + key + '.');
+    else out[prefix + key] = String(value);
+  }
+  return out;
+}
+
+/** A short name for a setup: model, task, GPUs. */
+export function pinLabel(state, spec, presets) {
+  const preset = presets.find((p) => p.id === state['model.preset']);
+  const gpu = spec.gpus.find((g) => g.id === state['gpu.preset']);
+  const model = preset ? preset.name : 'custom model';
+  return `${model}, ${state.mode === 'train' ? 'training' : 'inference'}, ${state['parallel.gpus']} × ${gpu ? gpu.name : 'custom GPU'}`;
+}
+
+/** Draws the pinned setups (and the current one, last) side by side. */
+export function renderPins(spec, pins, current, unit) {
+  const section = $('compare');
+  section.hidden = pins.length === 0;
+  if (!pins.length) return;
+  const setups = [...pins, { ...current, label: 'current: ' + current.label }];
+  // One scale for every bar: the largest total or capacity among the setups (a comparison, no arithmetic).
+  let scale = 0;
+  for (const s of setups) scale = Math.max(scale, s.result.per_gpu.total, capacityBytes(s.result));
+  const bars = setups.map((s, i) => {
+    const figure = el('div', null, { class: 'compare-row', 'data-pin': String(i) });
+    const geometry = barGeometry(ROWS.map(([key]) => [key, s.result.per_gpu[key]]), scale, 0);
+    const bar = el('div', null, { class: 'bar', role: 'img',
+      'aria-label': `${s.label}: ${formatBytes(s.result.per_gpu.total, unit)} per GPU` });
+    bar.replaceChildren(...geometry.segments.map((g) => {
+      const seg = el('span', null, { class: 'seg seg-' + g.key });
+      seg.style.width = g.percent + '%';
+      return seg;
+    }));
+    const fits = s.result.gpu ? (s.result.gpu.fits ? 'fits' : 'does not fit') : 'no GPU size';
+    figure.append(el('p', `${s.label} — ${formatBytes(s.result.per_gpu.total, unit)} per GPU, ${fits}`), bar);
+    return figure;
+  });
+  $('compare-bars').replaceChildren(...bars);
+  const head = el('tr');
+  head.append(el('th', 'Row', { scope: 'col' }), ...setups.map((s, i) => el('th', i === setups.length - 1 ? 'current' : `pin ${i + 1}`, { scope: 'col', class: 'num' })));
+  const rows = [];
+  const line = (label, cells) => {
+    const tr = el('tr');
+    tr.append(el('th', label, { scope: 'row' }), ...cells.map((c) => el('td', c, { class: 'num' })));
+    rows.push(tr);
+  };
+  for (const [key, label] of [...ROWS, ['total', 'Total']]) {
+    const values = setups.map((s) => s.result.per_gpu[key]);
+    if (key === 'total' || values.some((v) => v !== values[0])) line(label, values.map((v) => formatBytes(v, unit)));
+  }
+  const flat = setups.map((s) => flatten(s.config));
+  const keys = [...new Set(flat.flatMap((f) => Object.keys(f)))];
+  for (const key of keys) {
+    const values = flat.map((f) => f[key] ?? '—');
+    if (values.some((v) => v !== values[0])) {
+      const field = spec.fields.get(key);
+      line(field ? field.label : key, values);
+    }
+  }
+  $('compare-table').tHead.replaceChildren(head);
+  $('compare-table').tBodies[0].replaceChildren(...rows);
+}
