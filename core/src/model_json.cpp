@@ -678,7 +678,13 @@ std::string resolve_model_json(const std::string& config_json, const std::string
     positive("moe_intermediate_size", m.moe_intermediate_size);
     model["shared_expert_intermediate_size"] = m.shared_expert_intermediate_size;
     model["sliding_window"] = m.sliding_window;
-    model["sliding_window_layers"] = m.sliding_window_layers;
+    // With a per-layer list the sliding layers are the list's (as reading the list back sets them).
+    std::uint64_t sliding_layers = m.sliding_window_layers;
+    if (!m.layer_attention.empty()) {
+        sliding_layers = 0;
+        for (auto k : m.layer_attention) sliding_layers += k == attention_kind::sliding ? 1 : 0;
+    }
+    model["sliding_window_layers"] = sliding_layers;
     // The structures of 2025–2026 models: written when they differ from the family's defaults.
     const model_config base = family_defaults(m.model_type);
     if (!m.layer_attention.empty()) {
