@@ -241,9 +241,10 @@ export async function loadFastEstimator(options = {}) {
     estimate(config, estimateOptions) {
       if (config === null || typeof config !== 'object' || Array.isArray(config) || estimateOptions?.hfConfig !== undefined)
         return slow(config);
-      // Non-finite numbers are marked so that such a model never matches a cached one and is refused
-      // by the core (the JSON path then names the field).
-      const modelText = JSON.stringify(config.model ?? {}, finiteOnly);
+      // JSON.stringify writes NaN and ±Infinity as null: where a null appears, they are marked instead,
+      // so that such a model never matches a cached one and is refused (the JSON path names the field).
+      let modelText = JSON.stringify(config.model === undefined ? {} : config.model);
+      if (modelText.includes('null')) modelText = JSON.stringify(config.model, finiteOnly);
       let model = models.get(modelText);
       if (model === undefined) {
         model = models.size < 4096 ? fast.addModel(modelText) : -1;
