@@ -199,8 +199,15 @@ export async function loadFastEstimator(options = {}) {
   const core = await createMemplanCore(settings);
   const fast = new core.FastEstimator();
   const fields = JSON.parse(fast.fields());
-  const index = new Map(fields.map((f, i) => [f.path, i]));
-  const sections = new Set(fields.filter((f) => f.path.includes('.')).map((f) => f.path.split('.')[0]));
+  // Field indices by section and key ("" = the top level), looked up without building paths.
+  const bySection = new Map([['', new Map()]]);
+  fields.forEach((f, i) => {
+    const dot = f.path.lastIndexOf('.');
+    const section = dot < 0 ? '' : f.path.slice(0, dot);
+    if (!bySection.has(section)) bySection.set(section, new Map());
+    bySection.get(section).set(f.path.slice(dot + 1), i);
+  });
+  const topLevel = bySection.get('');
   const models = new Map();
   const finiteOnly = (key, value) => (typeof value === 'number' && !Number.isFinite(value) ? { non_finite: String(value) } : value);
   const count = fields.length;
@@ -229,8 +236,8 @@ export async function loadFastEstimator(options = {}) {
     }
     return undefined;
   };
-  const put = (heap, path, value) => {
-    const i = index.get(path);
+  const put = (heap, keys, key, value) => {
+    const i = keys.get(key);
     if (i === undefined) return false;
     const v = encode(fields[i], value);
     if (v === undefined) return false;
@@ -257,9 +264,10 @@ export async function loadFastEstimator(options = {}) {
         const value = config[key];
         if (key === 'model') continue;
         if (key === 'version') { if (value === 1) continue; return slow(config); }
-        if (sections.has(key) && value !== null && typeof value === 'object' && !Array.isArray(value)) {
-          for (const sub of Object.keys(value)) if (!put(heap, `${key}.${sub}`, value[sub])) return slow(config);
-        } else if (!put(heap, key, value)) return slow(config);
+        const keys = key === '' ? undefined : bySection.get(key);
+        if (keys !== undefined && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+          for (const sub in value) if (Object.hasOwn(value, sub) && !put(heap, keys, sub, value[sub])) return slow(config);
+        } else if (!put(heap, topLevel, key, value)) return slow(config);
       }
       if (!fast.run(model)) return slow(config);
       const o = core.HEAPF64;

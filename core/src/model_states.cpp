@@ -89,7 +89,7 @@ stage_params params_of_stage(const estimate_config& c, const param_breakdown& co
         packed_experts = n * lp.packed_expert_params;
     }
     for (std::uint64_t l = first; !uniform_layers && l < first + out.layers && l < counted.layers.size(); ++l) {
-        const layer_params& lp = counted.layers[l];
+        const layer_params& lp = counted.layers[static_cast<std::size_t>(l)];
         dense += lp.total - lp.experts;
         experts += lp.experts;
         linear += lp.linear;
