@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "memplan/adapters.hpp"
+#include "memplan/reference.hpp"
 #include "stage.hpp"
 
 namespace memplan::detail {
@@ -163,7 +164,20 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
 
     // DeepSpeed keeps an allgather bucket (stage ≥ 1) and, at stage 3, up to stage3_max_live_parameters
     // gathered parameters; neither exceeds this GPU's parameters.
-    if (!adapter) {
+    if (!adapter && p.comm_buffers == comm_buffer_model::deepspeed && p.zero_stage >= 1) {
+        // As DeepSpeed allocates them (deepspeed/runtime/zero/stage_1_and_2.py, stage3.py; the terms
+        // and their sources are in reference.cpp deepspeed_comm_buffer_bytes).
+        deepspeed_comm_config d;
+        d.stage = p.zero_stage;
+        d.reduce_bucket_size = p.reduce_bucket_params;
+        d.allgather_bucket_size = p.zero_bucket_params;
+        d.overlap_comm = p.overlap_comm == overlap_setting::auto_default ? -1 : p.overlap_comm == overlap_setting::on ? 1 : 0;
+        d.prefetch_bucket_size = p.stage3_prefetch_bucket_params;
+        d.max_live_parameters = p.zero3_max_live_params;
+        d.bytes_per_element = std::max<std::uint64_t>(1, dtype_bits(t.weight_dtype) / 8);
+        d.largest_layer_params = m.params == 0 ? deepspeed_largest_layer_params(m) : 0;
+        r.communication += deepspeed_comm_buffer_bytes(d).allocated_bytes;
+    } else if (!adapter) {
         if (p.zero_stage >= 1) r.communication += bytes_of(std::min<u128>(p.zero_bucket_params, local), t.weight_dtype);
         if (p.zero_stage >= 3) r.communication += bytes_of(std::min<u128>(p.zero3_max_live_params, local), t.weight_dtype);
     } else {
