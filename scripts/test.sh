@@ -23,3 +23,4 @@ if [[ -f scripts/test-web.sh ]]; then
   echo "== WebAssembly module and page"
   bash scripts/test-web.sh
 fi
+echo "== benchmarks (quick; timings inform only, docs/benchmarks.md)" && bash bench/run.sh --quick

@@ -87,3 +87,40 @@ EMSCRIPTEN_BINDINGS(memplan) {
     emscripten::function("gpus", &gpus);
     emscripten::function("parseQuantity", &parse_quantity);
 }
+
+// ---- The numeric fast path (memplan/fast_estimate.hpp) behind web/memplan.js loadFastEstimator():
+// the configuration arrives as one double per schema field, written by JS straight into this
+// object's input buffer, and the totals leave through its output buffer; no JSON text either way.
+#include <cstdint>
+#include <vector>
+
+#include "memplan/fast_estimate.hpp"
+
+namespace {
+class fast_estimator {
+public:
+    fast_estimator()
+        : in_(estimator_.field_count(), 0.0), out_(static_cast<std::size_t>(memplan::numeric_slot::count), 0.0) {}
+    std::string fields() const { return estimator_.fields_json(); }
+    int add_model(std::string model_json) { return estimator_.add_model(model_json); }
+    /// Byte addresses of the buffers in the module's memory (HEAPF64 index = address / 8).
+    std::uint32_t input_address() const { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(in_.data())); }
+    std::uint32_t output_address() const { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(out_.data())); }
+    bool run(int model) { return estimator_.run(model, in_.data(), out_.data()); }
+
+private:
+    memplan::numeric_estimator estimator_;
+    std::vector<double> in_;
+    std::vector<double> out_;
+};
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(memplan_fast) {
+    emscripten::class_<fast_estimator>("FastEstimator")
+        .constructor<>()
+        .function("fields", &fast_estimator::fields)
+        .function("addModel", &fast_estimator::add_model)
+        .function("inputAddress", &fast_estimator::input_address)
+        .function("outputAddress", &fast_estimator::output_address)
+        .function("run", &fast_estimator::run);
+}

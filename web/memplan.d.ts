@@ -169,6 +169,14 @@ export interface Config {
     zero_bucket_params?: number;
     /** ZeRO-3 live parameters: DeepSpeed stage3_max_live_parameters. 0 … 562949953421312 elements. Default: 1000000000. */
     zero3_max_live_params?: number;
+    /** Communication buffers: memplan: the allgather bucket and ZeRO-3 live parameters; deepspeed: what DeepSpeed allocates (reduce buckets, overlap_comm, prefetch, the largest layer's copy). Default: 'memplan'. */
+    comm_buffers?: 'memplan' | 'deepspeed';
+    /** Reduce bucket: DeepSpeed reduce_bucket_size (with comm_buffers deepspeed). 0 … 562949953421312 elements. Default: 500000000. */
+    reduce_bucket_params?: number;
+    /** Overlap communication: DeepSpeed overlap_comm: auto is its default (on at ZeRO stage 3 only). Default: 'auto'. */
+    overlap_comm?: 'auto' | 'on' | 'off';
+    /** ZeRO-3 prefetch bucket: DeepSpeed stage3_prefetch_bucket_size. 0 … 562949953421312 elements. Default: 50000000. */
+    stage3_prefetch_bucket_params?: number;
     /** Offload optimizer: Optimizer states and fp32 master weights moved to CPU memory or NVMe (ZeRO-Offload). Default: 'none'. */
     offload_optimizer?: 'none' | 'cpu' | 'nvme';
     /** Offload parameters: Parameters moved to CPU memory or NVMe (ZeRO-Infinity; needs ZeRO stage 3). Default: 'none'. */

@@ -178,3 +178,114 @@ export function load(options = {}) {
   }
   return loading;
 }
+
+/**
+ * A totals-only estimator for evaluating many configurations (searches, benchmarks). estimate(config)
+ * returns exactly {params, data_parallel, per_gpu, gpu?, warnings} of mp.estimate(config) — the same
+ * numbers — without JSON text: each configuration field goes to the core as one number (a model
+ * section is read once per distinct model and remembered). Whatever the numbers cannot carry (text
+ * fields, out-of-range values, warnings, errors, serving engines, options.hfConfig) goes through the
+ * JSON path, which throws a MemplanError naming the field as mp.estimate() does.
+ * Loads its own instance of the module; options as load().
+ */
+export async function loadFastEstimator(options = {}) {
+  const settings = {};
+  if (options.wasmBinary) settings.wasmBinary = options.wasmBinary;
+  else if (isNode) {
+    const fs = await import('node:fs/promises');
+    settings.wasmBinary = await fs.readFile(new URL('./memplan-core.wasm', import.meta.url));
+  }
+  if (options.wasmUrl) settings.locateFile = () => String(options.wasmUrl);
+  const core = await createMemplanCore(settings);
+  const fast = new core.FastEstimator();
+  const fields = JSON.parse(fast.fields());
+  // Field indices by section and key ("" = the top level), looked up without building paths.
+  const bySection = new Map([['', new Map()]]);
+  fields.forEach((f, i) => {
+    const dot = f.path.lastIndexOf('.');
+    const section = dot < 0 ? '' : f.path.slice(0, dot);
+    if (!bySection.has(section)) bySection.set(section, new Map());
+    bySection.get(section).set(f.path.slice(dot + 1), i);
+  });
+  const topLevel = bySection.get('');
+  const models = new Map();
+  const finiteOnly = (key, value) => (typeof value === 'number' && !Number.isFinite(value) ? { non_finite: String(value) } : value);
+  const count = fields.length;
+  const slots = ['handled', 'params', 'data_parallel', 'weights', 'gradients', 'optimizer_states', 'activations',
+    'logits', 'communication', 'kv_cache', 'dequant_workspace', 'misc', 'total', 'has_capacity', 'capacity_bytes',
+    'fits', 'headroom_bytes', 'shortfall_bytes'];
+  const at = Object.fromEntries(slots.map((s, i) => [s, i]));
+  const inBase = fast.inputAddress() / 8;
+  const outBase = fast.outputAddress() / 8;
+  const slow = (config) => {
+    const out = JSON.parse(core.estimate(configText(config), ''));
+    if (out.errors.length) fail(out.errors, ': ');
+    const result = { params: out.params, data_parallel: out.data_parallel, per_gpu: out.per_gpu };
+    if (out.gpu) result.gpu = out.gpu;
+    result.warnings = out.warnings;
+    return result;
+  };
+  // One field's number, or undefined when only the JSON path can read it.
+  const encode = (field, value) => {
+    if (value === null && field.optional) return NaN;
+    if (field.type === 'integer' || field.type === 'bytes') return Number.isFinite(value) ? value : undefined;
+    if (field.type === 'boolean') return value === true ? 1 : value === false ? 0 : undefined;
+    if (field.type === 'choice') {
+      const k = typeof value === 'string' ? field.choices.indexOf(value) : -1;
+      return k < 0 ? undefined : k;
+    }
+    return undefined;
+  };
+  const put = (heap, keys, key, value) => {
+    const i = keys.get(key);
+    if (i === undefined) return false;
+    const v = encode(fields[i], value);
+    if (v === undefined) return false;
+    heap[inBase + i] = v;
+    return true;
+  };
+  return Object.freeze({
+    estimate(config, estimateOptions) {
+      if (config === null || typeof config !== 'object' || Array.isArray(config) || estimateOptions?.hfConfig !== undefined)
+        return slow(config);
+      // JSON.stringify writes NaN and ±Infinity as null: where a null appears, they are marked instead,
+      // so that such a model never matches a cached one and is refused (the JSON path names the field).
+      let modelText = JSON.stringify(config.model === undefined ? {} : config.model);
+      if (modelText.includes('null')) modelText = JSON.stringify(config.model, finiteOnly);
+      let model = models.get(modelText);
+      if (model === undefined) {
+        model = models.size < 4096 ? fast.addModel(modelText) : -1;
+        if (models.size < 4096) models.set(modelText, model);
+      }
+      if (model < 0) return slow(config);
+      const heap = core.HEAPF64;  // re-read: memory growth replaces the view
+      heap.fill(NaN, inBase, inBase + count);
+      for (const key of Object.keys(config)) {
+        const value = config[key];
+        if (key === 'model') continue;
+        if (key === 'version') { if (value === 1) continue; return slow(config); }
+        const keys = key === '' ? undefined : bySection.get(key);
+        if (keys !== undefined && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+          for (const sub in value) if (Object.hasOwn(value, sub) && !put(heap, keys, sub, value[sub])) return slow(config);
+        } else if (!put(heap, topLevel, key, value)) return slow(config);
+      }
+      if (!fast.run(model)) return slow(config);
+      const o = core.HEAPF64;
+      const b = outBase;
+      const result = {
+        params: o[b + at.params], data_parallel: o[b + at.data_parallel],
+        per_gpu: {
+          weights: o[b + at.weights], gradients: o[b + at.gradients], optimizer_states: o[b + at.optimizer_states],
+          activations: o[b + at.activations], logits: o[b + at.logits], communication: o[b + at.communication],
+          kv_cache: o[b + at.kv_cache], dequant_workspace: o[b + at.dequant_workspace], misc: o[b + at.misc],
+          total: o[b + at.total],
+        },
+      };
+      if (o[b + at.has_capacity] === 1)
+        result.gpu = { fits: o[b + at.fits] === 1, headroom_bytes: o[b + at.headroom_bytes],
+          shortfall_bytes: o[b + at.shortfall_bytes], capacity_bytes: o[b + at.capacity_bytes] };
+      result.warnings = [];
+      return result;
+    },
+  });
+}

@@ -28,8 +28,11 @@ constexpr u128 index_bytes = 8; // torch.topk returns int64 indices
 /// and rounded up to a whole byte once.
 class tensor_list {
 public:
-    explicit tensor_list(std::uint64_t act_bits) : act_bits_(act_bits) {}
+    /// `collect`: keep each tensor with its name and note; otherwise only the byte sum is kept (the
+    /// totals-only path of searches: no name is built, nothing is allocated).
+    tensor_list(std::uint64_t act_bits, bool collect) : act_bits_(act_bits), collect_(collect) {}
 
+    bool collecting() const { return collect_; }
     /// `elements` activation-dtype values, divided over `shards` GPUs.
     void act(const char* name, u128 elements, u128 shards, const char* note) {
         add(name, ceil_div(elements * act_bits_, 8 * shards), note);
@@ -38,6 +41,7 @@ public:
     void fixed(const char* name, u128 elements, u128 bytes_each, u128 shards, const char* note) {
         add(name, ceil_div(elements * bytes_each, shards), note);
     }
+    /// As act/fixed with a built name (built by the caller only when collecting()).
     void act_named(const std::string& name, u128 elements, u128 shards, const char* note) {
         add_name(name, ceil_div(elements * act_bits_, 8 * shards), note);
     }
@@ -45,14 +49,29 @@ public:
         add_name(name, ceil_div(elements * bytes_each, shards), note);
     }
     std::vector<activation_tensor> take() { return std::move(out_); }
+    /// Sum of the tensors' bytes, each capped at 2^64 − 1 as activation_tensor::bytes is, the sum in
+    /// 128 bits (exactly what total_bytes() of the collected list gives before its own cap).
+    u128 sum() const { return sum_; }
 
 private:
-    void add(const char* name, u128 bytes, const char* note) { add_name(name, bytes, note); }
+    void add(const char* name, u128 bytes, const char* note) {
+        if (collect_) {
+            add_name(name, bytes, note);
+            return;
+        }
+        sum_ += capped(bytes);
+    }
     void add_name(const std::string& name, u128 bytes, const char* note) {
+        sum_ += capped(bytes);
+        if (collect_) out_.push_back({name, static_cast<std::uint64_t>(capped(bytes)), note});
+    }
+    static u128 capped(u128 bytes) {
         constexpr u128 top = std::numeric_limits<std::uint64_t>::max();
-        out_.push_back({name, static_cast<std::uint64_t>(bytes > top ? top : bytes), note});
+        return bytes > top ? top : bytes;
     }
     std::uint64_t act_bits_;
+    bool collect_;
+    u128 sum_ = 0;
     std::vector<activation_tensor> out_;
 };
 
@@ -91,19 +110,23 @@ struct adapter_view {
     /// Tensors of an adapted linear `name` on `tokens` tokens, d_in → d_out as split over tp.
     void add(tensor_list& l, const char* scope, const char* name, u128 tokens, u128 d_in, u128 d_out) const {
         if (!in.enabled || !adapted(name)) return;
-        const std::string base = std::string("lora.") + scope + "." + name;
+        const bool named = l.collecting();  // totals only: no name is built
+        const std::string base = named ? std::string("lora.") + scope + "." + name : std::string();
+        const auto n = [named](const std::string& prefix, const char* suffix) {
+            return named ? prefix + suffix : std::string();
+        };
         if (in.dropout) {
             // PEFT lora_dropout (nn.Dropout per adapted module): lora_A keeps the dropped-out input, dropout its mask.
-            l.act_named(base + ".dropout_input", tokens * d_in, 1, "dropped-out input of lora_A (lora_dropout > 0)");
-            l.fixed_named(base + ".dropout_mask", tokens * d_in, mask_bytes, 1, "1-byte mask of lora_dropout");
+            l.act_named(n(base, ".dropout_input"), tokens * d_in, 1, "dropped-out input of lora_A (lora_dropout > 0)");
+            l.fixed_named(n(base, ".dropout_mask"), tokens * d_in, mask_bytes, 1, "1-byte mask of lora_dropout");
         }
         // lora_B keeps its input, lora_A's r-wide output (PEFT LoraLayer: lora_B(lora_A(dropout(x)))).
-        l.act_named(base + ".a_output", tokens * in.rank, 1, "r-wide output of lora_A, input of lora_B");
+        l.act_named(n(base, ".a_output"), tokens * in.rank, 1, "r-wide output of lora_A, input of lora_B");
         if (in.dora) {
             // DoRA: result = (m/‖W+BA‖ − 1)·base + m/‖W+BA‖·lora·scale; the trainable magnitude keeps both factors.
-            const std::string d = std::string("dora.") + scope + "." + name;
-            l.act_named(d + ".base_output", tokens * d_out, 1, "base layer output, kept by the magnitude product");
-            l.act_named(d + ".lora_output", tokens * d_out, 1, "adapter output, kept by the magnitude product");
+            const std::string d = named ? std::string("dora.") + scope + "." + name : std::string();
+            l.act_named(n(d, ".base_output"), tokens * d_out, 1, "base layer output, kept by the magnitude product");
+            l.act_named(n(d, ".lora_output"), tokens * d_out, 1, "adapter output, kept by the magnitude product");
         }
     }
 };
@@ -114,14 +137,18 @@ void add_norm(tensor_list& l, const shape& x, norm_kind kind, const char* input_
         // Hugging Face LlamaRMSNorm.forward in eager PyTorch: hidden_states.to(torch.float32) is kept by
         // pow, its square by mean (torch 1.13 autograd), rsqrt's fp32 output per token, and the bf16
         // normalized x by the product with the weight when the weight is trained.
-        const std::string base = std::string(input_name).substr(0, std::string(input_name).rfind('.'));
-        l.fixed_named(base + ".input_fp32", x.tokens * x.h, fp32_bytes, x.sp,
+        const std::string base =
+            l.collecting() ? std::string(input_name).substr(0, std::string(input_name).rfind('.')) : std::string();
+        const auto n = [&l](const std::string& prefix, const char* suffix) {
+            return l.collecting() ? prefix + suffix : std::string();
+        };
+        l.fixed_named(n(base, ".input_fp32"), x.tokens * x.h, fp32_bytes, x.sp,
                       "fp32 upcast of the norm input (eager LlamaRMSNorm), kept by pow");
-        l.fixed_named(base + ".squared_fp32", x.tokens * x.h, fp32_bytes, x.sp,
+        l.fixed_named(n(base, ".squared_fp32"), x.tokens * x.h, fp32_bytes, x.sp,
                       "fp32 square of the input (eager LlamaRMSNorm), kept by mean");
         l.fixed(stats_name, x.tokens, fp32_bytes, x.sp, "fp32 rsqrt of the mean square per token, kept by the product");
         if (!x.frozen)
-            l.act_named(base + ".normalized", x.tokens * x.h, x.sp,
+            l.act_named(n(base, ".normalized"), x.tokens * x.h, x.sp,
                         "normalized input cast back to the activation dtype, kept by the weight product");
         return;
     }
@@ -160,8 +187,8 @@ void add_ffn(tensor_list& l, const shape& x, const adapter_view& ad, const char*
     if (ad.keeps({"down_proj"})) l.act(down_input, tokens * f, x.tp, "gated product, input of the down projection");
 }
 
-std::vector<activation_tensor> layer_tensors(const layer_activation_input& in, bool selective) {
-    const model_config& m = in.model;
+/// The tensors of one layer of `m` (in.model is not read) into `l`.
+void layer_tensors(const model_config& m, const layer_activation_input& in, bool selective, tensor_list& l) {
     const u128 tp = in.tp == 0 ? 1 : in.tp;
     const shape x{u128{in.seq_len} * in.micro_batch,
                   m.hidden_size,
@@ -176,7 +203,6 @@ std::vector<activation_tensor> layer_tensors(const layer_activation_input& in, b
                   in.adapter.enabled};
     const adapter_view ad{in.adapter};
     const u128 s = in.seq_len, b = in.micro_batch;
-    tensor_list l(dtype_bits(in.activation_dtype));
 
     // ---- attention
     add_norm(l, x, m.norm, "attn.norm.input", "attn.norm.stats");
@@ -259,37 +285,55 @@ std::vector<activation_tensor> layer_tensors(const layer_activation_input& in, b
     if (x.dropout) l.fixed("mlp.dropout_mask", x.tokens * x.h, mask_bytes, x.sp, "1-byte mask of the dropout after the MLP");
     if (m.norms_per_layer >= 4)
         add_norm(l, x, m.norm, "mlp.post_norm.input", "mlp.post_norm.stats");
-    return l.take();
 }
 
-}  // namespace
 
-std::vector<activation_tensor> layer_activation_tensors(const layer_activation_input& input) {
-    return layer_tensors(input, false);
-}
-
-std::vector<activation_tensor> stored_activation_tensors(const layer_activation_input& input, recompute_mode mode) {
+/// Tensors kept under `mode` for a layer of `m` into `l` (Korthikanti §5 / Table 2).
+void stored_tensors(const model_config& m, const layer_activation_input& input, recompute_mode mode, tensor_list& l) {
     switch (mode) {
-        case recompute_mode::none: return layer_tensors(input, false);
-        case recompute_mode::selective: return layer_tensors(input, true);
+        case recompute_mode::none: layer_tensors(m, input, false, l); return;
+        case recompute_mode::selective: layer_tensors(m, input, true, l); return;
         case recompute_mode::full: {
             // Korthikanti §5 / Table 2 "full recompute: 2sbh": only the layer input (the checkpoint), sharded
             // over t with sequence parallelism.
             const u128 tp = input.tp == 0 ? 1 : input.tp;
-            tensor_list l(dtype_bits(input.activation_dtype));
-            l.act("layer.input", u128{input.seq_len} * input.micro_batch * input.model.hidden_size,
+            l.act("layer.input", u128{input.seq_len} * input.micro_batch * m.hidden_size,
                   input.sequence_parallel ? tp : 1, "input of the layer, the checkpoint from which it is recomputed");
-            return l.take();
+            return;
         }
     }
-    return {};
+}
+
+std::uint64_t capped_sum(u128 sum) {
+    constexpr u128 top = std::numeric_limits<std::uint64_t>::max();
+    return static_cast<std::uint64_t>(sum > top ? top : sum);
+}
+}  // namespace
+
+std::vector<activation_tensor> layer_activation_tensors(const layer_activation_input& input) {
+    tensor_list l(dtype_bits(input.activation_dtype), true);
+    layer_tensors(input.model, input, false, l);
+    return l.take();
+}
+
+std::vector<activation_tensor> stored_activation_tensors(const layer_activation_input& input, recompute_mode mode) {
+    tensor_list l(dtype_bits(input.activation_dtype), true);
+    stored_tensors(input.model, input, mode, l);
+    return l.take();
+}
+
+std::uint64_t stored_activation_bytes(const model_config& model, const layer_activation_input& shape, recompute_mode mode,
+                                      std::vector<activation_tensor>* tensors) {
+    tensor_list l(dtype_bits(shape.activation_dtype), tensors != nullptr);
+    stored_tensors(model, shape, mode, l);
+    if (tensors != nullptr) *tensors = l.take();
+    return capped_sum(l.sum());
 }
 
 std::uint64_t total_bytes(const std::vector<activation_tensor>& tensors) {
     u128 sum = 0;
     for (const auto& t : tensors) sum += t.bytes;
-    constexpr u128 top = std::numeric_limits<std::uint64_t>::max();
-    return static_cast<std::uint64_t>(sum > top ? top : sum);
+    return capped_sum(sum);
 }
 
 }  // namespace memplan

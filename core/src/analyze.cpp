@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "json_text.hpp"
+#include "memplan/fast_estimate.hpp"
 #include "memplan/json.hpp"
 #include "memplan/schema.hpp"
 #include "memplan/zero.hpp"
@@ -18,9 +19,22 @@ namespace memplan {
 
 namespace {
 
+std::uint64_t largest_params(const estimate_config& config, const model_counts& counts);
+std::uint64_t fewest_gpus(const estimate_config& config, const model_counts& counts);
+
+/// estimate() without the per-tensor activation list: every search below reads totals only. `counts`
+/// is count_model(config.model), counted once per analysis: no change below touches the model except
+/// model.params, which no count reads.
+estimate_result estimate_totals(const estimate_config& config, const model_counts& counts) {
+    estimate_options options;
+    options.want_tensors = false;
+    options.counts = &counts;
+    return estimate(config, options);
+}
+
 /// True when `config` estimates without error and fits its GPU.
-bool fits(const estimate_config& config) {
-    const estimate_result r = estimate(config);
+bool fits(const estimate_config& config, const model_counts& counts) {
+    const estimate_result r = estimate_totals(config, counts);
     return r.errors.empty() && r.fits;
 }
 
@@ -55,18 +69,18 @@ std::uint64_t model_states_largest(const estimate_config& config, std::uint64_t 
 }
 
 /// Estimates every stage of `config` with its fit and, given a capacity, its largest model and fewest GPUs.
-stage_analysis analyze_stage(const estimate_config& config, std::int64_t stage, std::uint64_t dp) {
+stage_analysis analyze_stage(const estimate_config& config, std::int64_t stage, std::uint64_t dp, const model_counts& counts) {
     stage_analysis out;
     out.stage = stage;
     const estimate_config staged = with_stage(config, stage);
-    const estimate_result r = estimate(staged);
+    const estimate_result r = estimate_totals(staged, counts);
     out.ok = r.errors.empty();
     out.total = out.ok ? r.per_gpu.total : 0;
     out.fits = out.ok && r.fits;
     if (config.gpu_memory_bytes == 0) return out;
     out.model_states_max_params = model_states_largest(config, dp, stage);
-    out.max_params = largest_fitting_params(staged);
-    out.fewest_gpus = fewest_fitting_gpus(staged);
+    out.max_params = largest_params(staged, counts);
+    out.fewest_gpus = fewest_gpus(staged, counts);
     return out;
 }
 
@@ -137,10 +151,10 @@ std::vector<candidate> candidates(const estimate_config& c) {
 }
 
 /// The candidates that lower the per-GPU total below `current`, largest saving first.
-std::vector<suggestion> suggestions_for(const estimate_config& c, std::uint64_t current) {
+std::vector<suggestion> suggestions_for(const estimate_config& c, std::uint64_t current, const model_counts& counts) {
     std::vector<suggestion> out;
     for (const candidate& k : candidates(c)) {
-        const estimate_result r = estimate(k.config);
+        const estimate_result r = estimate_totals(k.config, counts);
         if (!r.errors.empty() || r.per_gpu.total >= current) continue;
         out.push_back({k.field, k.from, k.to, r.per_gpu.total, current - r.per_gpu.total, r.fits});
     }
@@ -151,14 +165,14 @@ std::vector<suggestion> suggestions_for(const estimate_config& c, std::uint64_t 
 }
 
 /// Per-GPU totals of the four stages for gpus = tp · pp · dp, dp = 1, 2, 4, … while gpus ≤ 1024.
-std::vector<sweep_point> sweep_for(const estimate_config& c) {
+std::vector<sweep_point> sweep_for(const estimate_config& c, const model_counts& counts) {
     std::vector<sweep_point> out;
     const std::uint64_t model_parallel = c.parallel.tp * c.parallel.pp * c.parallel.cp;
     for (std::uint64_t dp = 1; dp * model_parallel <= sweep_max_gpus; dp *= 2) {
         sweep_point point;
         point.gpus = dp * model_parallel;
         for (std::int64_t s = 0; s < 4; ++s) {
-            const estimate_result r = estimate(with_stage(with_data_parallel(c, dp), s));
+            const estimate_result r = estimate_totals(with_stage(with_data_parallel(c, dp), s), counts);
             const auto i = static_cast<std::size_t>(s);
             point.ok[i] = r.errors.empty();
             point.totals[i] = point.ok[i] ? r.per_gpu.total : 0;
@@ -171,6 +185,15 @@ std::vector<sweep_point> sweep_for(const estimate_config& c) {
 }  // namespace
 
 std::uint64_t largest_fitting_params(const estimate_config& config) {
+    return largest_params(config, count_model(config.model));
+}
+
+std::uint64_t fewest_fitting_gpus(const estimate_config& config) {
+    return fewest_gpus(config, count_model(config.model));
+}
+
+namespace {
+std::uint64_t largest_params(const estimate_config& config, const model_counts& counts) {
     if (config.gpu_memory_bytes == 0) return 0;
     // The total is non-decreasing in model.params (weights, gradients, optimizer states and buffers
     // grow with it; activations do not depend on it), so "fits" holds on a prefix of [1, 2^49].
@@ -178,7 +201,7 @@ std::uint64_t largest_fitting_params(const estimate_config& config) {
     std::uint64_t lo = 0, hi = max_param_count;
     while (lo < hi) {
         const std::uint64_t mid = lo + (hi - lo + 1) / 2;  // ≥ 1: params = 0 would mean "from the architecture"
-        if (fits(with_params(config, mid)))
+        if (fits(with_params(config, mid), counts))
             lo = mid;
         else
             hi = mid - 1;
@@ -186,7 +209,7 @@ std::uint64_t largest_fitting_params(const estimate_config& config) {
     return lo;
 }
 
-std::uint64_t fewest_fitting_gpus(const estimate_config& config) {
+std::uint64_t fewest_gpus(const estimate_config& config, const model_counts& counts) {
     if (config.gpu_memory_bytes == 0) return 0;
     const parallel_config& p = config.parallel;
     const std::uint64_t model_parallel = p.tp * p.pp * p.cp;
@@ -197,11 +220,11 @@ std::uint64_t fewest_fitting_gpus(const estimate_config& config) {
     const std::uint64_t k_max = max_gpu_count / model_parallel / step;  // gpus ≤ 2^20 (validate)
     // The total is non-increasing in dp (ZeRO shards divide by dp; nothing else depends on it), so
     // "fits" holds on a suffix of the valid degrees: find its first element.
-    if (k_max == 0 || !fits(with_data_parallel(config, k_max * step))) return 0;
+    if (k_max == 0 || !fits(with_data_parallel(config, k_max * step), counts)) return 0;
     std::uint64_t lo = 1, hi = k_max;  // invariant: hi · step fits; every k < lo does not
     while (lo < hi) {
         const std::uint64_t mid = lo + (hi - lo) / 2;
-        if (fits(with_data_parallel(config, mid * step)))
+        if (fits(with_data_parallel(config, mid * step), counts))
             hi = mid;
         else
             lo = mid + 1;
@@ -209,8 +232,7 @@ std::uint64_t fewest_fitting_gpus(const estimate_config& config) {
     return lo * step * model_parallel;
 }
 
-namespace {
-std::uint64_t largest_fitting(const estimate_config& config, std::uint64_t hi,
+std::uint64_t largest_fitting(const estimate_config& config, const model_counts& counts, std::uint64_t hi,
                               const std::function<void(estimate_config&, std::uint64_t)>& set) {
     if (config.gpu_memory_bytes == 0) return 0;
     // Callers pass a field the total is non-decreasing in, so "fits" holds on a prefix of [1, hi].
@@ -219,29 +241,29 @@ std::uint64_t largest_fitting(const estimate_config& config, std::uint64_t hi,
         const std::uint64_t mid = lo + (hi - lo + 1) / 2;
         estimate_config probe = config;
         set(probe, mid);
-        if (fits(probe)) lo = mid;
+        if (fits(probe, counts)) lo = mid;
         else hi = mid - 1;
     }
     return lo;
 }
 
-workload_limits limits_for(const estimate_config& c) {
+workload_limits limits_for(const estimate_config& c, const model_counts& counts) {
     workload_limits l;
     if (c.gpu_memory_bytes == 0) return l;
     if (c.mode == run_mode::train) {
         // Activations and logits grow with the micro-batch and with the sequence (Korthikanti Table 2);
         // the sequence is searched in steps of cp, which must divide it.
-        l.max_micro_batch = largest_fitting(c, 1048576, [](estimate_config& k, std::uint64_t v) { k.train.micro_batch = v; });
+        l.max_micro_batch = largest_fitting(c, counts, 1048576, [](estimate_config& k, std::uint64_t v) { k.train.micro_batch = v; });
         const std::uint64_t cp = c.parallel.cp;
-        l.max_seq_len = cp * largest_fitting(c, 16777216 / cp, [cp](estimate_config& k, std::uint64_t v) { k.train.seq_len = v * cp; });
+        l.max_seq_len = cp * largest_fitting(c, counts, 16777216 / cp, [cp](estimate_config& k, std::uint64_t v) { k.train.seq_len = v * cp; });
         // Adapter parameters, their states and the r-wide activations grow with the rank.
         if (c.train.adapter_type != adapter_kind::none)
-            l.max_adapter_rank = largest_fitting(c, 65536, [](estimate_config& k, std::uint64_t v) { k.train.adapter_rank = v; });
+            l.max_adapter_rank = largest_fitting(c, counts, 65536, [](estimate_config& k, std::uint64_t v) { k.train.adapter_rank = v; });
     } else {
         // The KV cache, workspace and logits grow with batch and context; a prefill chunk longer than
         // the context is shortened to it.
-        l.max_batch = largest_fitting(c, 1048576, [](estimate_config& k, std::uint64_t v) { k.infer.batch = v; });
-        l.max_context_len = largest_fitting(c, 16777216, [](estimate_config& k, std::uint64_t v) {
+        l.max_batch = largest_fitting(c, counts, 1048576, [](estimate_config& k, std::uint64_t v) { k.infer.batch = v; });
+        l.max_context_len = largest_fitting(c, counts, 16777216, [](estimate_config& k, std::uint64_t v) {
             k.infer.context_len = v;
             k.infer.prefill_tokens = std::min(k.infer.prefill_tokens, v);
         });
@@ -251,14 +273,14 @@ workload_limits limits_for(const estimate_config& c) {
 
 /// Serving: the configuration at context lengths 2^10 … 2^21 (a prefill chunk longer than the
 /// context is shortened to it).
-std::vector<context_point> context_sweep_for(const estimate_config& c) {
+std::vector<context_point> context_sweep_for(const estimate_config& c, const model_counts& counts) {
     std::vector<context_point> out;
     if (c.mode != run_mode::infer) return out;
     for (std::uint64_t context = context_sweep_first; context <= context_sweep_last; context *= 2) {
         estimate_config probe = c;
         probe.infer.context_len = context;
         probe.infer.prefill_tokens = std::min(probe.infer.prefill_tokens, context);
-        const estimate_result r = estimate(probe);
+        const estimate_result r = estimate_totals(probe, counts);
         context_point point;
         point.context_len = context;
         point.ok = r.errors.empty();
@@ -271,8 +293,8 @@ std::vector<context_point> context_sweep_for(const estimate_config& c) {
 }
 /// Serving: true when `config` serves — with an engine, it starts and holds infer.batch requests of
 /// max_model_len at once (num_blocks ≥ batch × blocks per request); without one, it fits.
-bool serves(const estimate_config& config, estimate_result* out = nullptr) {
-    estimate_result r = estimate(config);
+bool serves(const estimate_config& config, const model_counts& counts, estimate_result* out = nullptr) {
+    estimate_result r = estimate_totals(config, counts);
     bool ok = r.errors.empty();
     if (ok && config.infer.engine == serving_engine::none) ok = r.fits;
     else if (ok) {
@@ -285,7 +307,7 @@ bool serves(const estimate_config& config, estimate_result* out = nullptr) {
 
 /// Serving's inverse answers and suggestions (inference mode with a GPU size).
 serving_analysis serving_for_analysis(const estimate_config& c, const estimate_result& current,
-                                      const workload_limits& limits) {
+                                      const workload_limits& limits, const model_counts& counts) {
     serving_analysis out;
     if (c.mode != run_mode::infer || c.gpu_memory_bytes == 0) return out;
     out.present = true;
@@ -302,7 +324,7 @@ serving_analysis serving_for_analysis(const estimate_config& c, const estimate_r
             k.parallel.ep = 1;
             k.parallel.virtual_stages = 1;
             k.parallel.gpus = gpus;
-            if (validate(k).empty() && serves(k)) {
+            if (validate(k).empty() && serves(k, counts)) {
                 out.fewest_gpus = gpus;
                 out.fewest_tp = gpus / pp;
                 out.fewest_pp = pp;
@@ -363,7 +385,7 @@ serving_analysis serving_for_analysis(const estimate_config& c, const estimate_r
     }
     for (const candidate& k : list) {
         estimate_result r;
-        const bool ok = serves(k.config, &r);
+        const bool ok = serves(k.config, counts, &r);
         if (!r.errors.empty()) continue;
         // Helps: more KV tokens with an engine (or serving where it did not), a lower total without one.
         const bool helps = engine ? (r.serving.kv_capacity_tokens > current.serving.kv_capacity_tokens ||
@@ -391,13 +413,14 @@ analysis analyze(const estimate_config& config) {
         return out;
     }
     out.has_capacity = config.gpu_memory_bytes != 0;
+    const model_counts counts = count_model(config.model);  // once: every change below keeps the model
     for (std::int64_t s = 0; s < 4; ++s)
-        out.stages[static_cast<std::size_t>(s)] = analyze_stage(config, s, out.result.data_parallel);
-    out.suggestions = suggestions_for(config, out.result.per_gpu.total);
-    out.sweep = sweep_for(config);
-    out.limits = limits_for(config);
-    out.context_sweep = context_sweep_for(config);
-    out.serving = serving_for_analysis(config, out.result, out.limits);
+        out.stages[static_cast<std::size_t>(s)] = analyze_stage(config, s, out.result.data_parallel, counts);
+    out.suggestions = suggestions_for(config, out.result.per_gpu.total, counts);
+    out.sweep = sweep_for(config, counts);
+    out.limits = limits_for(config, counts);
+    out.context_sweep = context_sweep_for(config, counts);
+    out.serving = serving_for_analysis(config, out.result, out.limits, counts);
     return out;
 }
 

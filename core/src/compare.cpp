@@ -140,9 +140,9 @@ tool_comparison deepspeed_zero2(const context& x, deepspeed_zero2_formula formul
     return t;
 }
 
-/// DeepSpeed's largest_layer_params: the largest module's own parameters — the embedding, the
-/// untied output projection or the widest MLP linear (with its bias).
-std::uint64_t largest_layer_params(const model_config& m) {
+}  // namespace
+
+std::uint64_t deepspeed_largest_layer_params(const model_config& m) {
     const std::uint64_t h = m.hidden_size, ffn = resolved_ffn(m);
     std::uint64_t largest = m.vocab_size * h;
     largest = std::max(largest, h * ffn + (m.mlp_bias ? ffn : 0));
@@ -152,6 +152,9 @@ std::uint64_t largest_layer_params(const model_config& m) {
     }
     return largest;
 }
+
+namespace {
+std::uint64_t largest_layer_params(const model_config& m) { return deepspeed_largest_layer_params(m); }
 
 tool_comparison deepspeed_zero3(const context& x) {
     const char* tool = "deepspeed_zero3_doc";
@@ -565,6 +568,10 @@ comparison compare(const estimate_config& config) {
         auto& d = cmp.deepspeed_buffer_config;
         d.stage = config.parallel.zero_stage;
         d.allgather_bucket_size = config.parallel.zero_bucket_params;
+        d.reduce_bucket_size = config.parallel.reduce_bucket_params;
+        d.prefetch_bucket_size = config.parallel.stage3_prefetch_bucket_params;
+        d.overlap_comm = config.parallel.overlap_comm == overlap_setting::auto_default ? -1
+                         : config.parallel.overlap_comm == overlap_setting::on ? 1 : 0;
         d.max_live_parameters = config.parallel.zero3_max_live_params;
         d.bytes_per_element = std::max<std::uint64_t>(bytes_of(config.train.weight_dtype), 1);
         if (x.has_architecture) d.largest_layer_params = std::min(largest_layer_params(m), x.params);

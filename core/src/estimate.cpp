@@ -4,6 +4,7 @@
 // at the end of each part.
 #include "memplan/estimate.hpp"
 
+#include "memplan/fast_estimate.hpp"
 #include "memplan/serving.hpp"
 #include "stage.hpp"
 
@@ -26,16 +27,47 @@ bool assign_checked(u128 value, const char* field, std::uint64_t& out, diagnosti
     out = static_cast<std::uint64_t>(value);
     return true;
 }
+
+/// True when every decoder layer has the same parameters (then pipeline stages differ only in their
+/// layer count, the first stage's embeddings and the last stage's output layer and logits).
+bool uniform_layers(const param_breakdown& pb) {
+    if (pb.layers.empty()) return true;
+    const layer_params& a = pb.layers.front();
+    for (const layer_params& b : pb.layers)
+        if (b.total != a.total || b.experts != a.experts || b.linear != a.linear || b.expert_linear != a.expert_linear ||
+            b.native_bytes != a.native_bytes || b.native_expert_bytes != a.native_expert_bytes ||
+            b.native_scale_bytes != a.native_scale_bytes || b.packed_params != a.packed_params ||
+            b.packed_expert_params != a.packed_expert_params)
+            return false;
+    return true;
+}
 }  // namespace
 
-estimate_result estimate(const estimate_config& c) {
+estimate_result estimate(const estimate_config& c) { return estimate(c, estimate_options{}); }
+
+model_counts count_model(const model_config& model) {
+    model_counts out;
+    out.params = count_params(model);
+    out.layer_kinds = count_layer_kinds(model);
+    out.uniform_layers = out.params.ok() && uniform_layers(out.params.value);
+    if (out.params.ok()) {
+        out.train_warnings = architecture_warnings(model, run_mode::train);
+        out.infer_warnings = architecture_warnings(model, run_mode::infer);
+    }
+    return out;
+}
+
+estimate_result estimate(const estimate_config& c, const estimate_options& options) {
     estimate_result r;
     r.errors = validate(c);
     if (!r.errors.empty()) return r;
     const model_config& m = c.model;
     const parallel_config& p = c.parallel;
 
-    const auto counted = count_params(m);
+    model_counts counted_here;
+    if (options.counts == nullptr) counted_here = count_model(m);
+    const model_counts& counts = options.counts != nullptr ? *options.counts : counted_here;
+    const outcome<param_breakdown>& counted = counts.params;
     if (!counted.ok()) {
         r.errors = counted.errors;
         return r;
@@ -54,12 +86,38 @@ estimate_result estimate(const estimate_config& c) {
                                                       "); the explicit count is used, spread evenly over stages"});
     }
 
-    // Every pipeline stage is computed; the most loaded one is reported (first-stage activations
-    // against last-stage logits and output layer).
+    // The most loaded pipeline stage is reported (first-stage activations against last-stage logits
+    // and output layer); of equal totals, the first.
+    //
+    // Training with every layer alike (uniform_layers) and no adapter: only stages 0, r = L mod pp
+    // (the first stage with one layer fewer, when 0 < r < pp − 1) and pp − 1 can be the busiest, so
+    // only they are computed. Proof: stage i's total (train_memory.cpp) depends on i only through
+    //   (a) its layer count: L/pp + 1 for i < r, L/pp after, and with uniform layers its parameters
+    //       are that count times one layer's (plus edges), every part non-decreasing in them (ZeRO
+    //       shards are ceil_divs, buffers min(bucket, local), offloaded activations min(·, on-GPU));
+    //   (b) the micro-batches in flight, max(first − i, 1), non-increasing in i, activations
+    //       non-decreasing in it;
+    //   (c) first-stage terms (embeddings, token ids, interleaving factor) and last-stage terms
+    //       (output layer, logits), each non-negative and only adding.
+    // A stage 0 < j < r has stage 0's layers, no fewer micro-batches on stage 0 and no first-stage
+    // terms: total(0) ≥ total(j). A stage r < j < pp − 1 has stage r's layers and no more micro-batches:
+    // total(r) ≥ total(j). So the busiest total is reached on a candidate, and the first stage that
+    // reaches it is a candidate too (the dominating candidate has a smaller index). Adapters (prorated
+    // stage-3 buffers), heterogeneous layers and serving (per-layer KV kinds) compute every stage.
+    const bool train = c.mode == run_mode::train;
+    detail::train_layer layer = train ? detail::train_layer_activations(c, options.want_tensors) : detail::train_layer{};
+    layer.uniform_layers = counts.uniform_layers;
+    const bool candidates_only = train && c.train.adapter_type == adapter_kind::none && counts.uniform_layers;
+    const std::uint64_t uneven = m.num_hidden_layers % p.pp;
     parts128 busiest;
     std::uint64_t busiest_stage = 0;
     for (std::uint64_t i = 0; i < p.pp; ++i) {
-        const parts128 s = c.mode == run_mode::train ? train_stage(c, pb, i) : infer_stage(c, pb, i);
+        if (candidates_only && i != 0 && i + 1 != p.pp && i != uneven) {
+            // Skip to the next candidate: r when still ahead, else the last stage.
+            i = (i < uneven ? uneven : p.pp - 1) - 1;
+            continue;
+        }
+        const parts128 s = train ? train_stage(c, pb, i, layer) : infer_stage(c, pb, i);
         if (i == 0 || s.total() > busiest.total()) {
             busiest = s;
             busiest_stage = i;
@@ -88,7 +146,7 @@ estimate_result estimate(const estimate_config& c) {
         return r;
     }
     d.params_active = m.params != 0 ? m.params : pb.active;
-    const stage_params sp = params_of_stage(c, pb, busiest_stage);
+    const stage_params sp = params_of_stage(c, pb, busiest_stage, counts.uniform_layers);
     d.params_on_gpu = static_cast<std::uint64_t>(sp.dense + sp.experts);
     d.stage = busiest_stage;
     d.layers_on_gpu = static_cast<std::uint64_t>(sp.layers);
@@ -98,13 +156,14 @@ estimate_result estimate(const estimate_config& c) {
     d.kv_cache_bytes_per_token = static_cast<std::uint64_t>(busiest.kv_per_token);
     // Model structure (arch.cpp): parameters by place, layer kinds, recurrent state, weights by type.
     d.param_parts = pb.parts;
-    d.layer_kinds = count_layer_kinds(m);
+    d.layer_kinds = counts.layer_kinds;
     d.state_bytes_per_sequence = static_cast<std::uint64_t>(busiest.state_per_sequence);
-    for (const auto& w : busiest.weight_by_dtype) d.weight_bytes_by_dtype.push_back({w.first, static_cast<std::uint64_t>(w.second)});
+    if (options.want_tensors)  // a list: only when asked for (the totals-only path allocates nothing)
+        for (const auto& w : busiest.weight_by_dtype) d.weight_bytes_by_dtype.push_back({w.first, static_cast<std::uint64_t>(w.second)});
     for (const auto& a : m.assumptions) r.warnings.push_back({"model.model_type", a});
     if (m.params == 0)
-        for (const auto& w : architecture_warnings(m, c.mode)) r.warnings.push_back(w);
-    d.layer_activations = busiest.layer_tensors;
+        for (const auto& w : train ? counts.train_warnings : counts.infer_warnings) r.warnings.push_back(w);
+    if (train) d.layer_activations = layer.tensors;
     detail::finetune_details(c, busiest, r);
 
     if (c.gpu_memory_bytes != 0) {

@@ -52,7 +52,8 @@ u128 layers_of_stage(const model_config& m, std::uint64_t pp, std::uint64_t i) {
     return m.num_hidden_layers / pp + (i < m.num_hidden_layers % pp ? 1 : 0);
 }
 
-stage_params params_of_stage(const estimate_config& c, const param_breakdown& counted, std::uint64_t i) {
+stage_params params_of_stage(const estimate_config& c, const param_breakdown& counted, std::uint64_t i,
+                             bool uniform_layers) {
     const model_config& m = c.model;
     const parallel_config& p = c.parallel;
     stage_params out;
@@ -66,12 +67,28 @@ stage_params params_of_stage(const estimate_config& c, const param_breakdown& co
     // Embeddings (and a vision tower) on the first stage; final norm, output layer and MTP modules on
     // the last, which with tied embeddings keeps its own copy of the embedding matrix (Megatron-LM,
     // Narayanan et al. 2021 §4.1). Layers differ (dense, MoE, hybrid mixers): the stage sums its own.
-    std::uint64_t first = 0;
-    for (std::uint64_t j = 0; j < i; ++j) first += static_cast<std::uint64_t>(layers_of_stage(m, p.pp, j));
+    // First layer of stage i: the i stages before it hold L/pp layers each and one more each of the
+    // first min(i, L mod pp) (layers_of_stage), in closed form rather than summed stage by stage.
+    const std::uint64_t first = i * (m.num_hidden_layers / p.pp) + std::min<std::uint64_t>(i, m.num_hidden_layers % p.pp);
     out.first_layer = first;
     u128 dense = 0, experts = 0, linear = 0, expert_linear = 0, native = 0, native_experts = 0, scales = 0;
     u128 packed = 0, packed_experts = 0;
-    for (std::uint64_t l = first; l < first + out.layers && l < counted.layers.size(); ++l) {
+    if (uniform_layers && !counted.layers.empty()) {
+        // Every layer alike: the sums below are the stage's layer count (those that exist) times one layer's.
+        const std::uint64_t size = counted.layers.size();
+        const u128 n = first >= size ? 0 : std::min<u128>(out.layers, size - first);
+        const layer_params& lp = counted.layers.front();
+        dense = n * (lp.total - lp.experts);
+        experts = n * lp.experts;
+        linear = n * lp.linear;
+        expert_linear = n * lp.expert_linear;
+        native = n * lp.native_bytes;
+        native_experts = n * lp.native_expert_bytes;
+        scales = n * lp.native_scale_bytes;
+        packed = n * lp.packed_params;
+        packed_experts = n * lp.packed_expert_params;
+    }
+    for (std::uint64_t l = first; !uniform_layers && l < first + out.layers && l < counted.layers.size(); ++l) {
         const layer_params& lp = counted.layers[static_cast<std::size_t>(l)];
         dense += lp.total - lp.experts;
         experts += lp.experts;

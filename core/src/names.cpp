@@ -60,6 +60,11 @@ constexpr name_table<fsdp_strategy, 5> fsdp_names{{{{fsdp_strategy::full_shard, 
                                                     {fsdp_strategy::hybrid_shard_zero2, "hybrid_shard_zero2"},
                                                     {fsdp_strategy::no_shard, "no_shard"}}}};
 
+constexpr name_table<comm_buffer_model, 2> comm_names{
+    {{{comm_buffer_model::memplan, "memplan"}, {comm_buffer_model::deepspeed, "deepspeed"}}}};
+constexpr name_table<overlap_setting, 3> overlap_names{
+    {{{overlap_setting::auto_default, "auto"}, {overlap_setting::on, "on"}, {overlap_setting::off, "off"}}}};
+
 /// The joined names of a table, built once (an immutable constant after its first use).
 template <class Table>
 const char* joined_once(const Table& table) {
@@ -76,6 +81,12 @@ const char* choice_names(norm_kind) { return joined_once(norm_names); }
 const char* choice_names(mlp_kind) { return joined_once(mlp_names); }
 const char* choice_names(offload_target) { return joined_once(offload_names); }
 const char* choice_names(fsdp_strategy) { return joined_once(fsdp_names); }
+const char* choice_names(comm_buffer_model) { return joined_once(comm_names); }
+const char* choice_names(overlap_setting) { return joined_once(overlap_names); }
+const char* to_string(comm_buffer_model model) { return comm_names.name(model); }
+const char* to_string(overlap_setting setting) { return overlap_names.name(setting); }
+bool parse_enum(const std::string& name, comm_buffer_model& out) { return comm_names.parse(name, out); }
+bool parse_enum(const std::string& name, overlap_setting& out) { return overlap_names.parse(name, out); }
 const char* to_string(fsdp_strategy strategy) { return strategy == fsdp_strategy::unset ? "" : fsdp_names.name(strategy); }
 bool parse_enum(const std::string& name, fsdp_strategy& out) { return fsdp_names.parse(name, out); }
 

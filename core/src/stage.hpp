@@ -3,13 +3,16 @@
 // stage; infer_memory.cpp: one serving stage.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "checks.hpp"
 #include "memplan/activations.hpp"
+#include "memplan/adapters.hpp"
 #include "memplan/arch.hpp"
 #include "memplan/estimate.hpp"
 
@@ -34,10 +37,31 @@ struct stage_params {
 u128 layers_of_stage(const model_config& m, std::uint64_t pp, std::uint64_t i);
 
 /// Parameters of pipeline stage `i` on one GPU (after tp and ep), split by how they are sharded.
-stage_params params_of_stage(const estimate_config& c, const param_breakdown& counted, std::uint64_t i);
+/// `uniform_layers`: every entry of counted.layers is the same (model_counts), so a stage's sums are
+/// its layer count times one layer's, taken without the loop (the same exact integers).
+stage_params params_of_stage(const estimate_config& c, const param_breakdown& counted, std::uint64_t i,
+                             bool uniform_layers = false);
 
 /// Optimizer-state bytes for `shard_params` parameters.
 u128 optimizer_bytes(u128 shard_params, const train_config& t, const model_config& m);
+
+/// Weights by storage type: at most two (the packed type, and bf16 beside it), names static; held in
+/// place so that a stage allocates nothing.
+class weight_types {
+public:
+    using item = std::pair<const char*, u128>;
+    weight_types() = default;
+    weight_types(std::initializer_list<item> items) {
+        for (const item& i : items) push_back(i);
+    }
+    void push_back(const item& i) { items_[size_++] = i; }  // at most two, as every caller adds
+    const item* begin() const { return items_; }
+    const item* end() const { return items_ + size_; }
+
+private:
+    item items_[2]{};
+    std::size_t size_ = 0;
+};
 
 /// Parts of one stage, in 128 bits before the range check.
 struct parts128 {
@@ -49,13 +73,23 @@ struct parts128 {
     u128 paged_spill = 0;      ///< paged optimizer states that may move to host memory
     u128 offloaded_activations = 0;  ///< checkpointed layer inputs kept in host memory
     u128 state_per_sequence = 0;  ///< linear-attention / Mamba state bytes of one sequence (inside kv)
-    std::vector<std::pair<std::string, u128>> weight_by_dtype;  ///< weights by storage type
-    std::vector<activation_tensor> layer_tensors;  ///< what one layer keeps for one micro-batch (training)
+    weight_types weight_by_dtype;  ///< weights by storage type
     u128 total() const { return weights + gradients + optimizer + activations + logits + communication + kv + dequant; }
 };
 
+/// What one layer keeps for one micro-batch in training: the same on every stage, computed once.
+struct train_layer {
+    u128 kept = 0;         ///< bytes kept under train.recompute (stored_activation_bytes)
+    u128 working_set = 0;  ///< full recompute: the whole working set of the layer re-run in backward; else 0
+    std::vector<activation_tensor> tensors;  ///< the kept tensors, only when asked for (want_tensors)
+    finetune_params finetune;      ///< adapters: count_finetune_params (the same on every stage)
+    frozen_base_bytes frozen_base; ///< adapters: count_frozen_base
+    bool uniform_layers = false;   ///< model_counts::uniform_layers (params_of_stage)
+};
+train_layer train_layer_activations(const estimate_config& c, bool want_tensors);
+
 /// One training stage: model states, activations, logits and buffers of pipeline stage `i`.
-parts128 train_stage(const estimate_config& c, const param_breakdown& counted, std::uint64_t i);
+parts128 train_stage(const estimate_config& c, const param_breakdown& counted, std::uint64_t i, const train_layer& layer);
 
 /// One serving stage: weights, KV cache, prefill workspace and logits of pipeline stage `i`.
 parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, std::uint64_t i);

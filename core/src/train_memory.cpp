@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "memplan/adapters.hpp"
+#include "memplan/reference.hpp"
 #include "stage.hpp"
 
 namespace memplan::detail {
@@ -10,9 +11,9 @@ namespace memplan::detail {
 namespace {
 
 /// One layer's shape on this GPU for the tensor-by-tensor activation model (activations.cpp).
+/// in.model is left empty: the model is passed by reference (stored_activation_bytes), never copied.
 layer_activation_input layer_shape(const estimate_config& c, u128 s_local, bool checkpoint_sharded) {
     layer_activation_input in;
-    in.model = c.model;
     in.seq_len = static_cast<std::uint64_t>(s_local);
     in.micro_batch = c.train.micro_batch;
     in.tp = c.parallel.tp;
@@ -36,11 +37,28 @@ dtype as_dtype(float_precision p) {
 }
 }  // namespace
 
-parts128 train_stage(const estimate_config& c, const param_breakdown& counted, std::uint64_t i) {
+train_layer train_layer_activations(const estimate_config& c, bool want_tensors) {
+    const parallel_config& p = c.parallel;
+    const train_config& t = c.train;
+    const u128 s_local = u128{t.seq_len} / p.cp;  // context parallelism splits the sequence
+    const bool full = t.recompute == recompute_mode::full;
+    train_layer out;
+    const layer_activation_input kept_shape = layer_shape(c, s_local, full && p.partition_activations);
+    out.kept = stored_activation_bytes(c.model, kept_shape, t.recompute, want_tensors ? &out.tensors : nullptr);
+    // One layer re-run in backward holds its full working set (Korthikanti §5).
+    if (full) out.working_set = stored_activation_bytes(c.model, layer_shape(c, s_local, false), recompute_mode::none);
+    if (t.adapter_type != adapter_kind::none) {  // the same for every stage; validated in validate()
+        out.finetune = count_finetune_params(c.model, t).value;
+        out.frozen_base = count_frozen_base(c.model, t).value;
+    }
+    return out;
+}
+
+parts128 train_stage(const estimate_config& c, const param_breakdown& counted, std::uint64_t i, const train_layer& layer) {
     const model_config& m = c.model;
     const parallel_config& p = c.parallel;
     const train_config& t = c.train;
-    const stage_params sp = params_of_stage(c, counted, i);
+    const stage_params sp = params_of_stage(c, counted, i, layer.uniform_layers);
     parts128 r;
 
     // ZeRO shards over the data-parallel group, which with context parallelism is dp × cp (Megatron's
@@ -65,8 +83,8 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
     finetune_params fp;
     frozen_base_bytes fb;
     if (adapter) {
-        fp = count_finetune_params(m, t).value;  // validated in validate()
-        fb = count_frozen_base(m, t).value;
+        fp = layer.finetune;  // counted once per estimate (train_layer_activations)
+        fb = layer.frozen_base;
         train_dense = ceil_div(sp.layers * fp.per_layer + (first ? fp.first_stage : 0) + (last ? fp.last_stage : 0), p.tp);
         train_experts = ceil_div(sp.layers * fp.per_layer_experts, tp_ep);
         layer_dense = ceil_div(u128{fp.per_layer}, p.tp);
@@ -146,7 +164,20 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
 
     // DeepSpeed keeps an allgather bucket (stage ≥ 1) and, at stage 3, up to stage3_max_live_parameters
     // gathered parameters; neither exceeds this GPU's parameters.
-    if (!adapter) {
+    if (!adapter && p.comm_buffers == comm_buffer_model::deepspeed && p.zero_stage >= 1) {
+        // As DeepSpeed allocates them (deepspeed/runtime/zero/stage_1_and_2.py, stage3.py; the terms
+        // and their sources are in reference.cpp deepspeed_comm_buffer_bytes).
+        deepspeed_comm_config d;
+        d.stage = p.zero_stage;
+        d.reduce_bucket_size = p.reduce_bucket_params;
+        d.allgather_bucket_size = p.zero_bucket_params;
+        d.overlap_comm = p.overlap_comm == overlap_setting::auto_default ? -1 : p.overlap_comm == overlap_setting::on ? 1 : 0;
+        d.prefetch_bucket_size = p.stage3_prefetch_bucket_params;
+        d.max_live_parameters = p.zero3_max_live_params;
+        d.bytes_per_element = std::max<std::uint64_t>(1, dtype_bits(t.weight_dtype) / 8);
+        d.largest_layer_params = m.params == 0 ? deepspeed_largest_layer_params(m) : 0;
+        r.communication += deepspeed_comm_buffer_bytes(d).allocated_bytes;
+    } else if (!adapter) {
         if (p.zero_stage >= 1) r.communication += bytes_of(std::min<u128>(p.zero_bucket_params, local), t.weight_dtype);
         if (p.zero_stage >= 3) r.communication += bytes_of(std::min<u128>(p.zero3_max_live_params, local), t.weight_dtype);
     } else {
@@ -170,9 +201,7 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
     const u128 s_local = u128{t.seq_len} / p.cp;  // context parallelism splits the sequence
     const u128 tp = p.tp;
     const bool full = t.recompute == recompute_mode::full;
-    const auto kept_tensors =
-        stored_activation_tensors(layer_shape(c, s_local, full && p.partition_activations), t.recompute);
-    const u128 kept = total_bytes(kept_tensors);
+    const u128 kept = layer.kept;  // the same for every stage: computed once (train_layer_activations)
     u128 numerator = sp.layers * in_flight * kept;
     u128 denominator = 1;
     if (i == 0 && p.virtual_stages > 1) {
@@ -193,7 +222,7 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
         r.host += r.offloaded_activations;
     }
     if (full)  // one layer re-run in backward holds its full working set (Korthikanti §5)
-        r.activations += total_bytes(layer_activation_tensors(layer_shape(c, s_local, false)));
+        r.activations += layer.working_set;
     if (i == 0) {
         // The embedding's backward keeps the int64 token ids, 8 bytes per token (Megatron-LM
         // theoretical_memory_usage.py, "input to embedding"), whole on every tensor-parallel rank.
@@ -202,7 +231,6 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
             r.activations += ceil_div(in_flight * s_local * t.micro_batch * m.hidden_size,
                                       p.sequence_parallel ? tp : u128{1});
     }
-    r.layer_tensors = kept_tensors;
     r.layer_activation = kept;
     r.in_flight = in_flight;
     if (i + 1 == p.pp && m.vocab_size != 0) {

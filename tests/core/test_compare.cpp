@@ -246,3 +246,27 @@ TEST_CASE("compare: tool figures at 2^53 bytes or more are refused, never clampe
     }
     CHECK_FALSE(find_tool(result, "deepspeed_zero3_doc")->at("expressible").get<bool>());
 }
+
+TEST_CASE("parallel.comm_buffers deepspeed counts DeepSpeed's own allocations in the estimate", "[compare][deepspeed][estimate]") {
+    const auto comm = [](const std::string& parallel) {
+        const auto parsed = parse_config(R"({"model": {"preset": "llama-2-7b"}, "train": {"recompute": "full"},
+            "parallel": )" + parallel + "}");
+        REQUIRE(parsed.ok());
+        const auto r = estimate(parsed.value);
+        REQUIRE(r.errors.empty());
+        return r.per_gpu.communication;
+    };
+    // memplan's model (the default): the 5e8-element allgather bucket in bf16.
+    CHECK(comm(R"({"gpus": 8, "zero_stage": 2})") == 1000000000ULL);
+    // DeepSpeed ZeRO-2 (stage_1_and_2.py): a reduce bucket of reduce_bucket_size elements, a second
+    // one with overlap_comm; the allgather writes into the flat parameter buffer (0 extra bytes).
+    CHECK(comm(R"({"gpus": 8, "zero_stage": 2, "comm_buffers": "deepspeed"})") == 1000000000ULL);
+    CHECK(comm(R"({"gpus": 8, "zero_stage": 2, "comm_buffers": "deepspeed", "overlap_comm": "on"})") == 2000000000ULL);
+    CHECK(comm(R"({"gpus": 8, "zero_stage": 2, "comm_buffers": "deepspeed", "overlap_comm": "on",
+                   "reduce_bucket_params": 200000000})") == 800000000ULL);
+    // The Hugging Face DeepSpeed guide's rule for the same settings: 5e8 + 5e8 elements × 2 B × 4.5 = 9 GB.
+    const json cmp = json::parse(compare_json(R"({"model": {"preset": "llama-2-7b"}, "train": {"recompute": "full"},
+        "parallel": {"gpus": 8, "zero_stage": 2, "overlap_comm": "on"}})"));
+    CHECK(cmp["deepspeed_buffers"]["guide_bytes"] == 9000000000ULL);
+    CHECK(cmp["deepspeed_buffers"]["allocated_bytes"] == 2000000000ULL);
+}

@@ -116,13 +116,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (again != resolved) fail("resolve_model_json does not round-trip", resolved + "\nagain: " + again);
     }
 
-    // Known slow input, fix pending (docs/reliability.md, "analyze is slow for deep pipelines";
-    // reproducer tests/fuzz/regressions/slow-analyze-train-pp1024.json): analyze_json costs about 300
-    // estimates of pp stages each, seconds under ASan for pp = 1024. Skipped so that a 60 s CI run
-    // does not time out on it; remove this guard once fixed.
-    const auto parsed = memplan::parse_config(config, hf);
-    if (parsed.ok() && parsed.value.parallel.pp > 64) return 0;
-
     const std::string analyzed = memplan::analyze_json(config, hf);
     const json analysis = checked_output(analyzed);
     // analyze's "estimate" is the estimate of the same input: the same object as estimate_json's.

@@ -93,6 +93,12 @@ std::vector<activation_tensor> layer_activation_tensors(const layer_activation_i
 /// full → "layer.input" only (2sbh, /t with sequence parallelism).
 std::vector<activation_tensor> stored_activation_tensors(const layer_activation_input& input, recompute_mode mode);
 
+/// The bytes `stored_activation_tensors` would sum to (total_bytes of that list), for a layer of
+/// `model` (shape.model is not read, so no model is copied); the list itself is produced only when
+/// `tensors` is non-null. Without it nothing is allocated: the totals-only path of estimate().
+std::uint64_t stored_activation_bytes(const model_config& model, const layer_activation_input& shape, recompute_mode mode,
+                                      std::vector<activation_tensor>* tensors = nullptr);
+
 /// Sum of the bytes of `tensors`.
 std::uint64_t total_bytes(const std::vector<activation_tensor>& tensors);
 

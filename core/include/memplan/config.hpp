@@ -147,6 +147,15 @@ enum class offload_target { none, cpu, nvme };
 /// replicate across nodes. `unset`: the layout is given by zero_stage alone.
 enum class fsdp_strategy { unset, full_shard, shard_grad_op, hybrid_shard, hybrid_shard_zero2, no_shard };
 
+/// How the communication buffers of ZeRO are counted: memplan's model (the allgather bucket and, at
+/// stage 3, the live parameters, each at most this GPU's parameters) or DeepSpeed's allocations as
+/// its code makes them (reduce buckets, overlap_comm's extra buffers, stage-3 prefetch and the
+/// largest layer's working copy; memplan/reference.hpp deepspeed_comm_buffer_bytes).
+enum class comm_buffer_model { memplan, deepspeed };
+
+/// DeepSpeed's zero_optimization.overlap_comm: its default (on at stage 3 only), on or off.
+enum class overlap_setting { auto_default, on, off };
+
 /// How the GPUs are divided: gpus = dp × tp × pp × cp; experts are split over ep ranks carved out of
 /// dp × cp; ZeRO shards over the data-parallel group (dp × cp, as Megatron's distributed optimizer).
 struct parallel_config {
@@ -163,6 +172,10 @@ struct parallel_config {
     bool partition_activations = false;  ///< DeepSpeed ZeRO-R Pa: checkpointed layer inputs sharded over tp
     std::uint64_t zero_bucket_params = 500000000;       ///< DeepSpeed allgather bucket, in elements
     std::uint64_t zero3_max_live_params = 1000000000;   ///< DeepSpeed stage3_max_live_parameters
+    comm_buffer_model comm_buffers = comm_buffer_model::memplan;  ///< how communication buffers are counted
+    std::uint64_t reduce_bucket_params = 500000000;     ///< DeepSpeed reduce_bucket_size, elements
+    overlap_setting overlap_comm = overlap_setting::auto_default;  ///< DeepSpeed overlap_comm
+    std::uint64_t stage3_prefetch_bucket_params = 50000000;  ///< DeepSpeed stage3_prefetch_bucket_size, elements
     offload_target offload_optimizer = offload_target::none;  ///< optimizer states (and fp32 master) off the GPU
     offload_target offload_params = offload_target::none;     ///< parameters off the GPU (ZeRO-3 only)
     std::uint64_t gpus_per_node = 8;  ///< for host memory per node
@@ -261,6 +274,8 @@ const char* to_string(attention_kind kind);
 const char* to_string(layer_mlp_kind kind);
 const char* to_string(checkpoint_format format);
 const char* to_string(fsdp_strategy strategy);
+const char* to_string(comm_buffer_model model);
+const char* to_string(overlap_setting setting);
 const char* to_string(serving_engine engine);
 const char* to_string(adapter_kind kind);
 const char* to_string(base_precision precision);
@@ -279,6 +294,8 @@ bool parse_enum(const std::string& name, attention_kind& out);
 bool parse_enum(const std::string& name, layer_mlp_kind& out);
 bool parse_enum(const std::string& name, checkpoint_format& out);
 bool parse_enum(const std::string& name, fsdp_strategy& out);
+bool parse_enum(const std::string& name, comm_buffer_model& out);
+bool parse_enum(const std::string& name, overlap_setting& out);
 bool parse_enum(const std::string& name, serving_engine& out);
 bool parse_enum(const std::string& name, adapter_kind& out);
 bool parse_enum(const std::string& name, base_precision& out);
@@ -295,6 +312,8 @@ const char* choice_names(norm_kind);
 const char* choice_names(mlp_kind);
 const char* choice_names(offload_target);
 const char* choice_names(fsdp_strategy);
+const char* choice_names(comm_buffer_model);
+const char* choice_names(overlap_setting);
 const char* choice_names(serving_engine);
 const char* choice_names(adapter_kind);
 const char* choice_names(base_precision);

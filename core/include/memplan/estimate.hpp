@@ -121,4 +121,21 @@ diagnostics validate(const estimate_config& config);
 /// Per-GPU memory for `config`; result.errors is non-empty (and nothing else is set) when the input is invalid.
 estimate_result estimate(const estimate_config& config);
 
+struct model_counts;  // memplan/fast_estimate.hpp
+
+/// What estimate() fills beyond the totals.
+struct estimate_options {
+    /// The result's two lists, details.layer_activations (the per-tensor list with names and notes)
+    /// and details.weight_bytes_by_dtype, which the JSON result writes; false: the totals-only path
+    /// of searches (analyze, the numeric fast path), both lists empty, every other field the same.
+    bool want_tensors = true;
+    /// count_model(config.model) when the caller estimates one model many times (analyze, the numeric
+    /// fast path); it must describe config.model (model.params aside, which no count reads). Null:
+    /// counted here.
+    const model_counts* counts = nullptr;
+};
+
+/// estimate() with options; estimate(config) is estimate(config, estimate_options{}).
+estimate_result estimate(const estimate_config& config, const estimate_options& options);
+
 }  // namespace memplan

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "memplan/config.hpp"
+
 #include "memplan/types.hpp"
 
 namespace memplan {
@@ -90,6 +92,10 @@ struct deepspeed_comm_buffers {
     bool overlap_comm = false;          ///< the value used (default resolved)
     diagnostics errors;
 };
+
+/// DeepSpeed's largest_layer_params for a model: the largest module's own parameters — the embedding,
+/// the untied output projection or the widest MLP linear (with its bias).
+std::uint64_t deepspeed_largest_layer_params(const model_config& model);
 
 /// Sizes DeepSpeed's communication buffers for `config`.
 deepspeed_comm_buffers deepspeed_comm_buffer_bytes(const deepspeed_comm_config& config);
