@@ -191,7 +191,7 @@ export interface Config {
     seq_len?: number;
     /** Activation checkpointing: none: keep every activation; selective: recompute attention; full: keep only each layer's input. Default: 'none'. */
     recompute?: 'none' | 'selective' | 'full';
-    /** FlashAttention: Attention without a stored score matrix. Default: false. */
+    /** FlashAttention: Attention without a stored score matrix. Default: true. */
     flash_attention?: boolean;
     /** Weights: Precision of the weights used in forward and backward. Default: 'bf16'. */
     weight_dtype?: 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8' | 'int4';
