@@ -510,3 +510,20 @@ TEST_CASE("paged optimizer states that only fit when paged out carry a warning",
     for (const auto& w : r.warnings) warned = warned || w.field == "train.paged_optimizer";
     CHECK(warned);
 }
+
+TEST_CASE("Qwen3: LoRA counts follow the explicit head_dim and every routed expert", "[finetune][lora][qwen3]") {
+    const auto trainable_of = [](const std::string& preset, const std::string& targets) {
+        const auto parsed = parse_config(R"({"model": {"preset": ")" + preset + R"("}, "train": {"adapter_type": "lora",
+            "adapter_rank": 8, "adapter_targets": ")" + targets + "\"}}");
+        REQUIRE(parsed.ok());
+        const auto r = estimate(parsed.value);
+        REQUIRE(r.errors.empty());
+        return r.details.params_trainable;
+    };
+    // Qwen3-8B (its count 8,190,735,360 is pinned in test_arch_2026.cpp): hidden 4096, 36 layers,
+    // 32 query heads and 8 KV heads of head_dim 128. q_proj 4096→4096: 8·(4096 + 4096) = 65,536;
+    // v_proj 4096→1024: 8·(4096 + 1024) = 40,960; × 36 layers = 3,833,856.
+    CHECK(trainable_of("qwen3-8b", "q_proj,v_proj") == 36ULL * (65536 + 40960));
+    // Qwen3-30B-A3B: 48 layers × 128 experts, each gate_proj 2048→768: 8·(2048 + 768) = 22,528.
+    CHECK(trainable_of("qwen3-30b-a3b", "gate_proj") == 48ULL * 128 * 22528);
+}
