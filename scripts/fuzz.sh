@@ -6,6 +6,8 @@
 #   bash scripts/fuzz.sh                      # CI: 60 s
 #   FUZZ_SECONDS=3600 bash scripts/fuzz.sh    # on demand
 #   FUZZ_JOBS=2 ...                           # parallel fuzzing processes (default 1)
+#   FUZZ_SEED=0 ...                           # a random mutation sequence (default 1: the same
+#                                             # sequence on every CI run, so a run is reproducible)
 # Every file in tests/fuzz/regressions/ is replayed first, so a fixed defect stays fixed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +27,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 fuzzer=$build/memplan_fuzz
 flags=(-dict=tests/fuzz/memplan.dict -timeout=30 -rss_limit_mb=2048 -max_len=16384
-       -artifact_prefix="$build/artifacts/" -print_final_stats=1)
+       -artifact_prefix="$build/artifacts/" -print_final_stats=1 -seed="${FUZZ_SEED:-1}")
 
 if compgen -G "tests/fuzz/regressions/*" >/dev/null; then
   echo "== fuzz: replaying tests/fuzz/regressions/"

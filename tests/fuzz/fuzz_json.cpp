@@ -102,8 +102,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             const std::string inline_text = memplan::estimate_json(base.dump(), "");
             const json inline_doc = json::parse(inline_text, nullptr, false);
             const json hf_doc = json::parse(estimated, nullptr, false);
-            if (inline_doc["errors"].empty() != hf_doc["errors"].empty() ||
-                (hf_doc["errors"].empty() && inline_doc != hf_doc))
+            // A document refused as text (a key twice, a NUL byte, too deep) is not the same input
+            // once re-serialised by nlohmann, which keeps the last duplicate: nothing to compare.
+            bool refused_as_text = false;
+            for (const auto& e : hf_doc["errors"])
+                refused_as_text = refused_as_text || e["field"] == "hf_config" || e["field"] == "config";
+            if (!refused_as_text && (inline_doc["errors"].empty() != hf_doc["errors"].empty() ||
+                (hf_doc["errors"].empty() && inline_doc != hf_doc)))
                 fail("the model as hf_config and as config.model differ", estimated + "\ninline: " + inline_text);
         }
     }
