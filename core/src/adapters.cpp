@@ -73,10 +73,6 @@ std::uint64_t precision_bytes(float_precision precision) { return precision == f
 // ---------------------------------------------------------------------------------------------
 // Linear layers
 
-const char* adapter_target_names() {
-    return "q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj, router, shared_expert_gate, lm_head, "
-           "embed_tokens";
-}
 const char* modules_to_save_names() { return "lm_head, embed_tokens"; }
 
 namespace {
@@ -291,19 +287,15 @@ outcome<frozen_base_bytes> count_frozen_base(const model_config& m, const train_
     const param_breakdown& pb = counted.value;
     const u128 L = std::max<std::uint64_t>(1, m.num_hidden_layers);
     const u128 unq = unquantized_bytes(t.base_dtype);
-    u128 dense = 0, experts = 0, dense_weights = 0, expert_weights = 0, largest = 0;
+    u128 dense = 0, experts = 0, largest = 0;
     for (const auto& lm : linear_modules(m)) {
         const u128 in_layer = u128{lm.count};  // whole model; divided by L (rounded up) below
         const u128 bytes = in_layer * frozen_linear_bytes(lm.d_in, lm.d_out, t.base_dtype, t.double_quant);
-        const u128 elements = in_layer * lm.d_in * lm.d_out;
         (lm.expert ? experts : dense) += bytes;
-        (lm.expert ? expert_weights : dense_weights) += elements;
         largest = std::max<u128>(largest, u128{lm.d_in} * lm.d_out);
     }
     // The rest of a block (biases, norms) stays unquantized: the largest block's parameters outside
     // its linear weights (arch.hpp); the linears are whole-model sums spread over the layers, rounded up.
-    (void)dense_weights;
-    (void)expert_weights;
     const auto minus = [](u128 a, u128 b) { return a > b ? a - b : u128{0}; };
     const u128 dense_rest = minus(u128{pb.per_layer} - pb.per_layer_experts, pb.per_layer_linear);
     const u128 expert_rest = minus(pb.per_layer_experts, pb.per_layer_expert_linear);

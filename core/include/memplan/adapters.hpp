@@ -35,8 +35,6 @@
 
 namespace memplan {
 
-/// Names accepted in train.adapter_targets besides "all-linear".
-const char* adapter_target_names();
 
 /// Names accepted in train.modules_to_save.
 const char* modules_to_save_names();
