@@ -16,7 +16,7 @@ cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$jobs"
 ctest --preset asan -j"$jobs"
 
-echo "== fuzzing the JSON entry points (libFuzzer + ASan + UBSan, ${FUZZ_SECONDS:-60} s)"
+echo "== fuzzing the JSON entry points (libFuzzer + ASan + UBSan, ${FUZZ_SECONDS:-20} s)"
 bash scripts/fuzz.sh
 
 if [[ -f scripts/test-web.sh ]]; then
