@@ -12,7 +12,7 @@ export const ROWS = Object.freeze([
   ['communication', 'Communication buffers'],
   ['kv_cache', 'KV cache'],
   ['dequant_workspace', 'Dequantization workspace'],
-  ['misc', 'Framework overhead'],
+  ['misc', 'CUDA context and overhead'],
 ]);
 
 const SHARE = 'This GPU\'s parameters: the reported pipeline stage\'s layers (embeddings on the first stage, final norm and ' +
@@ -79,8 +79,8 @@ const COMMON = Object.freeze({
     source: 'bitsandbytes MatMul4Bit / MatMul8bitLt (Dettmers et al. 2023, QLoRA §3); PEFT tuners/lora/dora.py DoraLinearLayer.get_weight_norm; memplan core/src/train_memory.cpp.',
   },
   misc: {
-    formula: 'The framework overhead you entered (CUDA context, allocator fragmentation), added as is — never hidden in a factor.',
-    source: 'User input.',
+    formula: 'The CUDA context and framework overhead per GPU, added as is — never hidden in a factor. Default: the CUDA context with lazy module loading, 287,047,680 B as PyTorch measured it (cudaMemGetInfo after one small tensor op); kernels loaded later (cuBLAS, NCCL buffers) and allocator fragmentation come on top: enter your measured value.',
+    source: 'pytorch/pytorch pull request 86509 (CUDA_MODULE_LOADING=LAZY by default, PyTorch 1.13); editable.',
   },
   total: {
     formula: 'The sum of the rows above, for the most loaded GPU: every pipeline stage is computed and the largest reported (see Details).',

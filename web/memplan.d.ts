@@ -133,6 +133,8 @@ export interface ModelConfig {
   quant_double?: boolean;
   /** GPTQ g_idx: An int32 group index per input row. Default: false. */
   quant_g_idx?: boolean;
+  /** Context limit: Longest context the model is made for (config.json max_position_embeddings); longer contexts are flagged. 0: not stated. 0 … 1099511627776 tokens. Default: 0. */
+  max_position_embeddings?: number;
   [huggingFaceField: string]: unknown;
 }
 
@@ -285,7 +287,7 @@ export interface Config {
     draft_preset?: string;
   };
   overhead?: {
-    /** Framework overhead: CUDA context, allocator reserve and other memory outside the model, per GPU. 0 … 9007199254740992 bytes. Default: 0. */
+    /** CUDA context and overhead: CUDA context, allocator reserve and other memory outside the model, per GPU. Default: the CUDA context with lazy module loading as PyTorch measured it (287,047,680 B, pytorch/pytorch pull request 86509); add kernels, NCCL buffers and fragmentation you measure. 0 … 9007199254740992 bytes. Default: 287047680. */
     misc_bytes?: number;
   };
   gpu?: {

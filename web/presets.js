@@ -6,14 +6,13 @@
 
 /**
  * Settings of the page itself, not of the configuration: the model preset picked (its fields are
- * written into the form), the GPU picked or a custom size typed in GB, the framework overhead typed in
- * GB, and the unit sizes are shown in.
+ * written into the form), the GPU picked or a custom size typed in GB, and the unit sizes are shown in.
+ * (The CUDA context and overhead, typed in GB, starts at the core's default.)
  */
 export const PAGE_SETTINGS = Object.freeze({
   'model.preset': '',
   'gpu.preset': 'h100-sxm-80gb',
   'gpu.custom_gb': '80',
-  'overhead.misc_gb': '0',
   'unit': 'GiB',
 });
 

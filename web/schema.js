@@ -41,7 +41,11 @@ export function formSpec(schema, gpus = []) {
   for (const field of schema.fields) {
     if (field.path === 'version' || !field.path.includes('.') && field.path !== 'mode') continue;
     fields.set(field.path, Object.freeze(field));
-    if (Object.values(GB_INPUTS).includes(field.path)) continue;  // asked for in GB under its page name
+    const gbName = Object.keys(GB_INPUTS).find((name) => GB_INPUTS[name] === field.path);
+    if (gbName) {  // asked for in GB under its page name; a byte default becomes GB text
+      if (typeof field.default === 'number') defaults[gbName] = String(field.default / 1e9);
+      continue;
+    }
     defaults[field.path] = formValue(field);
     if (field.type === 'choice') choices[field.path] = Object.freeze([...field.choices]);
   }

@@ -191,7 +191,7 @@ export function buildConfig(spec, state, parse = null, modelBase = null) {
   }
   if (modelBase) config.model = onModelBase(spec, state, modelBase, config.model);
   const misc = quantity(spec, 'overhead.misc_gb', state['overhead.misc_gb'], errors, parse);
-  if (misc) config.overhead = { misc_bytes: misc };
+  if (misc !== undefined) config.overhead = { misc_bytes: misc };
   const gpu = (spec.gpus || []).find((g) => g.id === state['gpu.preset']);
   const capacity = gpu ? gpu.capacity_bytes : quantity(spec, 'gpu.custom_gb', state['gpu.custom_gb'], errors, parse);
   if (capacity !== undefined) config.gpu = { memory_bytes: capacity };

@@ -216,8 +216,10 @@ const std::vector<field_spec>& config_fields() {
                      "target's; empty: none.",
                      infer_only),
 
-        MEMPLAN_BYTES("overhead.misc_bytes", misc_bytes, 0, max_exact_integer, false, "Framework overhead",
-                      "CUDA context, allocator reserve and other memory outside the model, per GPU.", both),
+        MEMPLAN_BYTES("overhead.misc_bytes", misc_bytes, 0, max_exact_integer, false, "CUDA context and overhead",
+                      "CUDA context, allocator reserve and other memory outside the model, per GPU. Default: the "
+                      "CUDA context with lazy module loading as PyTorch measured it (287,047,680 B, pytorch/pytorch "
+                      "pull request 86509); add kernels, NCCL buffers and fragmentation you measure.", both),
         MEMPLAN_BYTES("gpu.memory_bytes", gpu_memory_bytes, 1, max_exact_integer, true, "GPU memory",
                       "Capacity of one GPU; not set: no fit verdict.", both),
     };

@@ -390,3 +390,22 @@ TEST_CASE("invalid layouts and models are errors naming the field", "[estimate][
         CHECK(e.field == "per_gpu.activations");
     }
 }
+
+TEST_CASE("the CUDA context is its own row, by default PyTorch's measured context, and editable", "[estimate][overhead]") {
+    // pytorch/pytorch pull request 86509: with CUDA_MODULE_LOADING=LAZY, one small tensor op leaves
+    // total - free = 287,047,680 B (666,632,192 B with eager module loading).
+    estimate_config c = gpt3_175b();
+    c.parallel.gpus = 64;
+    c.parallel.tp = 8;
+    c.parallel.pp = 8;
+    const estimate_result r = estimate(c);
+    REQUIRE(r.errors.empty());
+    CHECK(r.per_gpu.misc == 287047680ULL);
+    estimate_config none = c;
+    none.misc_bytes = 0;
+    const estimate_result z = estimate(none);
+    REQUIRE(z.errors.empty());
+    CHECK(z.per_gpu.misc == 0);
+    CHECK(r.per_gpu.total - z.per_gpu.total == 287047680ULL);  // added as is, nothing else moves
+    CHECK(r.per_gpu.activations == z.per_gpu.activations);
+}

@@ -11,6 +11,9 @@ test('every schema field is a state key, except the byte sizes asked for in GB u
   assert.ok(spec.keys.includes('gpu.custom_gb'));
   assert.equal(fieldOf(spec, 'gpu.custom_gb').path, 'gpu.memory_bytes');
   assert.equal(fieldOf(spec, 'overhead.misc_gb').min, 0);
+  // A GB input starts at its byte field's schema default, in GB; without one, at the page's setting.
+  assert.equal(spec.defaults['overhead.misc_gb'], '0.28704768');
+  assert.equal(spec.defaults['gpu.custom_gb'], '80');
 });
 
 test('choices and defaults are the schema\'s; page-only choices are the page\'s', () => {

@@ -94,7 +94,7 @@ test('the configuration: the run mode\'s fields as numbers, GB inputs in bytes, 
   assert.equal(config.train.flash_attention, false);
   assert.equal(config.infer, undefined);                         // the other mode's section
   assert.deepEqual(config.gpu, { memory_bytes: 80e9 });          // the catalogue's capacity_bytes (this stub's 80e9)
-  assert.equal(config.overhead, undefined);                      // 0 GB overhead
+  assert.deepEqual(config.overhead, { misc_bytes: 287047680 });  // the schema's default CUDA context, sent as is
   const infer = buildConfig(spec, { ...example(), mode: 'infer', 'gpu.preset': 'custom', 'gpu.custom_gb': '48.5', 'overhead.misc_gb': '1.5' }).config;
   assert.equal(infer.train, undefined);
   assert.equal(infer.parallel.zero_stage, undefined);            // a training-only field
@@ -120,7 +120,7 @@ test('text that is not a number, and GB sizes out of the schema\'s byte range, a
   const seen = [];
   const parse = (text, field, max) => {
     seen.push([text, field, max]);
-    const table = { '8k': 8000, '80 GB': 80e9, '2k': 2000, '0 GB': 0 };
+    const table = { '8k': 8000, '80 GB': 80e9, '2k': 2000, '0 GB': 0, '0.28704768 GB': 287047680 };
     if (text in table) return table[text];
     if (/^[0-9.e]+$/.test(text)) return Number(text);
     throw new Error('unreadable');

@@ -135,6 +135,9 @@ struct model_config {
     bool quant_experts_only = false;      ///< only the routed experts are quantized (gpt-oss)
     bool quant_double = false;            ///< nf4: absmax quantized again (bnb_4bit_use_double_quant)
     bool quant_g_idx = false;             ///< int4_group: an int32 group index per input row (GPTQ g_idx)
+    /// The longest context the model is made for (config.json max_position_embeddings; GPT-2's
+    /// n_positions); 0 = not stated. Memory does not depend on it: a longer context is flagged, not refused.
+    std::uint64_t max_position_embeddings = 0;
     /// Assumptions made while reading a model_type memplan does not know (shown as warnings).
     std::vector<std::string> assumptions;
 };
@@ -255,7 +258,11 @@ struct estimate_config {
     parallel_config parallel;
     train_config train;
     infer_config infer;
-    std::uint64_t misc_bytes = 0;       ///< framework overhead (CUDA context, allocator), stated by the user
+    /// CUDA context and framework overhead per GPU. Default: the CUDA context PyTorch measured with lazy
+    /// module loading, 287,047,680 B (cudaMemGetInfo total - free after one small tensor op; pytorch/pytorch
+    /// pull request 86509, the change that made CUDA_MODULE_LOADING=LAZY PyTorch's default in 1.13). Kernels
+    /// loaded later (cuBLAS, NCCL) and allocator fragmentation come on top: the user states them here.
+    std::uint64_t misc_bytes = 287047680;
     std::uint64_t gpu_memory_bytes = 0; ///< capacity of one GPU; 0 = not given (no fit verdict)
 };
 
