@@ -33,6 +33,9 @@ export function renderLimits(spec, analysis, config) {
     add(`Largest batch at ${used('infer.context_len')} tokens of context`, count(l.max_batch, ' sequences'), 'max_batch');
     add(`Longest context at batch ${used('infer.batch')}`, count(l.max_context_len, ' tokens'), 'max_context_len');
   }
+  // The core flags a longest sequence/context beyond the model's max_position_embeddings.
+  if (l.beyond_context_limit && l.context_limit_tokens !== null && l.context_limit_tokens !== undefined)
+    items.at(-1).append(el('em', ` — beyond the model's context limit of ${formatCount(l.context_limit_tokens)} tokens (max_position_embeddings): memory fits, the model is not made for it`, { class: 'beyond-limit' }));
   const current = config.mode === 'train' ? chosenStage(analysis) : 0;
   const s = analysis.stages.find((x) => x.stage === current) || analysis.stages[0];
   const fitting = (analysis.preset_fits || []).filter((p) => p.fits);

@@ -12,8 +12,7 @@
 import { load } from './memplan.js';
 import { $ } from './dom.js';
 import { formSpec } from './schema.js';
-import { buildConfig, decodeState, defaultState, encodeState, modelFields, usedValue } from './state.js';
-import { formatCount } from './format.js';
+import { buildConfig, decodeState, defaultState, encodeState, modelFields } from './state.js';
 import { buildForm, filterGpus, filterPresets, form, readForm, showErrors, showModeAndGpu, writeForm } from './form.js';
 import { renderBreakdown, renderModelSummary, renderVerdict, renderWarnings } from './breakdown.js';
 import { renderDetails, renderLimits, renderSuggestions, renderZero } from './analysis-views.js';
@@ -109,16 +108,6 @@ function viewsStatus(text, stale) {
   for (const section of document.querySelectorAll('section.extra')) section.classList.toggle('stale', stale);
 }
 
-/** A warning when the context asked for passes the model's max_position_embeddings (if the resolved model gives it). */
-function contextWarning(result, config) {
-  const model = result.config && result.config.model;
-  const limit = model && model.max_position_embeddings;
-  const asked = config.mode === 'train' ? usedValue(result, 'train.seq_len') : usedValue(result, 'infer.context_len');
-  if (!limit || asked === null || asked <= limit) return null;
-  return { field: config.mode === 'train' ? 'train.seq_len' : 'infer.context_len',
-    message: `${formatCount(asked)} tokens is beyond the model's max_position_embeddings (${formatCount(limit)}): quality past it is not guaranteed without RoPE scaling.` };
-}
-
 function update() {
   const ticket = markPending();
   const state = readForm(spec, defaultState(spec));
@@ -144,8 +133,7 @@ function update() {
   const unit = state.unit;
   shown = { state, config, result };
   renderVerdict(result, unit);
-  const extra = contextWarning(result, config);
-  renderWarnings(extra ? { ...result, warnings: [extra, ...result.warnings] } : result, spec);
+  renderWarnings(result, spec);  // the core flags a context beyond the model's max_position_embeddings
   renderBreakdown(result, unit, state.mode);
   renderModelSummary(mp, spec, result, config, state, unit);
   renderFinetune(result, null, unit);

@@ -176,6 +176,9 @@ function renderAnswers(mp, analysis, unit) {
     add('Fewest GPUs that serve (one replica)', a.fewest_gpus === null ? 'none' : `${formatCount(a.fewest_gpus)} (tp ${formatCount(a.tp)} × pp ${formatCount(a.pp)})`, 'fewest_gpus');
     add('Requests of max_model_len at once', formatCount(a.max_concurrent_requests), 'max_concurrent_requests');
     add('Longest max_model_len that starts', a.longest_max_model_len ? formatCount(a.longest_max_model_len) + ' tokens' : 'none', 'longest_max_model_len');
+    const limit = analysis.limits && analysis.limits.context_limit_tokens;
+    if (a.longest_beyond_context_limit && limit)
+      answers.at(-1).append(el('em', ` — beyond the model's context limit of ${formatCount(limit)} tokens (max_position_embeddings)`, { class: 'beyond-limit' }));
     for (const g of a.suggestions) {
       const li = el('li', null, { class: g.serves ? 'fits' : '' });
       const label = field(g.field) ? field(g.field).label : g.field;

@@ -496,13 +496,20 @@ std::string analyze_json(const std::string& config_json, const std::string& hf_c
                                      {"max_context_len", count_or_null(a.has_capacity && !train && l.max_context_len != 0, l.max_context_len)}};
         if (train && config.value.train.adapter_type != adapter_kind::none)  // appended: older readers see the same keys
             out["limits"]["max_adapter_rank"] = count_or_null(a.has_capacity && l.max_adapter_rank != 0, l.max_adapter_rank);
+        // The model's context limit (max_position_embeddings; null when the config states none) and whether
+        // the longest sequence or context that fits goes beyond it (appended).
+        const std::uint64_t context_limit = config.value.model.max_position_embeddings;
+        const auto beyond = [context_limit](std::uint64_t tokens) { return context_limit != 0 && tokens > context_limit; };
+        out["limits"]["context_limit_tokens"] = count_or_null(context_limit != 0, context_limit);
+        out["limits"]["beyond_context_limit"] = a.has_capacity && beyond(train ? l.max_seq_len : l.max_context_len);
         if (!train) {  // serving only: memory against the context length
         ordered_json contexts = ordered_json::array();
         for (const auto& p : a.context_sweep)
             contexts.push_back(ordered_json{{"context_len", p.context_len},
                                             {"total_bytes", count_or_null(p.ok, p.total_bytes)},
                                             {"kv_cache_bytes", count_or_null(p.ok, p.kv_cache_bytes)},
-                                            {"fits", a.has_capacity && p.ok ? ordered_json(p.fits) : ordered_json(nullptr)}});
+                                            {"fits", a.has_capacity && p.ok ? ordered_json(p.fits) : ordered_json(nullptr)},
+                                            {"beyond_context_limit", beyond(p.context_len)}});
         out["context_sweep"] = contexts;
         if (a.serving.present) {  // serving's inverse answers (appended; inference mode with a GPU size)
             const serving_analysis& v = a.serving;
@@ -519,7 +526,8 @@ std::string analyze_json(const std::string& config_json, const std::string& hf_c
                                           {"pp", count_or_null(v.fewest_gpus != 0, v.fewest_pp)},
                                           {"max_concurrent_requests", v.max_concurrent_requests},
                                           {"longest_max_model_len", v.longest_max_model_len},
-                                          {"suggestions", changes}};
+                                          {"suggestions", changes},
+                                          {"longest_beyond_context_limit", beyond(v.longest_max_model_len)}};
         }
         }
     }

@@ -133,12 +133,27 @@ outcome<estimate_config> parse_config(const std::string& json_text, const std::s
         out.errors.insert(out.errors.end(), layout.begin(), layout.end());
     }
     if (!hf_config_text.empty()) {
-        // A Hugging Face config.json replaces the model section.
+        // A Hugging Face config.json gives the model. Beside it the config's model object may hold only
+        // memplan's own load-time keys (model.mtp, model.max_position_embeddings), applied on top; any
+        // other model key is refused rather than silently dropped.
         const json hf = parse_document(hf_config_text, "hf_config", out.errors);
         if (out.ok()) {
+            const model_config given_model = c.model;
             c.model = model_config{};
             object_reader r(hf, "hf_config", out.errors, /*lenient=*/true);
             read_model_object(r, c.model, 0);
+            if (const json* model = doc.find("model") != doc.end() ? &doc["model"] : nullptr;
+                model != nullptr && model->is_object()) {
+                for (const auto& item : model->items()) {
+                    if (item.key() == "mtp") c.model.mtp = given_model.mtp;
+                    else if (item.key() == "max_position_embeddings")
+                        c.model.max_position_embeddings = given_model.max_position_embeddings;
+                    else
+                        out.errors.push_back({"model." + item.key(),
+                                              "cannot stand beside hf_config, which gives the model; only model.mtp and "
+                                              "model.max_position_embeddings may"});
+                }
+            }
         }
     }
     return out;

@@ -170,6 +170,9 @@ void read_model_keys(object_reader& r, model_config& m) {
     r.boolean("tie_word_embeddings", m.tie_word_embeddings);
     r.integer("learned_positions", m.learned_positions, 0, 16777216);
     if (m.model_type == "gpt2") r.integer("n_positions", m.learned_positions, 0, 16777216);
+    // The context limit: max_position_embeddings (GPT-2: n_positions, also its learned position table).
+    r.integer("max_position_embeddings", m.max_position_embeddings, 0, max_context_limit);
+    if (m.model_type == "gpt2" && m.max_position_embeddings == 0) m.max_position_embeddings = m.learned_positions;
     r.name("norm", m.norm, "layernorm, rmsnorm");
     r.name("mlp", m.mlp, "plain, gated");
     r.integer("norms_per_layer", m.norms_per_layer, 0, 16);
@@ -721,7 +724,8 @@ std::string resolve_model_json(const std::string& config_json, const std::string
              {"mamba_d_inner", m.mamba_d_inner}, {"mamba_d_state", m.mamba_d_state}, {"mamba_d_conv", m.mamba_d_conv},
              {"mamba_dt_rank", m.mamba_dt_rank}, {"mamba_num_heads", m.mamba_num_heads},
              {"mamba_n_groups", m.mamba_n_groups}, {"num_nextn_predict_layers", m.num_nextn_predict_layers},
-             {"vision_params", m.vision_params}, {"quant_block", m.quant_block}})
+             {"vision_params", m.vision_params}, {"quant_block", m.quant_block},
+             {"max_position_embeddings", m.max_position_embeddings}})
         if (value != 0 && !(std::string(key) == "mamba_version" && value == base.mamba_version)) model[key] = value;
     if (m.checkpoint != checkpoint_format::none) model["checkpoint"] = to_string(m.checkpoint);
     out["model"] = model;

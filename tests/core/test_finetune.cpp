@@ -384,10 +384,10 @@ TEST_CASE("analyze: the largest adapter rank that fits, and the fine-tuning sugg
     CHECK_FALSE(estimate(probe).fits);
     const json doc = json::parse(analyze_json(text));
     CHECK(doc["limits"]["max_adapter_rank"] == r);
-    // No adapter: the key is absent (the limits object keeps its four keys).
+    // No adapter: the key is absent (the limits object keeps its four keys and the two of the context limit).
     const std::string full = config(llama32_3b, "");
     const json plain = json::parse(analyze_json(full.substr(0, full.size() - 1) + R"(, "gpu": {"memory_bytes": 80000000000}})"));
-    CHECK(plain["limits"].size() == 4);
+    CHECK(plain["limits"].size() == 6);
     CHECK_FALSE(plain["limits"].contains("max_adapter_rank"));
     // Full fine-tuning of an architecture-counted model: LoRA and 8-bit Adam are suggested, each with
     // the estimate of the changed configuration.

@@ -230,6 +230,36 @@ for (const [width, height] of SIZES) {
   });
 }
 
+test('the breakdown is beside the form on a laptop and before it on a phone; derived views come after the form', async () => {
+  for (const [width, height] of SIZES) {
+    const { page, context } = await open(width, height);
+    const form = await page.locator('#form').boundingBox();
+    const table = await page.locator('#breakdown').boundingBox();
+    const extra = await page.locator('#zero-section').boundingBox();
+    if (width > 800) {
+      assert.ok(table.x > form.x + form.width - 1, `breakdown at x=${table.x}, form ends at ${form.x + form.width}`);
+      assert.ok(table.y < height, `breakdown at y=${table.y}`);
+    } else {
+      assert.ok(table.y + table.height <= form.y, `breakdown ends at y=${table.y + table.height}, form starts at ${form.y}`);
+      assert.ok(extra === null || extra.y > form.y, 'the derived views follow the form');
+    }
+    await context.close();
+  }
+});
+
+test('a context beyond the model\'s max_position_embeddings is flagged on the page', async () => {
+  const { page, context, steps } = await open(1366, 900);
+  // The landing model is Llama 3.1 8B (max_position_embeddings 131,072 in its config.json).
+  await type(page, '[name="infer.context_len"]', '200000', steps);
+  await settled(page);
+  const warnings = await page.textContent('#warnings');
+  assert.match(warnings, /beyond the model's context limit \(max_position_embeddings 131072\)/);
+  await type(page, '[name="infer.context_len"]', '131072', steps);
+  await settled(page);
+  assert.doesNotMatch(await page.textContent('#warnings'), /max_position_embeddings/);
+  await context.close();
+});
+
 test('export: the CLI command, the Markdown table and the theme remembered', async () => {
   const { page, context, steps } = await open(1366, 900);
   await press(page, '#copy-cli', steps);

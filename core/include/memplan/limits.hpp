@@ -26,6 +26,8 @@ constexpr std::uint64_t max_parallel_degree = 1024ULL;
 constexpr std::uint64_t max_batch_size = 1048576ULL;
 /// Largest sequence or context length: 2^24 tokens.
 constexpr std::uint64_t max_token_count = 16777216ULL;
+/// Largest model.max_position_embeddings read (configs state up to ~10^7; the key does not change memory).
+constexpr std::uint64_t max_context_limit = 1099511627776ULL;
 /// Largest hidden or FFN width: 2^20.
 constexpr std::uint64_t max_width = 1048576ULL;
 /// Largest number of layers, heads, KV heads, experts or head size: 2^16.
