@@ -421,8 +421,10 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
     if (!errors.empty()) return serving_result{};
 
     // MTP modules as the draft (model.mtp): their weights — one decoder layer, enorm, hnorm, eh_proj
-    // and the final norm per module; the embedding and output head are the target's, shared at load
-    // (vllm/v1/spec_decode/eagle.py load_model) — are already in memplan's per-GPU weights (the last
+    // and the final norm per module; the embedding and output head are the target's, shared at load:
+    // vLLM logs "Detected MTP model. Sharing target model embedding weights with the draft model." and
+    // the same for lm_head, vllm/v1/spec_decode/eagle.py load_model, llm_base_proposer.py in later
+    // releases) — are already in memplan's per-GPU weights (the last
     // stage's, model_states.cpp); their own row is that count less the same model without them.
     const bool mtp_draft = c.model.mtp && c.model.num_nextn_predict_layers != 0;
     u128 mtp_weights = 0;
@@ -567,6 +569,15 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
         s.max_concurrency_denominator = s.blocks_per_request;
         s.starts = tokens > 0;
         s.max_model_len_that_starts = to_u64(std::min<u128>(tokens, max_token_count));
+        bool windowed = false;
+        for (const layer_spec& l : layers)
+            windowed = windowed || l.kind == attention_kind::sliding || l.kind == attention_kind::chunked;
+        if (windowed)  // python/sglang/srt/configs/model_config.py is_hybrid_swa_model lists the architectures
+            warnings.push_back({"model.sliding_window",
+                                "SGLang's separate sliding-window pool (SWAKVPool, swa_full_tokens_ratio; used for the "
+                                "architectures SGLang lists as hybrid-SWA, such as GPT-OSS and Llama 4) is not "
+                                "modelled: sliding-window layers are counted as full attention, as SGLang does for "
+                                "the other architectures (fewer tokens than the engine for the listed ones)"});
         if (activation > reserved)
             warnings.push_back({"infer.mem_fraction_static_permille",
                                 "the modelled activation peak (" + gib_text(to_u64(activation)) +

@@ -656,3 +656,16 @@ TEST_CASE("vLLM: MTP modules as the draft are their own weight and KV rows", "[s
     pp.parallel.pp = 2;
     CHECK(first_error(pp) == "parallel.pp");
 }
+
+TEST_CASE("SGLang: sliding-window layers counted as full attention say so", "[serving][sglang]") {
+    const auto warned = [](const std::string& preset) {
+        estimate_config c = parse(R"({"mode": "infer", "infer": {"engine": "sglang", "mem_fraction_static_permille": 880,
+            "max_model_len": 8192}, "gpu": {"memory_bytes": 85899345920}})");
+        c.model = parse(R"({"model": {"preset": ")" + preset + R"("}})").model;
+        for (const auto& w : run(c).warnings)
+            if (w.field == "model.sliding_window" && w.message.find("SWAKVPool") != std::string::npos) return true;
+        return false;
+    };
+    CHECK(warned("gemma-2-9b"));       // 21 sliding layers
+    CHECK_FALSE(warned("llama-3-8b"));  // full attention only
+}
