@@ -190,6 +190,14 @@ std::vector<layer_spec> layers_on_gpu(const estimate_config& c, std::uint64_t st
     return out;
 }
 
+/// The assumption behind MTP layers in SGLang's and TensorRT-LLM's pools (vLLM's is reproduced).
+void mtp_pool_warning(const estimate_config& c, diagnostics& warnings) {
+    if (c.model.mtp && c.model.num_nextn_predict_layers != 0 && c.infer.engine != serving_engine::vllm)
+        warnings.push_back({"model.mtp", "the MTP modules' attention layers are counted as more layers of the one KV "
+                                         "pool (per-token bytes grow by their layers), as vLLM groups them; this "
+                                         "engine's own draft pool sizing is not reproduced"});
+}
+
 /// ⌈a · permille / 1000⌉ of a byte count (vLLM: math.ceil(total × gpu_memory_utilization),
 /// vllm/v1/worker/utils.py request_memory).
 u128 permille_up(u128 bytes, std::uint64_t permille) { return ceil_div(bytes * permille, 1000); }
@@ -419,6 +427,7 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
     const std::vector<layer_spec> layers =
         layers_on_gpu(c, plain.details.layers_on_gpu, has_draft ? &draft : nullptr, errors);
     if (!errors.empty()) return serving_result{};
+    mtp_pool_warning(c, warnings);
 
     // MTP modules as the draft (model.mtp): their weights — one decoder layer, enorm, hnorm, eh_proj
     // and the final norm per module; the embedding and output head are the target's, shared at load:

@@ -655,6 +655,17 @@ TEST_CASE("vLLM: MTP modules as the draft are their own weight and KV rows", "[s
     pp.parallel.gpus = 16;
     pp.parallel.pp = 2;
     CHECK(first_error(pp) == "parallel.pp");
+    // SGLang: the MTP layer joins the pool's cell (61 + 1 latents per token), with a warning naming model.mtp.
+    estimate_config sg = c;
+    sg.infer.engine = serving_engine::sglang;
+    sg.infer.mem_fraction_static_permille = 880;
+    sg.infer.weights_bytes = 0;
+    const estimate_result g = run(sg);
+    CHECK(g.serving.page_bytes == 62ULL * 576 * 2);
+    CHECK(g.serving.draft_kv_cache_bytes == g.serving.kv_capacity_tokens * 576 * 2);
+    bool named = false;
+    for (const auto& w : g.warnings) named = named || w.field == "model.mtp";
+    CHECK(named);
 }
 
 TEST_CASE("SGLang: sliding-window layers counted as full attention say so", "[serving][sglang]") {
