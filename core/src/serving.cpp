@@ -567,26 +567,53 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
         s.budget_bytes = to_u64(total - reserved);
         const i128 free_after_load = static_cast<i128>(total) - static_cast<i128>(weights + non_torch);
         const i128 rest = free_after_load - static_cast<i128>(reserved);
-        const u128 tokens = rest > 0 ? static_cast<u128>(rest) / per_token / page * page : 0;
+        u128 tokens = rest > 0 ? static_cast<u128>(rest) / per_token / page * page : 0;
+        // Sliding-window layers: SGLang gives them a separate, smaller pool (SWAKVPool) for the
+        // architectures python/sglang/srt/configs/model_config.py is_hybrid_swa_model lists — of memplan's
+        // model types gpt_oss (GptOssForCausalLM) and llama4 (Llama4ForConditionalGeneration, its chunked
+        // layers) — and full-length KV for the others. set_num_tokens_hybrid_swa
+        // (python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py at commit 001ccef0): the profiled
+        // max_total_num_tokens × cell is shared as full_tokens · F + swa_tokens · S with swa_tokens =
+        // full_tokens · swa_full_tokens_ratio (0.8, server_args.py): full_tokens = ⌊total / (F + r·S)⌋,
+        // swa_tokens = ⌊full_tokens · r⌋, both rounded down to pages; max_total_num_tokens = full_tokens.
+        u128 windowed_bytes = 0;  // S: per-token bytes of the windowed layers
+        for (const layer_spec& l : layers)
+            if (l.kind == attention_kind::sliding || l.kind == attention_kind::chunked) windowed_bytes += l.token_bytes * l.count;
+        const bool swa_pool = windowed_bytes != 0 && (c.model.model_type == "gpt_oss" || c.model.model_type == "llama4");
+        u128 pool_bytes = tokens * per_token;
+        if (swa_pool) {
+            constexpr std::uint64_t ratio_permille = 800;  // server_args.py swa_full_tokens_ratio = 0.8
+            const u128 full_bytes = per_token - windowed_bytes;  // F
+            u128 full_tokens = 0, swa_tokens = 0;
+            if (full_bytes == 0) {
+                swa_tokens = tokens;  // every layer windowed: one SWA pool of max_total_num_tokens
+                tokens = swa_tokens;
+            } else {
+                full_tokens = tokens * per_token * 1000 / (1000 * full_bytes + ratio_permille * windowed_bytes) / page * page;
+                swa_tokens = full_tokens * ratio_permille / 1000 / page * page;
+                tokens = full_tokens;
+            }
+            s.swa_capacity_tokens = to_u64(swa_tokens);
+            pool_bytes = full_tokens * full_bytes + swa_tokens * windowed_bytes;
+            warnings.push_back({"model.sliding_window",
+                                "SGLang's sliding-window pool (SWAKVPool) sized with swa_full_tokens_ratio 0.8, "
+                                "SGLang's default (--swa-full-tokens-ratio); the full-attention pool is the capacity"});
+        } else if (windowed_bytes != 0) {
+            warnings.push_back({"model.sliding_window",
+                                "SGLang gives sliding-window layers full-length KV for this architecture (its "
+                                "separate SWAKVPool is used only for the architectures model_config.py "
+                                "is_hybrid_swa_model lists, such as GPT-OSS and Llama 4): counted as full attention"});
+        }
         s.page_bytes = to_u64(per_token * page);
         s.num_blocks = to_u64(tokens / page);
         s.kv_capacity_tokens = to_u64(tokens);
-        s.kv_cache_bytes = to_u64(tokens * per_token);
+        s.kv_cache_bytes = to_u64(pool_bytes);
         s.draft_kv_cache_bytes = to_u64(tokens * draft_per_token);
         s.blocks_per_request = to_u64(ceil_div(len, page));
         s.max_concurrency_numerator = s.num_blocks;
         s.max_concurrency_denominator = s.blocks_per_request;
         s.starts = tokens > 0;
         s.max_model_len_that_starts = to_u64(std::min<u128>(tokens, max_token_count));
-        bool windowed = false;
-        for (const layer_spec& l : layers)
-            windowed = windowed || l.kind == attention_kind::sliding || l.kind == attention_kind::chunked;
-        if (windowed)  // python/sglang/srt/configs/model_config.py is_hybrid_swa_model lists the architectures
-            warnings.push_back({"model.sliding_window",
-                                "SGLang's separate sliding-window pool (SWAKVPool, swa_full_tokens_ratio; used for the "
-                                "architectures SGLang lists as hybrid-SWA, such as GPT-OSS and Llama 4) is not "
-                                "modelled: sliding-window layers are counted as full attention, as SGLang does for "
-                                "the other architectures (fewer tokens than the engine for the listed ones)"});
         if (activation > reserved)
             warnings.push_back({"infer.mem_fraction_static_permille",
                                 "the modelled activation peak (" + gib_text(to_u64(activation)) +

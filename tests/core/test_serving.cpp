@@ -680,3 +680,37 @@ TEST_CASE("SGLang: sliding-window layers counted as full attention say so", "[se
     CHECK(warned("gemma-2-9b"));       // 21 sliding layers
     CHECK_FALSE(warned("llama-3-8b"));  // full attention only
 }
+
+TEST_CASE("SGLang: GPT-OSS's sliding-window pool by hand", "[serving][sglang][swa]") {
+    // openai/gpt-oss-20b (GptOssForCausalLM, one of SGLang's hybrid-SWA architectures): 24 layers
+    // alternating sliding (window 128) and full, 8 KV heads of 64, bf16 KV: 2 · 8 · 64 · 2 = 2,048 B per
+    // layer and token; cell = 24 · 2,048 = 49,152 B; F = 12 · 2,048 = S = 24,576 B.
+    // 80 GiB, mem_fraction_static 0.88, weights 14 GiB and non-torch 1 GiB (given):
+    //   reserved = ⌈85,899,345,920 · 0.12⌉ = 10,307,921,511; rest = 59,485,297,049 B;
+    //   max_total_num_tokens = rest // 49,152 = 1,210,231;
+    //   set_num_tokens_hybrid_swa: full = ⌊1,210,231 · 49,152 / (24,576 + 0.8 · 24,576)⌋ = 1,344,701,
+    //   swa = ⌊1,344,701 · 0.8⌋ = 1,075,760; the pool holds 1,344,701 · F + 1,075,760 · S bytes.
+    estimate_config c = hybrid("gpt_oss_20b", R"({"mode": "infer",
+        "infer": {"engine": "sglang", "mem_fraction_static_permille": 880, "max_model_len": 131072,
+                  "weights_bytes": 15032385536, "non_torch_bytes": 1073741824},
+        "gpu": {"memory_bytes": 85899345920}})");
+    const estimate_result r = run(c);
+    const serving_result& s = r.serving;
+    CHECK(s.page_bytes == 49152);
+    CHECK(s.kv_capacity_tokens == 1344701);
+    CHECK(s.swa_capacity_tokens == 1075760);
+    CHECK(s.kv_cache_bytes == 1344701ULL * 24576 + 1075760ULL * 24576);
+    CHECK(s.kv_cache_bytes <= 59485297049ULL);
+    CHECK(s.max_concurrency_numerator == 1344701);
+    CHECK(s.max_concurrency_denominator == 131072);
+    bool named = false;
+    for (const auto& w : r.warnings) named = named || (w.field == "model.sliding_window" && w.message.find("0.8") != std::string::npos);
+    CHECK(named);
+    // Page size 64: max_total_num_tokens 1,210,176 (18,909 pages); full ⌊1,210,176 · 10/9⌋ = 1,344,640
+    // (21,010 pages), swa ⌊1,344,640 · 0.8⌋ = 1,075,712 = 16,808 pages of 64.
+    c.infer.block_size = 64;
+    const serving_result paged = run(c).serving;
+    CHECK(paged.kv_capacity_tokens == 1344640);
+    CHECK(paged.swa_capacity_tokens == 1075712);
+    CHECK(paged.num_blocks == 21010);
+}

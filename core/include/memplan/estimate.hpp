@@ -100,6 +100,7 @@ struct serving_result {
     std::uint64_t max_model_len_that_starts = 0;  ///< longest max_model_len that starts (≤ 2^24); 0 = none
     std::uint64_t state_page_bytes = 0;  ///< vLLM: one linear-attention/Mamba layer's state of one sequence (0: none)
     std::uint64_t state_page_padded_bytes = 0;  ///< that page padded to the attention page (every layer's page)
+    std::uint64_t swa_capacity_tokens = 0;      ///< SGLang: tokens of the separate sliding-window pool (0: none)
 };
 
 /// The answer to one estimate_config.
