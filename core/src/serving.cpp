@@ -427,6 +427,11 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
     const std::vector<layer_spec> layers =
         layers_on_gpu(c, plain.details.layers_on_gpu, has_draft ? &draft : nullptr, errors);
     if (!errors.empty()) return serving_result{};
+    if (layers.empty()) {  // no page to divide the memory by: refused, not divided by zero
+        errors.push_back({"model.layer_types", "has no layer with a KV cache or recurrent state on this GPU: the "
+                                               "engine arithmetic sizes a pool of such layers"});
+        return serving_result{};
+    }
     mtp_pool_warning(c, warnings);
 
     // MTP modules as the draft (model.mtp): their weights — one decoder layer, enorm, hnorm, eh_proj

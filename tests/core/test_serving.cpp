@@ -714,3 +714,27 @@ TEST_CASE("SGLang: GPT-OSS's sliding-window pool by hand", "[serving][sglang][sw
     CHECK(paged.swa_capacity_tokens == 1075712);
     CHECK(paged.num_blocks == 21010);
 }
+
+TEST_CASE("vLLM: a model of Mamba layers only is one uniform group, one block a request", "[serving][hybrid][vllm]") {
+    // Four Mamba-2 layers (I = 32 · 64 = 2048, G = 1, N = 128, K = 4), tp 1: state page
+    // 3 · (2048 + 2 · 128) · 2 + 32 · 64 · 128 · 2 = 13,824 + 524,288 = 538,112 B, unpadded (no attention);
+    // one group of 4 layers (_get_kv_cache_groups_uniform_spec): 2,152,448 B a block id;
+    // 1 GiB // 2,152,448 = 498 blocks; the block size is max_model_len (mamba_block_size), so vLLM logs
+    // 498 · 8,192 = 4,079,616 tokens; every request needs one block whatever its length.
+    estimate_config c = parse(R"({"mode": "infer", "model": {"model_type": "nemotron_h",
+        "hybrid_override_pattern": "MMMM", "num_hidden_layers": 4, "hidden_size": 1024, "num_attention_heads": 8,
+        "num_key_value_heads": 8, "intermediate_size": 4096, "vocab_size": 32000, "mamba_num_heads": 32,
+        "mamba_head_dim": 64, "n_groups": 1, "ssm_state_size": 128, "conv_kernel": 4, "expand": 2},
+        "infer": {"engine": "vllm", "max_model_len": 8192, "kv_cache_memory_bytes": 1073741824},
+        "gpu": {"memory_bytes": 80e9}})");
+    const serving_result s = run(c).serving;
+    CHECK(s.state_page_bytes == 538112);
+    CHECK(s.state_page_padded_bytes == 538112);
+    CHECK(s.page_bytes == 4 * 538112);
+    CHECK(s.num_blocks == 498);
+    CHECK(s.block_size == 8192);
+    CHECK(s.kv_capacity_tokens == 498 * 8192);
+    CHECK(s.blocks_per_request == 1);
+    CHECK(s.starts);
+    CHECK(s.max_model_len_that_starts == 16777216);  // any length (memplan's ceiling 2^24)
+}
