@@ -655,8 +655,14 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
     bool sliding = false;
     for (const layer_spec& l : layers) sliding = sliding || l.kind == attention_kind::sliding;
     if (sliding)
-        warnings.push_back({"model.sliding_window", "TensorRT-LLM's per-window pools are not modelled: sliding-window "
-                                                    "layers are counted as full attention (fewer tokens than the engine)"});
+        // kvCacheManager.cpp sizes the memory as if every layer were full attention (calculateMaxNumBlocks;
+        // its calculateWindowSizeToShare notes it is not used there), then splits the blocks between the
+        // window sizes in proportion to window × per-token bytes: that split is what is not modelled.
+        warnings.push_back({"model.sliding_window", "TensorRT-LLM's per-window pools are not modelled: the memory is "
+                                                    "sized as the engine sizes it (every layer as full attention), "
+                                                    "but its split of blocks between window sizes "
+                                                    "(calculateWindowSizeToShare) is not, so sliding-window layers "
+                                                    "are counted as full attention (fewer tokens than the engine)"});
     u128 tokens = allotted / per_token;
     if (inf.max_tokens != 0) tokens = std::min<u128>(tokens, inf.max_tokens);
     const u128 blocks = ceil_div(tokens, block);
