@@ -524,6 +524,12 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
         s.num_blocks = to_u64(blocks);
         s.kv_cache_bytes = to_u64(blocks * pool.memory_per_block);
         s.draft_kv_cache_bytes = to_u64(blocks * pool.draft_page);
+        bool draft_layers = false;
+        for (const layer_spec& l : layers) draft_layers = draft_layers || l.draft;
+        if (draft_layers && pool.hybrid)  // grouped layers share each block's pools: no per-layer share
+            warnings.push_back({"infer.draft_preset", "the draft's layers share the hybrid allocator's grouped "
+                                                      "pools with the target's: draft_kv_cache_bytes is not split "
+                                                      "out (0); kv_cache_bytes holds both"});
         // "GPU KV cache size": num_blocks // number of groups × the smallest group block size
         // (_report_kv_cache_config; a state group's block is max_model_len).
         const u128 groups = pool.full_groups + pool.sliding_groups + pool.state_groups;
