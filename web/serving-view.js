@@ -28,7 +28,7 @@ const ratio = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximum
 /** The budget's terms: key of `serving`, label, and how the engine counts it (docs/serving.md). */
 const TERMS = Object.freeze([
   ['weights_bytes', 'Weights', 'memplan\'s per-GPU weights (tp, pp, ep, quantization), or infer.weights_bytes as the engine logs it ("Loading model weights took …").'],
-  ['draft_weights_bytes', 'Draft model weights', 'The draft model of speculative decoding (infer.draft_preset): its weights split over tp, bf16 when the target is quantized; its layers join the KV pool.'],
+  ['draft_weights_bytes', 'Draft model weights', 'The draft of speculative decoding: a draft model (infer.draft_preset; its weights split over tp, bf16 when the target is quantized) or the model\'s MTP modules (model.mtp); its layers join the KV pool (serving.draft_kv_cache_bytes).'],
   ['activation_peak_bytes', 'Activation peak', 'vLLM subtracts its profiling run\'s peak: the larger of a forward of max_num_batched_tokens tokens (the widest set of bf16 tensors live in one layer) and the sampler step (hidden states + max_num_seqs × vocab × 8 B of fp32 logits and softmax); TensorRT-LLM allocates its runtime buffers before the pool; SGLang does not subtract it (it lives in 1 − mem_fraction_static). infer.activation_peak_bytes replaces the model with a measured value.'],
   ['non_torch_bytes', 'Non-torch memory', 'NCCL, cuBLAS and CUDA context growth outside PyTorch\'s allocator: infer.non_torch_bytes, else 0.5 GiB assumed (with a warning).'],
   ['cuda_graph_bytes', 'CUDA graphs', 'Subtracted only when infer.cuda_graph_bytes is given and eager mode is off (vLLM captures its graphs after sizing the pool, inside the 1 − utilization margin).'],

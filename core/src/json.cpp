@@ -232,7 +232,11 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
                                           {"replicas", s.replicas},
                                           {"starts", s.starts},
                                           {"refusal", s.refusal.empty() ? ordered_json(nullptr) : ordered_json(s.refusal)},
-                                          {"max_model_len_that_starts", s.max_model_len_that_starts}};
+                                          {"max_model_len_that_starts", s.max_model_len_that_starts},
+                                          {"draft_kv_cache_bytes", s.draft_kv_cache_bytes},
+                                          {"state_page_bytes", s.state_page_bytes},
+                                          {"state_page_padded_bytes", s.state_page_padded_bytes},
+                                          {"swa_capacity_tokens", s.swa_capacity_tokens}};
         }
         if (config != nullptr) out["config"] = detail::config_echo_json(*config);
     }

@@ -52,6 +52,8 @@ struct layer_spec {
     u128 token_bytes;   ///< K and V (MLA: the latent) of one token in this layer on this GPU
     u128 window;        ///< sliding window in tokens (sliding layers)
     u128 count;         ///< layers of this spec on the GPU
+    u128 state_bytes = 0;  ///< linear attention / Mamba: vLLM's unpadded state page of one sequence (MambaSpec)
+    bool draft = false;    ///< a layer of the speculative-decoding draft (a draft model or the MTP modules)
 };
 
 /// KV bytes per token of one layer on one tensor-parallel rank. GQA: 2 · kv_heads/tp · head_dim ·
@@ -63,31 +65,137 @@ u128 token_bytes_of(const kv_layer_group& g, std::uint64_t tp, dtype kv) {
     return 2 * ceil_div(g.kv_heads, tp) * g.head_dim * kv_element_bytes(kv);
 }
 
+/// vLLM's page of one linear-attention or Mamba layer on one tp rank: MambaSpec.page_size_bytes =
+/// Σ prod(shape) · dtype size over the conv and temporal states, with the shapes of
+/// vllm/model_executor/layers/mamba/mamba_utils.py MambaStateShapeCalculator (vLLM at commit
+/// 02d71083, num_spec = 0) and the dtypes of MambaStateDtypeCalculator: the conv state in the model
+/// dtype (mamba_cache_dtype "auto"; memplan serves in bf16, 2 B), the temporal state in
+/// infer.state_dtype (mamba_ssm_cache_dtype; "auto" follows the conv state). vLLM's divide() asserts
+/// that tp splits the split dimensions; memplan refuses otherwise, naming parallel.tp.
+bool vllm_state_page(const model_config& m, attention_kind kind, std::uint64_t tp, dtype ssm, u128& out,
+                     diagnostics& errors) {
+    const u128 conv_bytes = 2, ssm_bytes = dtype_bits(ssm) / 8;
+    const auto split = [&](u128 dim, const char* what) {
+        if (dim % tp == 0) return true;
+        errors.push_back({"parallel.tp", std::string("must divide ") + what + " (" + detail::to_decimal(dim) +
+                                             ") for vLLM's recurrent-state shapes (mamba_utils.py divide)"});
+        return false;
+    };
+    if (kind == attention_kind::linear) {
+        // gated_delta_net_state_shape: conv ((K − 1), (2·nk·dk + nv·dv)/tp); temporal (nv/tp, dv, dk).
+        const u128 conv_dim = 2 * u128{m.linear_num_key_heads} * m.linear_key_head_dim +
+                              u128{m.linear_num_value_heads} * m.linear_value_head_dim;
+        if (!split(conv_dim, "the linear-attention conv width 2·nk·dk + nv·dv") ||
+            !split(m.linear_num_value_heads, "model.linear_num_value_heads"))
+            return false;
+        out = u128{m.linear_conv_kernel_dim - 1} * (conv_dim / tp) * conv_bytes +
+              u128{m.linear_num_value_heads / tp} * m.linear_value_head_dim * m.linear_key_head_dim * ssm_bytes;
+        return true;
+    }
+    const u128 inner = m.mamba_d_inner, n = m.mamba_d_state, k = m.mamba_d_conv;
+    if (m.mamba_version == 1) {
+        // mamba1_state_shape: conv ((K − 1), I/tp); temporal (I/tp, N).
+        if (!split(inner, "model.mamba_d_inner")) return false;
+        out = (k - 1) * (inner / tp) * conv_bytes + (inner / tp) * n * ssm_bytes;
+        return true;
+    }
+    // mamba2_state_shape: groups not divisible by tp are extended by tp − G (extra_groups_for_head_shards,
+    // written as vLLM writes it); conv ((K − 1), (I + 2·G'·N)/tp); temporal (nh/tp, I/nh, N).
+    const i128 g = m.mamba_n_groups;
+    const i128 groups = g % static_cast<i128>(tp) == 0 ? g : g + (static_cast<i128>(tp) - g);
+    const u128 conv_dim = inner + 2 * static_cast<u128>(groups) * n;
+    if (!split(conv_dim, "the Mamba-2 conv width I + 2·G·N") || !split(m.mamba_num_heads, "model.mamba_num_heads"))
+        return false;
+    out = (k - 1) * (conv_dim / tp) * conv_bytes + u128{m.mamba_num_heads / tp} * (inner / m.mamba_num_heads) * n * ssm_bytes;
+    return true;
+}
+
 /// The GPU's layers: the reported stage's share of each layer kind (sliding layers in proportion,
-/// as infer_memory.cpp counts them) and, with a draft model, its layers.
-std::vector<layer_spec> layers_on_gpu(const model_config& m, std::uint64_t stage_layers, std::uint64_t tp, dtype kv,
-                                      const model_config* draft, diagnostics& errors) {
+/// as infer_memory.cpp counts them) and, with a draft model or MTP modules, the draft's layers.
+/// Linear-attention and Mamba layers are covered for vLLM only (its hybrid allocator), with one
+/// pipeline stage; the other engines refuse them with a message naming the assumption.
+std::vector<layer_spec> layers_on_gpu(const estimate_config& c, std::uint64_t stage_layers, const model_config* draft,
+                                      diagnostics& errors) {
+    const model_config& m = c.model;
+    const std::uint64_t tp = c.parallel.tp;
+    const dtype kv = c.infer.kv_dtype;
     std::vector<layer_spec> out;
     std::uint64_t left = stage_layers;
     const auto groups = kv_layer_groups(m);
     for (std::size_t i = 0; i < groups.size(); ++i) {
         const kv_layer_group& g = groups[i];
-        if (g.kind == attention_kind::linear || g.kind == attention_kind::mamba) {
-            errors.push_back({"infer.engine", "recurrent-state layers are not covered by memplan's engine arithmetic"});
+        const bool recurrent = g.kind == attention_kind::linear || g.kind == attention_kind::mamba;
+        if (recurrent && c.infer.engine != serving_engine::vllm) {
+            errors.push_back({"infer.engine", std::string(c.infer.engine == serving_engine::sglang ? "SGLang" : "TensorRT-LLM") +
+                                                  "'s pools for linear-attention and Mamba state are not modelled by "
+                                                  "memplan (its hybrid arithmetic reproduces vLLM's allocator: "
+                                                  "infer.engine vllm)"});
             return {};
         }
-        // Every group but the last gets its proportional share rounded up; the last what is left.
-        const u128 share = i + 1 == groups.size() ? u128{left}
+        if (recurrent && c.parallel.pp > 1) {
+            errors.push_back({"parallel.pp", "vLLM's grouping of linear-attention and Mamba layers across pipeline "
+                                             "stages is not modelled: serve with parallel.pp 1"});
+            return {};
+        }
+        // The whole model on the GPU: every group's own count (layers without a cache, such as
+        // Nemotron-H's MLP-only layers, are in no group). A pipeline stage: every group but the last
+        // gets its proportional share rounded up; the last what is left.
+        const u128 share = stage_layers >= m.num_hidden_layers ? u128{g.layers}
+                           : i + 1 == groups.size()           ? u128{left}
                                                    : std::min<u128>(left, ceil_div(u128{stage_layers} * g.layers,
                                                                                    m.num_hidden_layers));
         left -= static_cast<std::uint64_t>(share);
-        if (share != 0) out.push_back({g.kind, token_bytes_of(g, tp, kv), g.window_tokens, share});
+        if (share == 0) continue;
+        layer_spec l{g.kind, recurrent ? 0 : token_bytes_of(g, tp, kv), g.window_tokens, share};
+        if (recurrent && !vllm_state_page(m, g.kind, tp, c.infer.state_dtype, l.state_bytes, errors)) return {};
+        out.push_back(l);
     }
     if (draft != nullptr)
-        for (const kv_layer_group& g : kv_layer_groups(*draft))
-            out.push_back({g.kind == attention_kind::sliding ? attention_kind::sliding : g.kind,
-                           token_bytes_of(g, tp, kv), g.window_tokens, g.layers});
+        for (const kv_layer_group& g : kv_layer_groups(*draft)) {
+            if (g.kind == attention_kind::linear || g.kind == attention_kind::mamba) {
+                errors.push_back({"infer.draft_preset", "a draft model with linear-attention or Mamba layers is not "
+                                                        "covered by memplan's engine arithmetic"});
+                return {};
+            }
+            layer_spec l{g.kind, token_bytes_of(g, tp, kv), g.window_tokens, g.layers};
+            l.draft = true;
+            out.push_back(l);
+        }
+    // MTP modules as the draft (model.mtp; vLLM speculative method "mtp"/"deepseek_mtp"): each module
+    // is one decoder layer like the model's last (arch.cpp count_params), whose attention joins the KV
+    // cache groups: vLLM registers the drafter's attention layers beside the target's
+    // (vllm/v1/worker/gpu_model_runner.py get_kv_cache_spec), num_nextn_predict_layers more layers.
+    if (m.mtp && m.num_nextn_predict_layers != 0 && c.infer.engine != serving_engine::none) {
+        const auto kinds = resolved_layer_attention(m);
+        const attention_kind last = kinds.empty() ? attention_kind::full : kinds.back();
+        const kv_layer_group* g = nullptr;
+        for (const kv_layer_group& x : groups)
+            if (x.kind == last) g = &x;
+        if (g == nullptr || last == attention_kind::linear || last == attention_kind::mamba) {
+            errors.push_back({"model.mtp", "MTP modules on a model whose last layer keeps a recurrent state (or no "
+                                           "cache) are not covered by memplan's engine arithmetic"});
+            return {};
+        }
+        for (const layer_spec& l : out)
+            if (l.state_bytes != 0) {
+                errors.push_back({"model.mtp", "MTP speculative decoding on a model with linear-attention or Mamba "
+                                               "layers (extra state slots per speculative token) is not covered by "
+                                               "memplan's engine arithmetic"});
+                return {};
+            }
+        layer_spec l{g->kind, token_bytes_of(*g, tp, kv), g->window_tokens, m.num_nextn_predict_layers};
+        l.draft = true;
+        out.push_back(l);
+    }
     return out;
+}
+
+/// The assumption behind MTP layers in SGLang's and TensorRT-LLM's pools (vLLM's is reproduced).
+void mtp_pool_warning(const estimate_config& c, diagnostics& warnings) {
+    if (c.model.mtp && c.model.num_nextn_predict_layers != 0 && c.infer.engine != serving_engine::vllm)
+        warnings.push_back({"model.mtp", "the MTP modules' attention layers are counted as more layers of the one KV "
+                                         "pool (per-token bytes grow by their layers), as vLLM groups them; this "
+                                         "engine's own draft pool sizing is not reproduced"});
 }
 
 /// ⌈a · permille / 1000⌉ of a byte count (vLLM: math.ceil(total × gpu_memory_utilization),
@@ -145,11 +253,78 @@ std::uint64_t largest_true(std::uint64_t hi, const std::function<bool(std::uint6
 struct vllm_pool {
     u128 memory_per_block = 0;  ///< bytes one block id holds over every layer
     u128 full_groups = 0, sliding_groups = 0;
+    u128 state_groups = 0;      ///< groups of linear-attention / Mamba layers (one block per request each)
     u128 window = 0;
+    u128 block = 0;             ///< tokens per attention block after vLLM's hybrid adjustment (0: as configured)
+    u128 state_page = 0;        ///< the recurrent layers' unpadded page (MambaSpec.page_size_bytes)
+    u128 padded_page = 0;       ///< the page every layer gets (the state page padded to the attention page)
+    u128 draft_page = 0;        ///< bytes of one block held by the draft's layers (uniform pools)
     bool hybrid = false;
 };
 
+/// vLLM's pool for a model with linear-attention or Mamba layers (vLLM at commit 001cabc1 for
+/// kv_cache_utils.py and kv_cache_interface.py; the block-size rule of
+/// vllm/model_executor/models/config.py HybridAttentionMambaModelConfig.verify_and_update_config, the
+/// mamba_cache_mode "none" branch — prefix caching off, mamba_block_size = max_model_len):
+/// - attention block = 16 · ⌈state page / (16 · attention bytes per token)⌉ (FlashAttention/FlashInfer
+///   alignment 16), unless infer.block_size is given and at least that; the state page is padded to
+///   the attention page (mamba_page_size_padded), so every layer has one page size;
+/// - layers grouped by spec (_get_kv_cache_groups_uniform_page_size): group size = the smaller count,
+///   or the larger when below 1.5 × the smaller; ⌈count / group size⌉ groups of each kind;
+/// - num_blocks = available // page // group size (get_num_blocks);
+/// - a request needs ⌈len / block⌉ blocks per attention group and one per state group
+///   (MambaSpec.max_memory_usage_bytes = page_size_bytes · (1 + num_speculative_blocks), no speculation).
+/// A model of recurrent layers only is one uniform group (page × layers per block, one block a request).
+vllm_pool vllm_recurrent_groups(const std::vector<layer_spec>& layers, std::uint64_t block_given, diagnostics& errors) {
+    vllm_pool pool;
+    u128 full = 0, state = 0, token_bytes = 0;
+    for (const layer_spec& l : layers) {
+        if (l.state_bytes != 0) {
+            if (pool.state_page != 0 && pool.state_page != l.state_bytes) {
+                errors.push_back({"model.layer_types", "linear-attention and Mamba layers with different state pages "
+                                                       "in one model are not covered by memplan's vLLM arithmetic"});
+                return pool;
+            }
+            pool.state_page = l.state_bytes;
+            state += l.count;
+        } else if (l.kind == attention_kind::full) {
+            if (token_bytes != 0 && token_bytes != l.token_bytes) {
+                errors.push_back({"model.layer_types", "attention layers of different page sizes beside linear-attention "
+                                                       "or Mamba layers are not covered by memplan's vLLM arithmetic"});
+                return pool;
+            }
+            token_bytes = l.token_bytes;
+            full += l.count;
+        } else {
+            errors.push_back({"model.layer_types", std::string(to_string(l.kind)) + " attention beside linear-attention or "
+                                                  "Mamba layers is not covered by memplan's vLLM arithmetic"});
+            return pool;
+        }
+    }
+    pool.hybrid = true;
+    if (full == 0) {
+        // One spec for every layer: _get_kv_cache_groups_uniform_spec, one group of all layers.
+        pool.padded_page = pool.state_page;
+        pool.state_groups = 1;
+        pool.memory_per_block = pool.state_page * state;
+        return pool;
+    }
+    // HybridAttentionMambaModelConfig: the smallest multiple of 16 tokens whose attention page holds the
+    // state page; a given block_size stays when it is at least that.
+    const u128 least = 16 * ceil_div(pool.state_page, 16 * token_bytes);
+    pool.block = block_given != 0 && block_given >= least ? u128{block_given} : least;
+    pool.padded_page = pool.block * token_bytes;  // the state page is padded to it (mamba_page_size_padded)
+    const u128 lo = std::min(full, state), hi = std::max(full, state);
+    const u128 group_size = 2 * hi < 3 * lo ? hi : lo;
+    pool.full_groups = ceil_div(full, group_size);
+    pool.state_groups = ceil_div(state, group_size);
+    pool.memory_per_block = pool.padded_page * group_size;
+    return pool;
+}
+
 vllm_pool vllm_groups(const std::vector<layer_spec>& layers, std::uint64_t block, diagnostics& errors) {
+    for (const layer_spec& l : layers)
+        if (l.state_bytes != 0) return vllm_recurrent_groups(layers, block, errors);
     vllm_pool pool;
     u128 full = 0, sliding = 0, page = 0;
     bool same_page = true;
@@ -170,7 +345,10 @@ vllm_pool vllm_groups(const std::vector<layer_spec>& layers, std::uint64_t block
     }
     if (sliding == 0 || full == 0) {
         // Uniform spec or UniformTypeKVCacheSpecs: one group, a page per layer each.
-        for (const layer_spec& l : layers) pool.memory_per_block += u128{block} * l.token_bytes * l.count;
+        for (const layer_spec& l : layers) {
+            pool.memory_per_block += u128{block} * l.token_bytes * l.count;
+            if (l.draft) pool.draft_page += u128{block} * l.token_bytes * l.count;
+        }
         pool.full_groups = sliding == 0 ? 1 : 0;
         pool.sliding_groups = sliding == 0 ? 0 : 1;
         return pool;
@@ -192,6 +370,8 @@ vllm_pool vllm_groups(const std::vector<layer_spec>& layers, std::uint64_t block
 }
 
 u128 vllm_blocks_needed(const vllm_pool& pool, u128 len, std::uint64_t block, std::uint64_t batched_tokens) {
+    if (pool.state_groups != 0)  // recurrent groups: one block each; attention groups ⌈len / block⌉
+        return (pool.full_groups != 0 ? pool.full_groups * ceil_div(len, pool.block) : 0) + pool.state_groups;
     const u128 full = ceil_div(len, block);
     if (!pool.hybrid) return pool.full_groups != 0 ? full : ceil_div(std::min(pool.window - 1 + batched_tokens, len), block) + 1;
     const u128 sliding = ceil_div(std::min(pool.window - 1 + batched_tokens, len), block) + 1;
@@ -245,11 +425,50 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
         draft_weights = detail::ceil_div(u128{counted.value.total} * dtype_bits(wt), 8 * u128{p.tp});
     }
     const std::vector<layer_spec> layers =
-        layers_on_gpu(c.model, plain.details.layers_on_gpu, p.tp, inf.kv_dtype, has_draft ? &draft : nullptr, errors);
+        layers_on_gpu(c, plain.details.layers_on_gpu, has_draft ? &draft : nullptr, errors);
     if (!errors.empty()) return serving_result{};
+    if (layers.empty()) {  // no page to divide the memory by: refused, not divided by zero
+        errors.push_back({"model.layer_types", "has no layer with a KV cache or recurrent state on this GPU: the "
+                                               "engine arithmetic sizes a pool of such layers"});
+        return serving_result{};
+    }
+    mtp_pool_warning(c, warnings);
+
+    // MTP modules as the draft (model.mtp): their weights — one decoder layer, enorm, hnorm, eh_proj
+    // and the final norm per module; the embedding and output head are the target's, shared at load:
+    // vLLM logs "Detected MTP model. Sharing target model embedding weights with the draft model." and
+    // the same for lm_head, vllm/v1/spec_decode/eagle.py load_model, llm_base_proposer.py in later
+    // releases) — are already in memplan's per-GPU weights (the last
+    // stage's, model_states.cpp); their own row is that count less the same model without them.
+    const bool mtp_draft = c.model.mtp && c.model.num_nextn_predict_layers != 0;
+    u128 mtp_weights = 0;
+    if (mtp_draft) {
+        if (has_draft) {
+            errors.push_back({"infer.draft_preset", "a draft model and the MTP modules (model.mtp) cannot both be the "
+                                                    "speculative-decoding draft"});
+            return serving_result{};
+        }
+        if (p.pp > 1) {
+            errors.push_back({"parallel.pp", "MTP speculative decoding with pipeline parallelism is not covered by "
+                                             "memplan's engine arithmetic: serve with parallel.pp 1"});
+            return serving_result{};
+        }
+        estimate_config without = c;
+        without.model.mtp = false;
+        without.infer.engine = serving_engine::none;
+        estimate_options options;
+        options.want_tensors = false;
+        const estimate_result alone = estimate(without, options);
+        if (alone.errors.empty() && plain.per_gpu.weights > alone.per_gpu.weights)
+            mtp_weights = plain.per_gpu.weights - alone.per_gpu.weights;
+    }
 
     // Measured overheads where given, else memplan's count, model or assumption (named in a warning).
-    const u128 weights = (inf.weights_bytes != 0 ? u128{inf.weights_bytes} : u128{plain.per_gpu.weights}) + draft_weights;
+    // A measured infer.weights_bytes is the target's load ("Loading model weights took"); the drafter's
+    // weights are added to it. memplan's own count already holds the MTP modules.
+    const u128 weights = (inf.weights_bytes != 0 ? u128{inf.weights_bytes} + mtp_weights : u128{plain.per_gpu.weights}) +
+                         draft_weights;
+    draft_weights += mtp_weights;
     const bool last_stage = plain.details.stage + 1 == p.pp;
     const std::uint64_t batched = inf.max_num_batched_tokens != 0 ? inf.max_num_batched_tokens
                                                                    : default_batched_tokens(c.gpu_memory_bytes);
@@ -264,8 +483,11 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
     s.draft_weights_bytes = to_u64(draft_weights);
     s.non_torch_bytes = to_u64(non_torch);
 
-    u128 per_token = 0;  // KV bytes of one token over every layer of the GPU
-    for (const layer_spec& l : layers) per_token += l.token_bytes * l.count;
+    u128 per_token = 0, draft_per_token = 0;  // KV bytes of one token over every layer of the GPU (of the draft's)
+    for (const layer_spec& l : layers) {
+        per_token += l.token_bytes * l.count;
+        if (l.draft) draft_per_token += l.token_bytes * l.count;
+    }
     const u128 len = s.max_model_len;
 
     if (inf.engine == serving_engine::vllm) {
@@ -283,14 +505,37 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
         const i128 available = inf.kv_cache_memory_bytes != 0
                                    ? static_cast<i128>(inf.kv_cache_memory_bytes)
                                    : static_cast<i128>(requested) - static_cast<i128>(weights + activation + non_torch + graphs);
-        const vllm_pool pool = vllm_groups(layers, block, errors);
+        const vllm_pool pool = vllm_groups(layers, inf.block_size != 0 ? inf.block_size : block, errors);
         if (!errors.empty()) return serving_result{};
+        if (pool.state_groups != 0) {
+            // The attention block size vLLM sets for a hybrid model; a recurrent-only model's block is
+            // max_model_len (mamba_block_size).
+            s.block_size = to_u64(pool.full_groups != 0 ? pool.block : len);
+            s.state_page_bytes = to_u64(pool.state_page);
+            s.state_page_padded_bytes = to_u64(pool.padded_page);
+            warnings.push_back({"infer.engine", "vLLM's hybrid allocator for linear-attention/Mamba layers is reproduced "
+                                                "with prefix caching off (mamba_cache_mode none, one state block per "
+                                                "request), the attention block aligned to 16 tokens, and the conv state "
+                                                "in bf16 (mamba_cache_dtype auto); --enable-prefix-caching, Blackwell "
+                                                "head_dim-256 alignment (32) and speculative state slots differ"});
+        }
         s.page_bytes = to_u64(pool.memory_per_block);
         const u128 blocks = available > 0 ? static_cast<u128>(available) / pool.memory_per_block : 0;
         s.num_blocks = to_u64(blocks);
         s.kv_cache_bytes = to_u64(blocks * pool.memory_per_block);
-        // "GPU KV cache size": num_blocks // number of groups × block_size (_report_kv_cache_config).
-        s.kv_capacity_tokens = to_u64(blocks / (pool.full_groups + pool.sliding_groups) * block);
+        s.draft_kv_cache_bytes = to_u64(blocks * pool.draft_page);
+        bool draft_layers = false;
+        for (const layer_spec& l : layers) draft_layers = draft_layers || l.draft;
+        if (draft_layers && pool.hybrid)  // grouped layers share each block's pools: no per-layer share
+            warnings.push_back({"infer.draft_preset", "the draft's layers share the hybrid allocator's grouped "
+                                                      "pools with the target's: draft_kv_cache_bytes is not split "
+                                                      "out (0); kv_cache_bytes holds both"});
+        // "GPU KV cache size": num_blocks // number of groups × the smallest group block size
+        // (_report_kv_cache_config; a state group's block is max_model_len).
+        const u128 groups = pool.full_groups + pool.sliding_groups + pool.state_groups;
+        const u128 min_block = pool.state_groups == 0 ? u128{block}
+                                                      : (pool.full_groups != 0 ? std::min<u128>(pool.block, len) : len);
+        s.kv_capacity_tokens = to_u64(blocks / groups * min_block);
         if (inf.swap_space_bytes != 0)  // V0: num_cpu_blocks = swap_space_bytes // cache_block_size (worker.py)
             s.cpu_blocks = to_u64(u128{inf.swap_space_bytes} / pool.memory_per_block);
         const u128 need = vllm_blocks_needed(pool, len, block, batched);
@@ -333,11 +578,48 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
         s.budget_bytes = to_u64(total - reserved);
         const i128 free_after_load = static_cast<i128>(total) - static_cast<i128>(weights + non_torch);
         const i128 rest = free_after_load - static_cast<i128>(reserved);
-        const u128 tokens = rest > 0 ? static_cast<u128>(rest) / per_token / page * page : 0;
+        u128 tokens = rest > 0 ? static_cast<u128>(rest) / per_token / page * page : 0;
+        // Sliding-window layers: SGLang gives them a separate, smaller pool (SWAKVPool) for the
+        // architectures python/sglang/srt/configs/model_config.py is_hybrid_swa_model lists — of memplan's
+        // model types gpt_oss (GptOssForCausalLM) and llama4 (Llama4ForConditionalGeneration, its chunked
+        // layers) — and full-length KV for the others. set_num_tokens_hybrid_swa
+        // (python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py at commit 001ccef0): the profiled
+        // max_total_num_tokens × cell is shared as full_tokens · F + swa_tokens · S with swa_tokens =
+        // full_tokens · swa_full_tokens_ratio (0.8, server_args.py): full_tokens = ⌊total / (F + r·S)⌋,
+        // swa_tokens = ⌊full_tokens · r⌋, both rounded down to pages; max_total_num_tokens = full_tokens.
+        u128 windowed_bytes = 0;  // S: per-token bytes of the windowed layers
+        for (const layer_spec& l : layers)
+            if (l.kind == attention_kind::sliding || l.kind == attention_kind::chunked) windowed_bytes += l.token_bytes * l.count;
+        const bool swa_pool = windowed_bytes != 0 && (c.model.model_type == "gpt_oss" || c.model.model_type == "llama4");
+        u128 pool_bytes = tokens * per_token;
+        if (swa_pool) {
+            constexpr std::uint64_t ratio_permille = 800;  // server_args.py swa_full_tokens_ratio = 0.8
+            const u128 full_bytes = per_token - windowed_bytes;  // F
+            u128 full_tokens = 0, swa_tokens = 0;
+            if (full_bytes == 0) {
+                swa_tokens = tokens;  // every layer windowed: one SWA pool of max_total_num_tokens
+                tokens = swa_tokens;
+            } else {
+                full_tokens = tokens * per_token * 1000 / (1000 * full_bytes + ratio_permille * windowed_bytes) / page * page;
+                swa_tokens = full_tokens * ratio_permille / 1000 / page * page;
+                tokens = full_tokens;
+            }
+            s.swa_capacity_tokens = to_u64(swa_tokens);
+            pool_bytes = full_tokens * full_bytes + swa_tokens * windowed_bytes;
+            warnings.push_back({"model.sliding_window",
+                                "SGLang's sliding-window pool (SWAKVPool) sized with swa_full_tokens_ratio 0.8, "
+                                "SGLang's default (--swa-full-tokens-ratio); the full-attention pool is the capacity"});
+        } else if (windowed_bytes != 0) {
+            warnings.push_back({"model.sliding_window",
+                                "SGLang gives sliding-window layers full-length KV for this architecture (its "
+                                "separate SWAKVPool is used only for the architectures model_config.py "
+                                "is_hybrid_swa_model lists, such as GPT-OSS and Llama 4): counted as full attention"});
+        }
         s.page_bytes = to_u64(per_token * page);
         s.num_blocks = to_u64(tokens / page);
         s.kv_capacity_tokens = to_u64(tokens);
-        s.kv_cache_bytes = to_u64(tokens * per_token);
+        s.kv_cache_bytes = to_u64(pool_bytes);
+        s.draft_kv_cache_bytes = to_u64(tokens * draft_per_token);
         s.blocks_per_request = to_u64(ceil_div(len, page));
         s.max_concurrency_numerator = s.num_blocks;
         s.max_concurrency_denominator = s.blocks_per_request;
@@ -379,8 +661,14 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
     bool sliding = false;
     for (const layer_spec& l : layers) sliding = sliding || l.kind == attention_kind::sliding;
     if (sliding)
-        warnings.push_back({"model.sliding_window", "TensorRT-LLM's per-window pools are not modelled: sliding-window "
-                                                    "layers are counted as full attention (fewer tokens than the engine)"});
+        // kvCacheManager.cpp sizes the memory as if every layer were full attention (calculateMaxNumBlocks;
+        // its calculateWindowSizeToShare notes it is not used there), then splits the blocks between the
+        // window sizes in proportion to window × per-token bytes: that split is what is not modelled.
+        warnings.push_back({"model.sliding_window", "TensorRT-LLM's per-window pools are not modelled: the memory is "
+                                                    "sized as the engine sizes it (every layer as full attention), "
+                                                    "but its split of blocks between window sizes "
+                                                    "(calculateWindowSizeToShare) is not, so sliding-window layers "
+                                                    "are counted as full attention (fewer tokens than the engine)"});
     u128 tokens = allotted / per_token;
     if (inf.max_tokens != 0) tokens = std::min<u128>(tokens, inf.max_tokens);
     const u128 blocks = ceil_div(tokens, block);
@@ -388,6 +676,7 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
     s.num_blocks = to_u64(blocks);
     s.kv_capacity_tokens = to_u64(blocks * block);
     s.kv_cache_bytes = to_u64(blocks * block * per_token);
+    s.draft_kv_cache_bytes = to_u64(blocks * block * draft_per_token);
     // getMaxCapacityBatchSize: allotted blocks / ⌈sequence / tokens_per_block⌉.
     s.blocks_per_request = to_u64(ceil_div(len, block));
     s.max_concurrency_numerator = s.num_blocks;

@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -429,13 +431,310 @@ TEST_CASE("vLLM: MLA pages hold one latent per token, replicated on every tensor
 }
 
 TEST_CASE("engines refuse recurrent-state layers rather than size them wrongly", "[serving][hybrid]") {
-    // Jamba's Mamba layers hold a fixed state per sequence that vLLM's hybrid allocator pages with
-    // their own spec; memplan does not reproduce that arithmetic and says so instead of guessing.
-    const auto parsed = parse_config(R"({"mode": "infer", "model": {"preset": "jamba-1.5-mini"},
-        "infer": {"engine": "vllm", "max_model_len": 8192}, "gpu": {"memory_bytes": 80e9}})");
-    REQUIRE(parsed.ok());
-    const auto r = estimate(parsed.value);
-    REQUIRE(r.errors.size() == 1);
-    CHECK(r.errors[0].field == "infer.engine");
-    CHECK(r.errors[0].message == "recurrent-state layers are not covered by memplan's engine arithmetic");
+    // Jamba's Mamba layers hold a fixed state per sequence. vLLM's hybrid allocator is reproduced (the
+    // "[hybrid][vllm]" cases below); SGLang's and TensorRT-LLM's state pools are not, and they say so
+    // instead of guessing.
+    for (const char* engine : {"sglang", "trtllm"}) {
+        CAPTURE(engine);
+        const auto parsed = parse_config(std::string(R"({"mode": "infer", "model": {"preset": "jamba-1.5-mini"},
+            "infer": {"engine": ")") + engine + R"(", "mem_fraction_static_permille": 880, "max_model_len": 8192},
+            "parallel": {"gpus": 2, "tp": 2}, "gpu": {"memory_bytes": 80e9}})");
+        REQUIRE(parsed.ok());
+        const auto r = estimate(parsed.value);
+        REQUIRE(r.errors.size() == 1);
+        CHECK(r.errors[0].field == "infer.engine");
+        CHECK(r.errors[0].message.find("linear-attention and Mamba state are not modelled") != std::string::npos);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// vLLM's hybrid allocator for linear-attention and Mamba layers (serving.cpp vllm_recurrent_groups):
+// vllm/model_executor/models/config.py HybridAttentionMambaModelConfig (block size, padding),
+// vllm/model_executor/layers/mamba/mamba_utils.py (state shapes), vllm/v1/core/kv_cache_utils.py
+// (groups, num_blocks, the logged token count, concurrency), prefix caching off. The KV memory is
+// given (infer.kv_cache_memory_bytes, vLLM --kv-cache-memory) so the pool arithmetic is checked alone.
+
+namespace {
+/// The fixture's config.json text (tests/data/hf), without its "_source" note.
+std::string hf_fixture(const std::string& name) {
+    std::ifstream in(std::string(MEMPLAN_DATA_DIR) + "/hf/" + name + ".json");
+    REQUIRE(in.good());
+    std::stringstream text;
+    text << in.rdbuf();
+    nlohmann::json doc = nlohmann::json::parse(text.str());
+    doc.erase("_source");
+    return doc.dump();
+}
+
+estimate_config hybrid(const std::string& fixture, const std::string& rest) {
+    const auto parsed = parse_config(rest, hf_fixture(fixture));
+    INFO((parsed.errors.empty() ? std::string() : parsed.errors[0].field + ": " + parsed.errors[0].message));
+    REQUIRE(parsed.errors.empty());
+    return parsed.value;
+}
+}  // namespace
+
+TEST_CASE("vLLM hybrid: Nemotron-H 8B (Mamba-2) by hand", "[serving][hybrid][vllm]") {
+    // nvidia/Nemotron-H-8B-Base-8K, tp 1, bf16: 52 layers = 24 Mamba-2 ("M"), 4 attention ("*"), 24 MLP.
+    // Attention bytes per token: 2 · 8 KV heads · 128 · 2 B = 4,096.
+    // Mamba-2 state (mamba2_state_shape, G = 8 divides tp 1): conv (K − 1) · (I + 2·G·N) · 2 B =
+    //   3 · (8192 + 2·8·128) · 2 = 61,440; temporal nh · head_dim · N · 2 B (float16, vLLM's NemotronH
+    //   default) = 128 · 64 · 128 · 2 = 2,097,152; page 2,158,592 B.
+    // Block = 16 · ⌈2,158,592 / (16 · 4,096)⌉ = 16 · 33 = 528 tokens; attention page 528 · 4,096 =
+    //   2,162,688 B, the state page padded to it.
+    // Groups: 4 attention vs 24 Mamba → group size 4 (24 ≥ 1.5 · 4): 1 attention + 6 Mamba groups;
+    //   a block id holds 4 · 2,162,688 = 8,650,752 B.
+    // 20 GiB: num_blocks = 21,474,836,480 // 8,650,752 = 2,482; logged tokens 2,482 // 7 · 528 = 186,912;
+    //   a request of 8,192 tokens needs ⌈8192 / 528⌉ + 6 = 22 blocks: 2482/22 = 112.82x.
+    estimate_config c = hybrid("nemotron_h_8b", R"({"mode": "infer",
+        "infer": {"engine": "vllm", "max_model_len": 8192, "kv_cache_memory_bytes": 21474836480},
+        "gpu": {"memory_bytes": 80e9}})");
+    const estimate_result r = run(c);
+    const serving_result& s = r.serving;
+    CHECK(s.state_page_bytes == 2158592);
+    CHECK(s.state_page_padded_bytes == 2162688);
+    CHECK(s.block_size == 528);
+    CHECK(s.page_bytes == 8650752);
+    CHECK(s.num_blocks == 2482);
+    CHECK(s.kv_cache_bytes == 2482ULL * 8650752);
+    CHECK(s.kv_capacity_tokens == 186912);
+    CHECK(s.blocks_per_request == 22);
+    CHECK(s.max_concurrency_numerator == 2482);
+    CHECK(s.max_concurrency_denominator == 22);
+    CHECK(hundredths(s) == 11282);
+    CHECK(s.starts);
+    CHECK(s.max_model_len_that_starts == (2482 - 6) * 528);  // 1,307,328: 2,476 attention blocks
+    bool named = false;
+    for (const auto& w : r.warnings) named = named || (w.field == "infer.engine" && w.message.find("prefix caching off") != std::string::npos);
+    CHECK(named);
+    // A given block size at least the least one stays (block 1,056: page 4,325,376 B per layer).
+    c.infer.block_size = 1056;
+    CHECK(run(c).serving.block_size == 1056);
+    CHECK(run(c).serving.page_bytes == 4ULL * 1056 * 4096);
+    c.infer.block_size = 16;  // too small: raised to 528
+    CHECK(run(c).serving.block_size == 528);
+}
+
+TEST_CASE("vLLM hybrid: Jamba 1.5 Mini (Mamba-1) over tensor parallelism by hand", "[serving][hybrid][vllm]") {
+    // ai21labs/AI21-Jamba-1.5-Mini, tp 2, bf16: 32 layers, attention every 8th (4 layers), 28 Mamba-1.
+    // Attention bytes per token per rank: 2 · (8 / 2) · 128 · 2 B = 2,048.
+    // Mamba-1 state (mamba1_state_shape), I = 2 · 4096 = 8192 split over tp: conv (K − 1) · I/tp · 2 B =
+    //   3 · 4096 · 2 = 24,576; temporal I/tp · N · 2 B = 4096 · 16 · 2 = 131,072; page 155,648 B.
+    // Block = 16 · ⌈155,648 / 32,768⌉ = 16 · 5 = 80 tokens; page 80 · 2,048 = 163,840 B.
+    // Groups: 4 attention vs 28 Mamba → size 4: 1 + 7 groups; a block id holds 655,360 B.
+    // 8 GiB: num_blocks = 8,589,934,592 // 655,360 = 13,107; tokens 13,107 // 8 · 80 = 131,040;
+    //   262,144 tokens need ⌈262144 / 80⌉ + 7 = 3,277 + 7 = 3,284 blocks: 13107/3284 = 3.99x.
+    estimate_config c = hybrid("jamba_1_5_mini", R"({"mode": "infer", "parallel": {"gpus": 2, "tp": 2},
+        "infer": {"engine": "vllm", "max_model_len": 262144, "kv_cache_memory_bytes": 8589934592},
+        "gpu": {"memory_bytes": 80e9}})");
+    const serving_result s = run(c).serving;
+    CHECK(s.state_page_bytes == 155648);
+    CHECK(s.block_size == 80);
+    CHECK(s.page_bytes == 4 * 163840);
+    CHECK(s.num_blocks == 13107);
+    CHECK(s.kv_capacity_tokens == 131040);
+    CHECK(s.blocks_per_request == 3284);
+    CHECK(hundredths(s) == 399);
+    CHECK(s.starts);
+    CHECK(s.max_model_len_that_starts == (13107 - 7) * 80);  // 1,048,000
+    // tp 1: the state doubles (311,296 B) and so does the attention token (4,096 B): block 80 again.
+    c.parallel.gpus = c.parallel.tp = 1;
+    c.gpu_memory_bytes = 141000000000ULL;
+    CHECK(run(c).serving.state_page_bytes == 3 * 8192 * 2 + 8192 * 16 * 2);
+    CHECK(run(c).serving.block_size == 80);
+}
+
+TEST_CASE("vLLM hybrid: Qwen3-Next-80B-A3B (Gated DeltaNet) starts, refuses, longest length", "[serving][hybrid][vllm]") {
+    // Qwen/Qwen3-Next-80B-A3B, tp 4, bf16: 48 layers, every 4th full attention (12), 36 linear.
+    // Attention bytes per token: 2 KV heads / tp 4 → 1 (replicated), 2 · 1 · 256 · 2 B = 1,024.
+    // Gated DeltaNet state (gated_delta_net_state_shape): conv (K − 1) · (2·16·128 + 32·128)/4 · 2 B =
+    //   3 · 2,048 · 2 = 12,288; temporal (32/4) · 128 · 128 · 2 B = 262,144; page 274,432 B.
+    // Block = 16 · ⌈274,432 / 16,384⌉ = 16 · 17 = 272 tokens; page 272 · 1,024 = 278,528 B.
+    // Groups: 12 full vs 36 linear → size 12: 1 + 3 groups; a block id holds 12 · 278,528 = 3,342,336 B.
+    // 4 GiB: num_blocks = 4,294,967,296 // 3,342,336 = 1,285; tokens 1,285 // 4 · 272 = 87,312;
+    //   262,144 tokens need ⌈262144 / 272⌉ + 3 = 964 + 3 = 967 blocks: 1285/967 = 1.33x.
+    estimate_config c = hybrid("qwen3_next_80b_a3b", R"({"mode": "infer", "parallel": {"gpus": 4, "tp": 4},
+        "infer": {"engine": "vllm", "max_model_len": 262144, "kv_cache_memory_bytes": 4294967296},
+        "gpu": {"memory_bytes": 80e9}})");
+    serving_result s = run(c).serving;
+    CHECK(s.state_page_bytes == 274432);
+    CHECK(s.block_size == 272);
+    CHECK(s.page_bytes == 3342336);
+    CHECK(s.num_blocks == 1285);
+    CHECK(s.kv_capacity_tokens == 87312);
+    CHECK(s.blocks_per_request == 967);
+    CHECK(hundredths(s) == 133);
+    CHECK(s.starts);
+    CHECK(s.max_model_len_that_starts == (1285 - 3) * 272);  // 348,704
+    // 1 GiB: 1,073,741,824 // 3,342,336 = 321 blocks < 967: refused; longest (321 − 3) · 272 = 86,496.
+    c.infer.kv_cache_memory_bytes = GiB;
+    s = run(c).serving;
+    CHECK(s.num_blocks == 321);
+    CHECK(s.kv_capacity_tokens == 321 / 4 * 272);  // 21,760
+    CHECK_FALSE(s.starts);
+    CHECK(s.max_model_len_that_starts == 86496);
+    CHECK(s.refusal.find("The longest max_model_len that starts is 86496") != std::string::npos);
+    // tp 1 with the temporal state in fp32 (--mamba-ssm-cache-dtype float32): conv 3 · 8,192 · 2 =
+    // 49,152, temporal 32 · 128 · 128 · 4 = 2,097,152: page 2,146,304 B; attention 2,048 B per token;
+    // block 16 · ⌈2,146,304 / 32,768⌉ = 16 · 66 = 1,056.
+    c.parallel.gpus = c.parallel.tp = 1;
+    c.gpu_memory_bytes = 200000000000ULL;
+    c.infer.state_dtype = dtype::fp32;
+    s = run(c).serving;
+    CHECK(s.state_page_bytes == 2146304);
+    CHECK(s.block_size == 1056);
+    CHECK(s.page_bytes == 12ULL * 1056 * 2048);
+    // 1 GiB // 25,952,256 = 41 blocks; tokens 41 // 4 · 1,056 = 10,560; ⌈262144 / 1056⌉ + 3 = 252 needed.
+    CHECK(s.num_blocks == 41);
+    CHECK(s.kv_capacity_tokens == 10560);
+    CHECK(s.blocks_per_request == 252);
+    CHECK_FALSE(s.starts);
+    CHECK(s.max_model_len_that_starts == (41 - 3) * 1056);  // 40,128
+}
+
+TEST_CASE("vLLM hybrid: the budget path and its error paths", "[serving][hybrid][vllm][errors]") {
+    // Without a given KV size the pool is the budget less weights, activation peak and non-torch memory.
+    estimate_config c = hybrid("nemotron_h_8b", R"({"mode": "infer",
+        "infer": {"engine": "vllm", "max_model_len": 8192, "activation_peak_bytes": 2000000000,
+                  "non_torch_bytes": 500000000}, "gpu": {"memory_bytes": 85899345920}})");
+    const estimate_result r = run(c);
+    const u64 available = (85899345920ULL * 900 + 999) / 1000 - r.per_gpu.weights - 2000000000ULL - 500000000ULL;
+    CHECK(r.serving.num_blocks == available / 8650752);
+    CHECK(r.serving.kv_capacity_tokens == available / 8650752 / 7 * 528);
+    const auto first_error = [](const estimate_config& x) {
+        const auto e = estimate(x);
+        return e.errors.empty() ? std::string() : e.errors.front().field;
+    };
+    estimate_config pp = c;
+    pp.parallel.gpus = pp.parallel.pp = 2;
+    CHECK(first_error(pp) == "parallel.pp");
+    estimate_config tp = c;  // 128 Mamba heads are not split over 3 ranks (vLLM's divide asserts)
+    tp.parallel.gpus = tp.parallel.tp = 3;
+    CHECK(first_error(tp) == "parallel.tp");
+}
+
+TEST_CASE("vLLM: MTP modules as the draft are their own weight and KV rows", "[serving][vllm][mtp]") {
+    // DeepSeek-R1 (deepseek_v3, num_nextn_predict_layers 1), FP8 checkpoint, tp 8, model.mtp: the MTP
+    // module's MLA layer joins the one KV cache group (same MLAAttentionSpec: 61 + 1 = 62 layers):
+    // a block id holds 62 · 16 · 576 · 2 = 1,142,784 B. 10 GiB: 10,737,418,240 // 1,142,784 = 9,395
+    // blocks, of which the MTP layer holds 9,395 · 18,432 = 173,168,640 B.
+    estimate_config c = hybrid("deepseek_r1", R"({"mode": "infer", "parallel": {"gpus": 8, "tp": 8},
+        "infer": {"engine": "vllm", "max_model_len": 32768, "kv_cache_memory_bytes": 10737418240},
+        "gpu": {"memory_bytes": 141e9}})");
+    REQUIRE(c.model.num_nextn_predict_layers == 1);
+    c.model.mtp = true;  // model.mtp: load the MTP modules
+    const estimate_result r = run(c);
+    const serving_result& s = r.serving;
+    CHECK(s.page_bytes == 62ULL * 16 * 576 * 2);
+    CHECK(s.num_blocks == 9395);
+    CHECK(s.draft_kv_cache_bytes == 9395ULL * 16 * 576 * 2);
+    CHECK(s.kv_capacity_tokens == 9395 * 16);
+    CHECK(s.blocks_per_request == 2048);
+    // The MTP weights: memplan's per-GPU weights with the module less those without it, counted once.
+    estimate_config without = c;
+    without.model.mtp = false;
+    const estimate_result alone = run(without);
+    CHECK(s.draft_weights_bytes == r.per_gpu.weights - alone.per_gpu.weights);
+    CHECK(s.draft_weights_bytes > 0);
+    CHECK(s.weights_bytes == r.per_gpu.weights);
+    CHECK(alone.serving.draft_weights_bytes == 0);
+    CHECK(alone.serving.draft_kv_cache_bytes == 0);
+    CHECK(alone.serving.page_bytes == 61ULL * 16 * 576 * 2);
+    // A measured target load ("Loading model weights took") gets the drafter's weights added.
+    c.infer.weights_bytes = 80000000000ULL;
+    CHECK(run(c).serving.weights_bytes == 80000000000ULL + s.draft_weights_bytes);
+    // MTP and a draft model at once, or MTP with pipeline parallelism, are refused by name.
+    const auto first_error = [](const estimate_config& x) {
+        const auto e = estimate(x);
+        return e.errors.empty() ? std::string() : e.errors.front().field;
+    };
+    estimate_config both = c;
+    both.infer.draft_preset = "llama-3.2-1b";
+    CHECK(first_error(both) == "infer.draft_preset");
+    estimate_config pp = c;
+    pp.parallel.gpus = 16;
+    pp.parallel.pp = 2;
+    CHECK(first_error(pp) == "parallel.pp");
+    // SGLang: the MTP layer joins the pool's cell (61 + 1 latents per token), with a warning naming model.mtp.
+    estimate_config sg = c;
+    sg.infer.engine = serving_engine::sglang;
+    sg.infer.mem_fraction_static_permille = 880;
+    sg.infer.weights_bytes = 0;
+    const estimate_result g = run(sg);
+    CHECK(g.serving.page_bytes == 62ULL * 576 * 2);
+    CHECK(g.serving.draft_kv_cache_bytes == g.serving.kv_capacity_tokens * 576 * 2);
+    bool named = false;
+    for (const auto& w : g.warnings) named = named || w.field == "model.mtp";
+    CHECK(named);
+}
+
+TEST_CASE("SGLang: sliding-window layers counted as full attention say so", "[serving][sglang]") {
+    const auto warned = [](const std::string& preset) {
+        estimate_config c = parse(R"({"mode": "infer", "infer": {"engine": "sglang", "mem_fraction_static_permille": 880,
+            "max_model_len": 8192}, "gpu": {"memory_bytes": 85899345920}})");
+        c.model = parse(R"({"model": {"preset": ")" + preset + R"("}})").model;
+        for (const auto& w : run(c).warnings)
+            if (w.field == "model.sliding_window" && w.message.find("SWAKVPool") != std::string::npos) return true;
+        return false;
+    };
+    CHECK(warned("gemma-2-9b"));       // 21 sliding layers
+    CHECK_FALSE(warned("llama-3-8b"));  // full attention only
+}
+
+TEST_CASE("SGLang: GPT-OSS's sliding-window pool by hand", "[serving][sglang][swa]") {
+    // openai/gpt-oss-20b (GptOssForCausalLM, one of SGLang's hybrid-SWA architectures): 24 layers
+    // alternating sliding (window 128) and full, 8 KV heads of 64, bf16 KV: 2 · 8 · 64 · 2 = 2,048 B per
+    // layer and token; cell = 24 · 2,048 = 49,152 B; F = 12 · 2,048 = S = 24,576 B.
+    // 80 GiB, mem_fraction_static 0.88, weights 14 GiB and non-torch 1 GiB (given):
+    //   reserved = ⌈85,899,345,920 · 0.12⌉ = 10,307,921,511; rest = 59,485,297,049 B;
+    //   max_total_num_tokens = rest // 49,152 = 1,210,231;
+    //   set_num_tokens_hybrid_swa: full = ⌊1,210,231 · 49,152 / (24,576 + 0.8 · 24,576)⌋ = 1,344,701,
+    //   swa = ⌊1,344,701 · 0.8⌋ = 1,075,760; the pool holds 1,344,701 · F + 1,075,760 · S bytes.
+    estimate_config c = hybrid("gpt_oss_20b", R"({"mode": "infer",
+        "infer": {"engine": "sglang", "mem_fraction_static_permille": 880, "max_model_len": 131072,
+                  "weights_bytes": 15032385536, "non_torch_bytes": 1073741824},
+        "gpu": {"memory_bytes": 85899345920}})");
+    const estimate_result r = run(c);
+    const serving_result& s = r.serving;
+    CHECK(s.page_bytes == 49152);
+    CHECK(s.kv_capacity_tokens == 1344701);
+    CHECK(s.swa_capacity_tokens == 1075760);
+    CHECK(s.kv_cache_bytes == 1344701ULL * 24576 + 1075760ULL * 24576);
+    CHECK(s.kv_cache_bytes <= 59485297049ULL);
+    CHECK(s.max_concurrency_numerator == 1344701);
+    CHECK(s.max_concurrency_denominator == 131072);
+    bool named = false;
+    for (const auto& w : r.warnings) named = named || (w.field == "model.sliding_window" && w.message.find("0.8") != std::string::npos);
+    CHECK(named);
+    // Page size 64: max_total_num_tokens 1,210,176 (18,909 pages); full ⌊1,210,176 · 10/9⌋ = 1,344,640
+    // (21,010 pages), swa ⌊1,344,640 · 0.8⌋ = 1,075,712 = 16,808 pages of 64.
+    c.infer.block_size = 64;
+    const serving_result paged = run(c).serving;
+    CHECK(paged.kv_capacity_tokens == 1344640);
+    CHECK(paged.swa_capacity_tokens == 1075712);
+    CHECK(paged.num_blocks == 21010);
+}
+
+TEST_CASE("vLLM: a model of Mamba layers only is one uniform group, one block a request", "[serving][hybrid][vllm]") {
+    // Four Mamba-2 layers (I = 32 · 64 = 2048, G = 1, N = 128, K = 4), tp 1: state page
+    // 3 · (2048 + 2 · 128) · 2 + 32 · 64 · 128 · 2 = 13,824 + 524,288 = 538,112 B, unpadded (no attention);
+    // one group of 4 layers (_get_kv_cache_groups_uniform_spec): 2,152,448 B a block id;
+    // 1 GiB // 2,152,448 = 498 blocks; the block size is max_model_len (mamba_block_size), so vLLM logs
+    // 498 · 8,192 = 4,079,616 tokens; every request needs one block whatever its length.
+    estimate_config c = parse(R"({"mode": "infer", "model": {"model_type": "nemotron_h",
+        "hybrid_override_pattern": "MMMM", "num_hidden_layers": 4, "hidden_size": 1024, "num_attention_heads": 8,
+        "num_key_value_heads": 8, "intermediate_size": 4096, "vocab_size": 32000, "mamba_num_heads": 32,
+        "mamba_head_dim": 64, "n_groups": 1, "ssm_state_size": 128, "conv_kernel": 4, "expand": 2},
+        "infer": {"engine": "vllm", "max_model_len": 8192, "kv_cache_memory_bytes": 1073741824},
+        "gpu": {"memory_bytes": 80e9}})");
+    const serving_result s = run(c).serving;
+    CHECK(s.state_page_bytes == 538112);
+    CHECK(s.state_page_padded_bytes == 538112);
+    CHECK(s.page_bytes == 4 * 538112);
+    CHECK(s.num_blocks == 498);
+    CHECK(s.block_size == 8192);
+    CHECK(s.kv_capacity_tokens == 498 * 8192);
+    CHECK(s.blocks_per_request == 1);
+    CHECK(s.starts);
+    CHECK(s.max_model_len_that_starts == 16777216);  // any length (memplan's ceiling 2^24)
 }

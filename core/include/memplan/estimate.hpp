@@ -84,6 +84,7 @@ struct serving_result {
     std::uint64_t non_torch_bytes = 0;   ///< memory outside PyTorch's allocator counted
     std::uint64_t cuda_graph_bytes = 0;  ///< CUDA-graph memory counted
     std::uint64_t kv_cache_bytes = 0;    ///< the KV pool: num_blocks × bytes per block
+    std::uint64_t draft_kv_cache_bytes = 0;  ///< of which the draft's layers (draft model or MTP modules)
     std::uint64_t page_bytes = 0;        ///< bytes of one block (page) over every layer of the GPU (SGLang: one token)
     std::uint64_t block_size = 0;        ///< tokens per block
     std::uint64_t num_blocks = 0;
@@ -97,6 +98,9 @@ struct serving_result {
     bool starts = false;                 ///< the engine starts with this max_model_len
     std::string refusal;                 ///< why it does not (empty when it starts)
     std::uint64_t max_model_len_that_starts = 0;  ///< longest max_model_len that starts (≤ 2^24); 0 = none
+    std::uint64_t state_page_bytes = 0;  ///< vLLM: one linear-attention/Mamba layer's state of one sequence (0: none)
+    std::uint64_t state_page_padded_bytes = 0;  ///< that page padded to the attention page (every layer's page)
+    std::uint64_t swa_capacity_tokens = 0;      ///< SGLang: tokens of the separate sliding-window pool (0: none)
 };
 
 /// The answer to one estimate_config.
