@@ -808,3 +808,19 @@ TEST_CASE("regression: a vision_config memplan cannot count is refused, so resol
         CHECK(resolve_model_json(json{{"model", json::parse(first)["model"]}}.dump()) == first);
     }
 }
+
+TEST_CASE("Gemma 3 27B preset with its SigLIP tower: 27,432,406,640 parameters", "[arch2026][vision]") {
+    const param_breakdown p = counts(parse_config(R"({"model": {"preset": "gemma-3-27b"}})").value.model);
+    // Keras Hub (keras_hub/src/models/gemma3/gemma3_presets.py, commit 46f3b4a000be58c092fe2f1acf87d2fb620aefd0)
+    // lists the vision+text gemma3_instruct_27b at 27,432,062,576 and the text-only one at 27,009,002,240 with
+    // a 262,144-token vocabulary; google/gemma-3-27b-it has 262,208 tokens: 64 more rows of the tied
+    // 5376-wide embedding.
+    CHECK(p.total == 27432062576ULL + 64 * 5376);
+    CHECK(p.total - p.parts.vision.total == 27009002240ULL + 64 * 5376);
+    // Keras Hub's Gemma 3 4B pair checks the same correction against the real gemma-3-4b-it config.json
+    // (4,299,915,632 + 64 · 2560 = 4,300,079,472).
+    CHECK(counts(config_of("gemma3_4b_it").model).total == 4299915632ULL + 64 * 2560);
+    check_parts(p);
+    // KV: 62 layers · 2 · 16 · 128 · 2 B = 8192 B per token-layer; at one token every layer holds it: 507,904 B.
+    CHECK(kv_bytes_per_token(R"({"mode": "infer", "infer": {"context_len": 1}, "model": {"preset": "gemma-3-27b"}})") == 62ULL * 8192);
+}
