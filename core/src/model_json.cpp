@@ -664,12 +664,11 @@ void read_model_object(object_reader& r, model_config& m, int depth) {
         read_quantization(r, m);
         // A flattened config (language keys at the top level) of a family that defines vision_config; for the
         // others the family-key check below refuses it.
-        const auto family = keys_of_family(model_type);
+        const auto understood = keys_of_family(model_type);
         if (const json* vision = r.find("vision_config"); vision != nullptr && vision->is_object() && !vision->empty() &&
-                                                          std::find(family.begin(), family.end(), "vision_config") != family.end())
+                                                          std::find(understood.begin(), understood.end(), "vision_config") != understood.end())
             read_vision_tower(r, obj, *vision, model_type == "llama4_text" ? "llama4" : model_type, m);
         // Keys that change memory and that this family does not define: refused, not ignored.
-        const auto understood = keys_of_family(model_type);
         for (const char* key : family_keys) {
             const auto it = obj.find(key);
             if (it == obj.end() || !meaningful(*it)) continue;

@@ -824,3 +824,22 @@ TEST_CASE("Gemma 3 27B preset with its SigLIP tower: 27,432,406,640 parameters",
     // KV: 62 layers · 2 · 16 · 128 · 2 B = 8192 B per token-layer; at one token every layer holds it: 507,904 B.
     CHECK(kv_bytes_per_token(R"({"mode": "infer", "infer": {"context_len": 1}, "model": {"preset": "gemma-3-27b"}})") == 62ULL * 8192);
 }
+
+TEST_CASE("a flattened Llama 4 config counts its vision_config as the nested one; other towers are refused by name",
+          "[arch2026][llama4][vision]") {
+    const json nested = json::parse(fixture("llama4_scout_17b_16e"));
+    json flat = nested["text_config"];
+    flat["model_type"] = "llama4";
+    flat["vision_config"] = nested["vision_config"];
+    const auto parsed = parse_config(one_token, flat.dump());
+    REQUIRE(parsed.ok());
+    CHECK(counts(parsed.value.model).total == 108641793536ULL);
+    CHECK(counts(parsed.value.model).parts.vision.total == llama4_vision_params());
+    // A Gemma 3 text config with a vision_config beside it names no projector memplan knows: refused.
+    json gemma = json::parse(fixture("gemma3_4b_it"))["text_config"];
+    gemma["vision_config"] = json::parse(fixture("gemma3_4b_it"))["vision_config"];
+    const auto refused = parse_config(one_token, gemma.dump());
+    REQUIRE(!refused.ok());
+    CHECK(refused.errors[0].field == "hf_config.vision_config");
+    CHECK(refused.errors[0].message.find("is not supported yet for model_type gemma3_text") == 0);
+}
