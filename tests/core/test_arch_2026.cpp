@@ -734,7 +734,8 @@ TEST_CASE("Llama 4 Scout config.json with its vision tower: 108,641,793,536 para
     // memplan counts the vision tower as active too (image tokens pass through all of it).
     CHECK(p.active == 17172894720ULL + llama4_vision_params());
     check_parts(p);
-    // 48 layers · 2 · 8 KV heads · 128 · 2 B = 196,608 B per token (the vision tower caches nothing).
+    // 48 layers · 2 · 8 KV heads · 128 · 2 B = 196,608 B per token (the vision tower caches nothing); past the
+    // 8192-token attention chunk only the 12 NoPE layers keep growing (the text-only test above).
     CHECK(kv_bytes_per_token(one_token, fixture("llama4_scout_17b_16e")) == 196608);
     // The preset is the same model.
     CHECK(counts(parse_config(R"({"model": {"preset": "llama-4-scout"}})").value.model).total == p.total);
