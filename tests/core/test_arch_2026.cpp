@@ -617,8 +617,9 @@ TEST_CASE("Kimi K2 Instruct config.json: 1,026,408,232,448 parameters, 32.9B act
           "[arch2026][kimi][mla][moe]") {
     const estimate_config c = config_of("kimi_k2_instruct");
     const param_breakdown p = counts(c.model);
-    // Fireworks AI's model catalog lists Kimi K2 Instruct with paramCount 1,026,408,232,448 (Moonshot's card:
-    // "1T total, 32B activated"). The released safetensors hold 1,026,470,731,056 values: these plus the FP8
+    // A public model catalog in Fireworks AI's ids lists kimi-k2-instruct with paramCount 1,026,408,232,448
+    // (Moonshot's card: "1T total, 32B activated"). The released safetensors hold 1,026,470,731,056 values
+    // (the tensor list beside the fixture's config.json): these plus the FP8
     // checkpoint's fp32 weight_scale_inv blocks (per layer 5·56 + 128·4 + 56·64 + 12·56 + 96·12 for the MLA
     // matrices, 3·56·144 for the dense MLP, 3·56·16 per expert and shared expert) and 61 rotary inv_freq
     // buffers of 56.
