@@ -845,3 +845,21 @@ TEST_CASE("a flattened Llama 4 config counts its vision_config as the nested one
     CHECK(refused.errors[0].field == "hf_config.vision_config");
     CHECK(refused.errors[0].message.find("is not supported yet for model_type gemma3_text") == 0);
 }
+
+TEST_CASE("Mistral-Nemo-Base-2407 config.json: 12,247,782,400 parameters with head_dim 128 ≠ 5120 / 32", "[arch2026][mistral]") {
+    const estimate_config c = config_of("mistral_nemo_base_2407");
+    const param_breakdown p = counts(c.model);
+    // Mistral NeMo 12B: 12,247,782,400 in the safetensors of mistralai/Mistral-Nemo-Base-2407 and -Instruct-2407
+    // (the preset's published count). By hand (modeling_mistral.py): embedding and head 2 · 131,072 · 5120;
+    // per layer q 5120 × 32·128 and o back, k and v 5120 × 8·128, MLP 3 · 5120 · 14,336, two RMSNorms; final norm.
+    // head_dim is explicit: 5120 / 32 = 160 would give 12,772,070,400, not the released model.
+    CHECK(p.total == 12247782400ULL);
+    CHECK(p.total == 2ULL * 131072 * 5120 + 40 * (2 * 5120ULL * 4096 + 2 * 5120ULL * 1024 + 3ULL * 5120 * 14336 + 2 * 5120) + 5120);
+    check_parts(p);
+    // 40 layers · 2 · 8 KV heads · 128 · 2 B = 163,840 B per token (sliding_window null: every layer full).
+    CHECK(kv_bytes_per_token(one_token, fixture("mistral_nemo_base_2407")) == 163840);
+    CHECK(counts(parse_config(R"({"model": {"preset": "mistral-nemo-12b"}})").value.model).total == p.total);
+    json without_head_dim = json::parse(fixture("mistral_nemo_base_2407"));
+    without_head_dim.erase("head_dim");
+    CHECK(counts(parse_config(one_token, without_head_dim.dump()).value.model).total == 12772070400ULL);
+}
