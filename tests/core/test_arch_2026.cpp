@@ -582,3 +582,284 @@ TEST_CASE("bitsandbytes and AWQ checkpoints are served in their own formats", "[
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.errors[0].field == "hf_config.quantization_config.bits");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Every 2026 model counted exactly: real config.json files against published totals.
+
+namespace {
+/// KV-cache bytes per token of one sequence in bf16, at a context of one token.
+std::uint64_t kv_bytes_per_token(const std::string& config, const std::string& hf = "") {
+    const json out = run(config, hf);
+    REQUIRE(out["errors"].empty());
+    return out["details"]["kv_cache_bytes_per_token"].get<std::uint64_t>();
+}
+const char* one_token = R"({"mode": "infer", "infer": {"context_len": 1}})";
+
+/// Llama 4 vision tower and projector of the released Scout and Maverick vision_config (hidden 1408, 34
+/// layers, 16 heads, MLP 5632, 336 px in 14 px patches, projector 4096, text hidden 5120), term by term
+/// as transformers' modeling_llama4.py builds them.
+constexpr std::uint64_t llama4_vision_params() {
+    constexpr std::uint64_t d = 1408, f = 5632;
+    constexpr std::uint64_t patch = 3 * 14 * 14 * d;                   // Llama4UnfoldConvolution, no bias: 827,904
+    constexpr std::uint64_t embeddings = d + (24 * 24 + 1) * d;        // class_embedding + positional_embedding_vlm
+    constexpr std::uint64_t norms = 2 * 2 * d;                         // layernorm_pre, layernorm_post (weight + bias)
+    constexpr std::uint64_t layer = 4 * (d * d + d)                    // q/k/v/o with bias (16 heads × 88)
+                                    + (d * f + f) + (f * d + d)        // Llama4VisionMLP fc1, fc2 with bias
+                                    + 2 * 2 * d;                       // input_layernorm, post_attention_layernorm
+    constexpr std::uint64_t adapter = f * 4096 + 4096 * 4096;          // Llama4VisionMLP2 fc1, fc2 (no bias)
+    constexpr std::uint64_t projector = 4096 * 5120;                   // Llama4MultiModalProjector.linear_1 (no bias)
+    return patch + embeddings + norms + 34 * layer + adapter + projector;
+}
+static_assert(llama4_vision_params() == 871932416ULL, "Llama 4 vision tower and projector");
+}  // namespace
+
+TEST_CASE("Kimi K2 Instruct config.json: 1,026,408,232,448 parameters, 32.9B active, MLA cache of 70,272 B per token",
+          "[arch2026][kimi][mla][moe]") {
+    const estimate_config c = config_of("kimi_k2_instruct");
+    const param_breakdown p = counts(c.model);
+    // A public model catalog in Fireworks AI's ids lists kimi-k2-instruct with paramCount 1,026,408,232,448
+    // (Moonshot's card: "1T total, 32B activated"). The released safetensors hold 1,026,470,731,056 values
+    // (the tensor list beside the fixture's config.json): these plus the FP8
+    // checkpoint's fp32 weight_scale_inv blocks (per layer 5·56 + 128·4 + 56·64 + 12·56 + 96·12 for the MLA
+    // matrices, 3·56·144 for the dense MLP, 3·56·16 per expert and shared expert) and 61 rotary inv_freq
+    // buffers of 56.
+    CHECK(p.total == 1026408232448ULL);
+    const std::uint64_t scales = 61ULL * (5 * 56 + 128 * 4 + 56 * 64 + 12 * 56 + 96 * 12) + 3ULL * 56 * 144 +
+                                 60ULL * 385 * 3 * 56 * 16;
+    CHECK(p.total + scales + 61 * 56 == 1026470731056ULL);
+    // By hand: embedding and head 2 · 163,840 · 7168; per layer MLA 7168·1536 + 1536 + 1536·64·192 +
+    // 7168·576 + 512 + 512·64·256 + 64·128·7168 and two norms; layer 0 dense 3·7168·18432; 60 MoE layers of
+    // 385 experts (384 + 1 shared) · 3·7168·2048, router 384·7168 and its fp32 bias 384; final norm.
+    const std::uint64_t mla = 7168ULL * 1536 + 1536 + 1536ULL * 64 * 192 + 7168ULL * 576 + 512 + 512ULL * 64 * 256 + 64ULL * 128 * 7168;
+    CHECK(p.total == 2ULL * 163840 * 7168 + 61 * (mla + 2 * 7168) + 3ULL * 7168 * 18432 +
+                         60 * (385ULL * 3 * 7168 * 2048 + 384 * 7168 + 384) + 7168);
+    // Active: eight routed experts of 384 (and the shared one): 32,861,500,928 ("32B activated").
+    CHECK(p.active == p.total - 60ULL * 376 * 3 * 7168 * 2048);
+    CHECK(p.active == 32861500928ULL);
+    check_parts(p);
+    const layer_kind_counts k = count_layer_kinds(c.model);
+    CHECK(k.mla == 61);
+    CHECK(k.dense == 1);
+    CHECK(k.moe == 60);
+    // MLA latent (kv_lora_rank 512 + qk_rope_head_dim 64) per layer in bf16: 61 · 576 · 2 = 70,272 B.
+    CHECK(kv_bytes_per_token(one_token, fixture("kimi_k2_instruct")) == 70272);
+    // The preset is the same model.
+    CHECK(counts(config_of("kimi_k2_instruct").model).total == counts(parse_config(R"({"model": {"preset": "kimi-k2"}})").value.model).total);
+}
+
+TEST_CASE("GLM-4.5-Air config.json: 106,852,251,264 parameters; with its MTP layer the hub's 110,468,824,832",
+          "[arch2026][glm][moe]") {
+    const estimate_config c = config_of("glm_4_5_air");
+    const param_breakdown p = counts(c.model);
+    // By hand (modeling_glm4_moe.py): embedding and head 2 · 151,552 · 4096; per layer q 4096 × 96·128 and
+    // k, v 4096 × 8·128 with biases (attention_bias), o 12,288 × 4096 without, no QK-norm (use_qk_norm false),
+    // two RMSNorms; layer 0 dense 3·4096·10944; 45 MoE layers of 129 experts (128 + 1 shared) · 3·4096·1408,
+    // router 128·4096 and its fp32 e_score_correction_bias 128; final norm.
+    const std::uint64_t attention = 4096ULL * 12288 + 12288 + 2 * (4096ULL * 1024 + 1024) + 12288ULL * 4096;
+    const std::uint64_t moe_layer = attention + 2 * 4096 + 129ULL * 3 * 4096 * 1408 + 128 * 4096 + 128;
+    CHECK(p.total == 2ULL * 151552 * 4096 + (attention + 2 * 4096 + 3ULL * 4096 * 10944) + 45 * moe_layer + 4096);
+    CHECK(p.total == 106852251264ULL);
+    // Active: 8 routed experts of 128 and the shared one, 13,424,129,664; the model card's "12B active"
+    // leaves out the embedding and output head (13,424,129,664 − 2 · 151,552 · 4096 = 12,182,615,680).
+    CHECK(p.active == p.total - 45ULL * 120 * 3 * 4096 * 1408);
+    CHECK(p.active - 2ULL * 151552 * 4096 == 12182615680ULL);
+    check_parts(p);
+    // The Hugging Face hub shows zai-org/GLM-4.5-Air at 110,468,824,832 parameters (safetensors metadata):
+    // the main model, the MTP layer (num_nextn_predict_layers 1: one MoE decoder layer, enorm, hnorm,
+    // eh_proj 2·4096 × 4096, shared_head.norm) and that layer's own copies of embed_tokens and
+    // shared_head.head, which memplan does not count as parameters.
+    model_config with_mtp = c.model;
+    with_mtp.mtp = true;
+    const param_breakdown q = counts(with_mtp);
+    CHECK(q.parts.mtp.total == moe_layer + 2ULL * 4096 * 4096 + 3 * 4096);
+    CHECK(q.total + 2ULL * 151552 * 4096 == 110468824832ULL);
+    check_parts(q);
+    // GQA: 46 layers · 2 (K, V) · 8 heads · 128 · 2 B = 188,416 B per token.
+    CHECK(kv_bytes_per_token(one_token, fixture("glm_4_5_air")) == 46ULL * 2 * 8 * 128 * 2);
+    // The preset is the same model.
+    CHECK(counts(parse_config(R"({"model": {"preset": "glm-4.5-air"}})").value.model).total == p.total);
+}
+
+TEST_CASE("GLM-4.5 preset: 352,797,829,024 parameters; with its MTP layer the hub's 358,337,791,296", "[arch2026][glm][moe]") {
+    // No verbatim GLM-4.5 config.json was found in public code; the preset holds the keys of zai-org/GLM-4.5.
+    const model_config m = parse_config(R"({"model": {"preset": "glm-4.5"}})").value.model;
+    const param_breakdown p = counts(m);
+    // By hand: as GLM-4.5-Air with h 5120, 92 layers (3 dense of 12,288, 89 MoE of 160 + 1 experts of 1536),
+    // and QK-norm (use_qk_norm: q_norm and k_norm of head_dim 128 each per layer).
+    const std::uint64_t attention = 5120ULL * 12288 + 12288 + 2 * (5120ULL * 1024 + 1024) + 12288ULL * 5120 + 2 * 128;
+    const std::uint64_t moe_layer = attention + 2 * 5120 + 161ULL * 3 * 5120 * 1536 + 160 * 5120 + 160;
+    CHECK(p.total == 2ULL * 151552 * 5120 + 3 * (attention + 2 * 5120 + 3ULL * 5120 * 12288) + 89 * moe_layer + 5120);
+    CHECK(p.total == 352797829024ULL);
+    CHECK(p.active == p.total - 89ULL * 152 * 3 * 5120 * 1536);  // "32B active": 8 of 160 routed + shared
+    // Hugging Face hub, zai-org/GLM-4.5 safetensors: 358,337,791,296 = main model + MTP layer + its copies of
+    // the embedding and the output head.
+    model_config with_mtp = m;
+    with_mtp.mtp = true;
+    const param_breakdown q = counts(with_mtp);
+    CHECK(q.parts.mtp.total == moe_layer + 2ULL * 5120 * 5120 + 3 * 5120);
+    CHECK(q.total + 2ULL * 151552 * 5120 == 358337791296ULL);
+    // GQA: 92 · 2 · 8 · 128 · 2 B = 376,832 B per token.
+    CHECK(kv_bytes_per_token(R"({"mode": "infer", "infer": {"context_len": 1}, "model": {"preset": "glm-4.5"}})") == 376832);
+}
+
+TEST_CASE("Phi-4 config.json: 14,659,507,200 parameters, 204,800 B of KV per token", "[arch2026][phi]") {
+    const estimate_config c = config_of("phi_4");
+    const param_breakdown p = counts(c.model);
+    // microsoft/phi-4: general.parameter_count 14,659,507,200 in its GGUF conversions (and NVIDIA NeMo's
+    // customizer table, num_parameters of microsoft/phi-4). By hand (modeling_phi3.py): embedding and head
+    // 2 · 100,352 · 5120; per layer qkv_proj 5120 × (5120 + 2 · 10 · 128), o_proj 5120², gate_up_proj
+    // 5120 × 2 · 17,920, down_proj 17,920 × 5120, two RMSNorms; final norm.
+    CHECK(p.total == 14659507200ULL);
+    CHECK(p.total == 2ULL * 100352 * 5120 + 40 * (5120ULL * 7680 + 5120ULL * 5120 + 3ULL * 5120 * 17920 + 2 * 5120) + 5120);
+    CHECK(p.active == p.total);
+    check_parts(p);
+    // head_dim = 5120 / 40 = 128; 40 layers · 2 · 10 KV heads · 128 · 2 B = 204,800 B per token.
+    CHECK(kv_bytes_per_token(one_token, fixture("phi_4")) == 204800);
+    CHECK(counts(parse_config(R"({"model": {"preset": "phi-4"}})").value.model).total == p.total);
+}
+
+TEST_CASE("Llama 4 Scout config.json with its vision tower: 108,641,793,536 parameters", "[arch2026][llama4][vision]") {
+    const estimate_config c = config_of("llama4_scout_17b_16e");
+    const json out = run(one_token, fixture("llama4_scout_17b_16e"));
+    REQUIRE(out["errors"].empty());
+    CHECK(out["warnings"].empty());  // the vision tower is counted, not left out with a warning
+    const param_breakdown p = counts(c.model);
+    // Hugging Face, meta-llama/Llama-4-Scout-17B-16E-Instruct: safetensors BF16 total 108,641,793,536
+    // ("109B total"): the language model 107,769,861,120 (as the text-only fixture) and the vision tower
+    // with its projector, 871,932,416.
+    CHECK(p.total == 108641793536ULL);
+    CHECK(p.parts.vision.total == llama4_vision_params());
+    CHECK(p.total - p.parts.vision.total == counts(config_of("llama4_scout_text").model).total);
+    CHECK(p.total - p.parts.vision.total == 107769861120ULL);
+    // "17B active": one routed expert of 16 and the shared one, 17,172,894,720 in the language model;
+    // memplan counts the vision tower as active too (image tokens pass through all of it).
+    CHECK(p.active == 17172894720ULL + llama4_vision_params());
+    check_parts(p);
+    // 48 layers · 2 · 8 KV heads · 128 · 2 B = 196,608 B per token (the vision tower caches nothing); past the
+    // 8192-token attention chunk only the 12 NoPE layers keep growing (the text-only test above).
+    CHECK(kv_bytes_per_token(one_token, fixture("llama4_scout_17b_16e")) == 196608);
+    // The preset is the same model.
+    CHECK(counts(parse_config(R"({"model": {"preset": "llama-4-scout"}})").value.model).total == p.total);
+}
+
+TEST_CASE("Llama 4 Maverick preset with its vision tower: 401,583,781,376 parameters", "[arch2026][llama4][vision]") {
+    const model_config m = parse_config(R"({"model": {"preset": "llama-4-maverick"}})").value.model;
+    const param_breakdown p = counts(m);
+    // Fireworks AI's billing export lists Llama 4 Maverick with parameter_count 401,583,781,376 ("400B total",
+    // transformers' docs: 402B): the same vision tower as Scout and a language model of 400,711,848,960:
+    // 24 MoE layers (interleave_moe_layer_step 2) of 128 + 1 experts · 3·5120·8192 and router 128·5120,
+    // 24 dense layers of 3·5120·16384, per layer attention 2·5120² + 2·5120·1024 and two norms.
+    CHECK(p.total == 401583781376ULL);
+    CHECK(p.parts.vision.total == llama4_vision_params());
+    const std::uint64_t attention = 2 * 5120ULL * 5120 + 2 * 5120ULL * 1024 + 2 * 5120;
+    CHECK(p.total - p.parts.vision.total == 2ULL * 202048 * 5120 + 48 * attention + 24 * (129ULL * 3 * 5120 * 8192 + 128 * 5120) +
+                                                24 * 3ULL * 5120 * 16384 + 5120);
+    CHECK(p.active == p.total - 24ULL * 127 * 3 * 5120 * 8192);  // "17B active" (+ the vision tower)
+    check_parts(p);
+    CHECK(kv_bytes_per_token(R"({"mode": "infer", "infer": {"context_len": 1}, "model": {"preset": "llama-4-maverick"}})") == 196608);
+}
+
+TEST_CASE("Llama 4 vision_config: sizes follow the config, inconsistent projector sizes are refused", "[arch2026][llama4][vision]") {
+    json doc = json::parse(fixture("llama4_scout_17b_16e"));
+    const std::uint64_t base = counts(parse_config(one_token, doc.dump()).value.model).parts.vision.total;
+    // One more encoder layer: 4(d² + d) + 2·d·f + f + d + 4d = 23,807,872 parameters.
+    doc["vision_config"]["num_hidden_layers"] = 35;
+    CHECK(counts(parse_config(one_token, doc.dump()).value.model).parts.vision.total == base + 23807872ULL);
+    // 15 heads of 1408 // 15 = 93: q/k/v/o are 1408 × 1395 (modeling_llama4.py keeps num_heads · head_dim).
+    doc["vision_config"]["num_hidden_layers"] = 34;
+    doc["vision_config"]["num_attention_heads"] = 15;
+    const std::uint64_t narrow_attention = 4 * (1408ULL * 1395) + 3 * 1395 + 1408;
+    CHECK(counts(parse_config(one_token, doc.dump()).value.model).parts.vision.total ==
+          base - 34 * (4 * (1408ULL * 1408 + 1408) - narrow_attention));
+    doc["vision_config"]["num_attention_heads"] = 16;
+    doc["vision_config"]["projector_output_dim"] = 2048;
+    const auto refused = parse_config(one_token, doc.dump());
+    REQUIRE(!refused.ok());
+    CHECK(refused.errors[0].field == "hf_config.vision_config.projector_output_dim");
+    doc["vision_config"]["projector_output_dim"] = 4096;
+    doc["vision_config"]["hidden_size"] = 0;
+    const auto zero = parse_config(one_token, doc.dump());
+    REQUIRE(!zero.ok());
+    CHECK(zero.errors[0].field == "hf_config.vision_config.hidden_size");
+}
+
+TEST_CASE("regression: a vision_config memplan cannot count is refused, so resolved models round-trip",
+          "[arch2026][vision][resolve]") {
+    // tests/fuzz/regressions/resolve-vision-config-roundtrip: a Gemma 3 text_config under an unknown outer
+    // model_type beside a vision_config. The tower was left out with a warning that the resolved keys could
+    // not carry, so resolving them again lost it; now the key is refused, naming it.
+    const std::string hf = R"({"model_type": "gemma1", "text_config": {"model_type": "gemma3_text", "hidden_size": 5376,
+        "intermediate_size": 21504, "num_hidden_layers": 62, "num_attention_heads": 32, "num_key_value_heads": 16,
+        "head_dim": 128, "sliding_window": 1024}, "vision_config": {"hidden_size": 1151, "image_size": 896,
+        "intermediate_size": 4304, "moead": false}})";
+    const json resolved = json::parse(resolve_model_json(R"({"mode": "train"})", hf));
+    REQUIRE(resolved["errors"].size() == 1);
+    CHECK(resolved["errors"][0]["field"] == "hf_config.vision_config");
+    CHECK(resolved["errors"][0]["message"].get<std::string>().find("model_type gemma1") != std::string::npos);
+    // Without the vision tower the language model resolves, and its resolved keys resolve to themselves.
+    json text_only = json::parse(hf);
+    text_only.erase("vision_config");
+    const std::string once = resolve_model_json(R"({"mode": "train"})", text_only.dump());
+    REQUIRE(json::parse(once)["errors"].empty());
+    CHECK(resolve_model_json(json{{"model", json::parse(once)["model"]}}.dump()) == once);
+    // A counted tower (Gemma 3, Llama 4) round-trips through vision_params.
+    for (const char* name : {"gemma3_4b_it", "llama4_scout_17b_16e"}) {
+        CAPTURE(name);
+        const std::string first = resolve_model_json(one_token, fixture(name));
+        REQUIRE(json::parse(first)["errors"].empty());
+        CHECK(resolve_model_json(json{{"model", json::parse(first)["model"]}}.dump()) == first);
+    }
+}
+
+TEST_CASE("Gemma 3 27B preset with its SigLIP tower: 27,432,406,640 parameters", "[arch2026][vision]") {
+    const param_breakdown p = counts(parse_config(R"({"model": {"preset": "gemma-3-27b"}})").value.model);
+    // Keras Hub (keras_hub/src/models/gemma3/gemma3_presets.py, commit 46f3b4a000be58c092fe2f1acf87d2fb620aefd0)
+    // lists the vision+text gemma3_instruct_27b at 27,432,062,576 and the text-only one at 27,009,002,240 with
+    // a 262,144-token vocabulary; google/gemma-3-27b-it has 262,208 tokens: 64 more rows of the tied
+    // 5376-wide embedding.
+    CHECK(p.total == 27432062576ULL + 64 * 5376);
+    CHECK(p.total - p.parts.vision.total == 27009002240ULL + 64 * 5376);
+    // Keras Hub's Gemma 3 4B pair checks the same correction against the real gemma-3-4b-it config.json
+    // (4,299,915,632 + 64 · 2560 = 4,300,079,472).
+    CHECK(counts(config_of("gemma3_4b_it").model).total == 4299915632ULL + 64 * 2560);
+    check_parts(p);
+    // KV: 62 layers · 2 · 16 · 128 · 2 B = 8192 B per token-layer; at one token every layer holds it: 507,904 B.
+    CHECK(kv_bytes_per_token(R"({"mode": "infer", "infer": {"context_len": 1}, "model": {"preset": "gemma-3-27b"}})") == 62ULL * 8192);
+}
+
+TEST_CASE("a flattened Llama 4 config counts its vision_config as the nested one; other towers are refused by name",
+          "[arch2026][llama4][vision]") {
+    const json nested = json::parse(fixture("llama4_scout_17b_16e"));
+    json flat = nested["text_config"];
+    flat["model_type"] = "llama4";
+    flat["vision_config"] = nested["vision_config"];
+    const auto parsed = parse_config(one_token, flat.dump());
+    REQUIRE(parsed.ok());
+    CHECK(counts(parsed.value.model).total == 108641793536ULL);
+    CHECK(counts(parsed.value.model).parts.vision.total == llama4_vision_params());
+    // A Gemma 3 text config with a vision_config beside it names no projector memplan knows: refused.
+    json gemma = json::parse(fixture("gemma3_4b_it"))["text_config"];
+    gemma["vision_config"] = json::parse(fixture("gemma3_4b_it"))["vision_config"];
+    const auto refused = parse_config(one_token, gemma.dump());
+    REQUIRE(!refused.ok());
+    CHECK(refused.errors[0].field == "hf_config.vision_config");
+    CHECK(refused.errors[0].message.find("is not supported yet for model_type gemma3_text") == 0);
+}
+
+TEST_CASE("Mistral-Nemo-Base-2407 config.json: 12,247,782,400 parameters with head_dim 128 ≠ 5120 / 32", "[arch2026][mistral]") {
+    const estimate_config c = config_of("mistral_nemo_base_2407");
+    const param_breakdown p = counts(c.model);
+    // Mistral NeMo 12B: 12,247,782,400 in the safetensors of mistralai/Mistral-Nemo-Base-2407 and -Instruct-2407
+    // (the preset's published count). By hand (modeling_mistral.py): embedding and head 2 · 131,072 · 5120;
+    // per layer q 5120 × 32·128 and o back, k and v 5120 × 8·128, MLP 3 · 5120 · 14,336, two RMSNorms; final norm.
+    // head_dim is explicit: 5120 / 32 = 160 would give 12,772,070,400, not the released model.
+    CHECK(p.total == 12247782400ULL);
+    CHECK(p.total == 2ULL * 131072 * 5120 + 40 * (2 * 5120ULL * 4096 + 2 * 5120ULL * 1024 + 3ULL * 5120 * 14336 + 2 * 5120) + 5120);
+    check_parts(p);
+    // 40 layers · 2 · 8 KV heads · 128 · 2 B = 163,840 B per token (sliding_window null: every layer full).
+    CHECK(kv_bytes_per_token(one_token, fixture("mistral_nemo_base_2407")) == 163840);
+    CHECK(counts(parse_config(R"({"model": {"preset": "mistral-nemo-12b"}})").value.model).total == p.total);
+    json without_head_dim = json::parse(fixture("mistral_nemo_base_2407"));
+    without_head_dim.erase("head_dim");
+    CHECK(counts(parse_config(one_token, without_head_dim.dump()).value.model).total == 12772070400ULL);
+}
