@@ -75,7 +75,7 @@ test('the former default view: a 20B GPT-style model on 8 × H100 with a verdict
   const { page } = await open('/index.html#' + OLD);
   assert.match(await page.textContent('#verdict'), new RegExp('^Does not fit: ' + escape(defaultTotal) + ' per GPU'));
   assert.equal(await page.locator('#breakdown tbody tr').count(), 10);  // every part (zeros greyed) + total
-  assert.equal(await page.locator('#breakdown tbody tr.zero').count(), 4);  // logits (no vocabulary), KV cache, dequantization workspace, overhead
+  assert.equal(await page.locator('#breakdown tbody tr.zero').count(), 3);  // logits (no vocabulary), KV cache, dequantization workspace (the CUDA context row has its default)
   assert.equal(await page.locator('#zero thead th').count(), 5);
   assert.equal(await page.locator('#chart path.series').count(), 4);
   assert.equal(await page.locator('#chart line.capacity-line').count(), 1);
