@@ -49,4 +49,16 @@ int run_analyze(const std::vector<std::string>& args) { return run_config_comman
 
 int run_compare(const std::vector<std::string>& args) { return run_config_command(args, compare_reply); }
 
+int run_fits(const std::vector<std::string>& argv) {
+    const auto args = parse_args(argv, {{"config", {"c"}, true}});
+    if (!args.error.empty()) return usage_error(args.error);
+    const auto path = args.value("config");
+    if (!path) return usage_error("--config FILE.json (or - for standard input) is required");
+    auto text = read_input(*path, "config", /*required=*/false);
+    if (!text.errors.empty()) return report_errors(text.errors, true);
+    const json_reply reply = preset_fits_reply(text.value);
+    std::cout << reply.text << "\n";
+    return reply.ok ? 0 : exit_usage;
+}
+
 }  // namespace memplan::cli

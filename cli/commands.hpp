@@ -25,6 +25,7 @@ int run_transformer_mem(const std::vector<std::string>& args);     // cmd_transf
 int run_estimate(const std::vector<std::string>& args);            // cmd_config.cpp
 int run_analyze(const std::vector<std::string>& args);             // cmd_config.cpp
 int run_compare(const std::vector<std::string>& args);             // cmd_config.cpp
+int run_fits(const std::vector<std::string>& args);                // cmd_config.cpp
 int run_presets(const std::vector<std::string>& args);             // cmd_presets.cpp
 int run_schema(const std::vector<std::string>& args);              // cmd_presets.cpp
 int run_deepspeed_estimate(const std::vector<std::string>& args);  // cmd_reference.cpp

@@ -38,6 +38,10 @@ const std::vector<command>& commands() {
          "      memplan beside DeepSpeed, Megatron-LM, EleutherAI's calculators and accelerate, each in its\n"
          "      own units and conventions, with the terms that differ and why (docs/compare.md)\n",
          run_compare},
+        {"fits",
+         "  memplan fits --config FILE.json|-\n"
+         "      which stored models fit this setup: every preset with the rest of the configuration unchanged\n",
+         run_fits},
         {"schema",
          "  memplan schema [--json | --markdown | --typescript]\n"
          "      every configuration field: range, default, label and meaning (the core's one table)\n",

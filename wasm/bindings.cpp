@@ -10,6 +10,7 @@
 #include "memplan/gpus.hpp"
 #include "memplan/json.hpp"
 #include "memplan/presets.hpp"
+#include "memplan/front_end.hpp"
 #include "memplan/schema.hpp"
 #include "memplan/units.hpp"
 #include "memplan/zero.hpp"
@@ -54,6 +55,9 @@ std::string search_presets(std::string query) { return memplan::search_presets_j
 /// GPU ids matching what a person typed ("h100 sxm", "4090"), best first.
 std::string search_gpus(std::string query) { return memplan::search_gpus_json(query); }
 
+/// Which stored models fit the configuration's setup (memplan/front_end.hpp preset_fits_json).
+std::string preset_fits(std::string config) { return memplan::preset_fits_json(config); }
+
 /// The configuration schema: every field's path, type, range, default, choices, label and help.
 std::string schema() { return memplan::schema_json(); }
 
@@ -86,6 +90,7 @@ EMSCRIPTEN_BINDINGS(memplan) {
     emscripten::function("searchGpus", &search_gpus);
     emscripten::function("gpus", &gpus);
     emscripten::function("parseQuantity", &parse_quantity);
+    emscripten::function("presetFits", &preset_fits);
 }
 
 // ---- The numeric fast path (memplan/fast_estimate.hpp) behind web/memplan.js loadFastEstimator():

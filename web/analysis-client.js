@@ -5,23 +5,6 @@
 //   worker side:  serveAnalysis(self, load)          page side:  const run = analysisClient(spawn, limitMs);
 //                                                                 run(config).then(({analysis} | {errors} | {timedOut}))
 
-/**
- * Which stored models fit this setup: the core's estimate of every preset (mp.presets()) with the rest
- * of the configuration unchanged. [{id, name, params, total, fits}] in the catalogue's order; a preset
- * the setup cannot hold (a tensor-parallel degree that does not divide its heads, …) is left out.
- * `fits` is the core's verdict (null without a GPU capacity).
- */
-export function presetFits(mp, config) {
-  const out = [];
-  for (const preset of mp.presets()) {
-    try {
-      const r = mp.estimate({ ...config, model: { preset: preset.id } });
-      out.push({ id: preset.id, name: preset.name, params: r.params, total: r.per_gpu.total, fits: r.gpu ? r.gpu.fits : null });
-    } catch { /* not a valid setup for this model */ }
-  }
-  return out;
-}
-
 /** Answers {id, config} messages with {id, analysis} (with preset_fits) or {id, errors}. */
 export function serveAnalysis(scope, load) {
   const ready = load();
@@ -30,7 +13,7 @@ export function serveAnalysis(scope, load) {
     try {
       const mp = await ready;
       const analysis = mp.analyze(config);
-      const fits = typeof mp.presets === 'function' ? presetFits(mp, config) : null;
+      const fits = typeof mp.presetFits === 'function' ? mp.presetFits(config) : null;  // the core's list
       scope.postMessage({ id, analysis: fits ? { ...analysis, preset_fits: fits } : analysis });
     } catch (error) {
       scope.postMessage({ id, errors: error.errors || [{ field: 'analysis', message: String(error && error.message) }] });
@@ -41,32 +24,26 @@ export function serveAnalysis(scope, load) {
 /**
  * The page side: spawn() makes a worker running serveAnalysis; limitMs bounds one analysis. Returns
  * run(config) → Promise of {analysis}, {errors}, {timedOut: true} or {superseded: true} (a newer run
- * replaced it).
+ * replaced it). A request made while one is running waits for it (its answer is then of no use and
+ * resolves as superseded) instead of stopping the worker: starting a fresh worker (a new WASM instance)
+ * costs more than most analyses. Only the newest waiting request is kept; the time limit alone stops a worker.
  */
 export function analysisClient(spawn, limitMs) {
   let worker = null;
-  let current = null;  // {id, resolve, timer}
+  let current = null;  // the running request: {id, resolve, timer}
+  let waiting = null;  // the newest request made while one runs: {config, resolve}
   let nextId = 0;
   const stop = () => {
     if (worker) worker.terminate();
     worker = null;
   };
-  const finish = (outcome) => {
-    const done = current;
-    current = null;
-    clearTimeout(done.timer);
-    done.resolve(outcome);
-  };
-  return function run(config) {
-    if (current) {  // a newer state: the running analysis is of no use any more
-      stop();
-      finish({ superseded: true });
-    }
+  const start = (config, resolve) => {
     if (!worker) {
       try {
         worker = spawn();
       } catch (error) {  // workers refused (a host page's CSP without worker-src): say so, never throw
-        return Promise.resolve({ errors: [{ field: 'analysis', message: 'cannot start a worker (' + (error && error.message) + ')' }] });
+        resolve({ errors: [{ field: 'analysis', message: 'cannot start a worker (' + (error && error.message) + ')' }] });
+        return;
       }
       worker.onmessage = (event) => {
         if (current && event.data.id === current.id) finish(event.data.errors ? { errors: event.data.errors } : { analysis: event.data.analysis });
@@ -77,10 +54,24 @@ export function analysisClient(spawn, limitMs) {
         if (current) finish({ errors: [{ field: 'analysis', message: 'the worker failed (' + (event.message || 'unknown error') + ')' }] });
       };
     }
+    const id = ++nextId;
+    current = { id, resolve, timer: setTimeout(() => { stop(); finish({ timedOut: true }); }, limitMs) };
+    worker.postMessage({ id, config });
+  };
+  function finish(outcome) {
+    const done = current;
+    current = null;
+    clearTimeout(done.timer);
+    const next = waiting;
+    waiting = null;
+    done.resolve(next ? { superseded: true } : outcome);
+    if (next) start(next.config, next.resolve);
+  }
+  return function run(config) {
     return new Promise((resolve) => {
-      const id = ++nextId;
-      current = { id, resolve, timer: setTimeout(() => { stop(); finish({ timedOut: true }); }, limitMs) };
-      worker.postMessage({ id, config });
+      if (!current) return start(config, resolve);
+      if (waiting) waiting.resolve({ superseded: true });
+      waiting = { config, resolve };
     });
   };
 }

@@ -38,7 +38,7 @@ export function renderLimits(spec, analysis, config) {
     items.at(-1).append(el('em', ` — beyond the model's context limit of ${formatCount(l.context_limit_tokens)} tokens (max_position_embeddings): memory fits, the model is not made for it`, { class: 'beyond-limit' }));
   const current = config.mode === 'train' ? chosenStage(analysis) : 0;
   const s = analysis.stages.find((x) => x.stage === current) || analysis.stages[0];
-  const fitting = (analysis.preset_fits || []).filter((p) => p.fits);
+  const fitting = (analysis.preset_fits || []).filter((p) => p.fits && !p.beyond_context_limit);  // at a context it is made for
   let largest = null;
   for (const p of fitting) if (!largest || p.params > largest.params) largest = p;  // a comparison, no arithmetic
   add('Largest listed model that fits this setup', largest ? `${largest.name} (${formatParams(largest.params).split(' ')[0]} parameters)` : 'none of the listed models', 'largest_model');
@@ -52,7 +52,8 @@ export function renderFitModels(fits, chosen, unit) {
   const sorted = [...fits].sort((a, b) => (Number(b.fits) - Number(a.fits)) || (b.params - a.params));
   $('fit-models').replaceChildren(...sorted.map((p) => {
     const li = el('li', null, { 'data-preset': p.id, class: p.fits ? 'fits' : 'no-fit' });
-    li.append(el('strong', p.name), ` — ${formatBytes(p.total, unit)} per GPU, ${p.fits === null ? 'no GPU size' : p.fits ? 'fits' : 'does not fit'}` +
+    li.append(el('strong', p.name), ` — ${formatBytes(p.total_bytes, unit)} per GPU, ${p.fits === null ? 'no GPU size' : p.fits ? 'fits' : 'does not fit'}` +
+      (p.beyond_context_limit ? ', but the context is beyond its limit (max_position_embeddings)' : '') +
       (p.id === chosen ? ' (this model)' : ''));
     return li;
   }));

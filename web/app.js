@@ -31,8 +31,6 @@ const THEME_KEY = 'memplan.theme';
 
 /** The longest the derived views may compute before they are stopped with a message, in ms. */
 export const ANALYSIS_LIMIT_MS = 2000;  // ordinary configurations take 10 to 20 ms
-/** Pause after the last keystroke before recomputing, in ms. */
-const TYPING_DEBOUNCE_MS = 60;
 
 // The single-file build runs this bundle as an inline classic script: its text is the worker's script.
 const INLINE_SCRIPT = typeof document !== 'undefined' && document.currentScript ? document.currentScript.textContent : null;
@@ -146,6 +144,9 @@ function update() {
   $('loading').hidden = true;
   $('output').dataset.estimated = String(++estimated);
   if (!performance.getEntriesByName('memplan:first-result').length) performance.mark('memplan:first-result');
+  const startedAt = inputAt;
+  inputAt = null;
+  if (startedAt !== null) performance.measure('memplan:input-to-total', { start: startedAt, end: performance.now() });
   if (embed) return finished(ticket);
   runAnalysis(config).then((outcome) => {
     if (outcome.superseded || ticket !== generation) return;  // a newer input is pending or drawn
@@ -160,6 +161,7 @@ function update() {
       renderFinetune(analysis.estimate, analysis, unit);
       renderServing(mp, analysis.estimate, analysis, unit);
       viewsStatus('', false);
+      if (startedAt !== null) performance.measure('memplan:input-to-views', { start: startedAt, end: performance.now() });
     } else if (outcome.timedOut) {
       viewsStatus(`The views below (what fits, ZeRO stages, suggestions, chart) were stopped after ${ANALYSIS_LIMIT_MS / 1000} s: ` +
         'this configuration takes too long to analyze in the page (every pipeline stage is searched). The per-GPU answer above is complete; ' +
@@ -192,11 +194,14 @@ function wireActions() {
   $('clear-pins').addEventListener('click', () => { pins.length = 0; said('Pins cleared.'); update(); });
 }
 
-let timer = 0;
+// No typing debounce: an input recomputes at the next frame (inputs within one frame share one update).
+// The performance measures memplan:input-to-total (the verdict and breakdown drawn) and
+// memplan:input-to-views (the worker's derived views drawn) start at the first input of the frame.
+let frame = 0;
+let inputAt = null;
 function scheduleUpdate() {
   markPending();
-  clearTimeout(timer);
-  timer = setTimeout(update, TYPING_DEBOUNCE_MS);
+  if (!frame) frame = requestAnimationFrame(() => { frame = 0; update(); });
 }
 
 function onInput(event) {
@@ -205,8 +210,10 @@ function onInput(event) {
   if (target.id === 'gpu-search') return filterGpus(spec, target.value, (q) => mp.searchGpus(q));
   if (target.id === 'hf-config' || target.id === 'hf-file') return;  // config-import.js handles them
   if (target.name === 'model.preset' && target.value) { pastedModel = null; writeForm(presetFields(target.value) || {}); }
+  if (inputAt === null) inputAt = performance.now();
   if (event.type === 'change' && target.type !== 'text') {
-    clearTimeout(timer);
+    if (frame) cancelAnimationFrame(frame);
+    frame = 0;
     update();
   } else scheduleUpdate();
 }

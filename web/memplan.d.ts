@@ -449,6 +449,11 @@ export interface Memplan {
    * each tool's figure in its own units and convention, and the terms that differ with a reason.
    */
   compare(config: Config, options?: EstimateOptions): CompareResult;
+  /**
+   * Which stored models fit this setup: every preset with the rest of the configuration unchanged, in
+   * catalogue order; presets the setup cannot hold are left out (`memplan fits`).
+   */
+  presetFits(config: Config): PresetFit[];
   /** Preset ids matching a query as people type it, best first. */
   searchPresets(query: string): string[];
   /** GPU ids (gpus()) matching a query as people type it, best first. */
@@ -462,6 +467,19 @@ export interface Memplan {
    * throws MemplanError naming `field` (default "value") for anything else or above `max` (default 2^53).
    */
   parseQuantity(text: string, field?: string, max?: number): number;
+}
+
+/** One stored model on a setup (presetFits()). */
+export interface PresetFit {
+  id: string;
+  name: string;
+  params: number;
+  /** Per-GPU total of the most loaded GPU, bytes. */
+  total_bytes: number;
+  /** The fit verdict; null without gpu.memory_bytes. */
+  fits: boolean | null;
+  /** The context asked is beyond the model's max_position_embeddings. */
+  beyond_context_limit: boolean;
 }
 
 export interface LoadOptions {

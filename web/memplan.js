@@ -116,6 +116,12 @@ export function wrap(core) {
     estimateJson: (text, hfConfigText = '') => core.estimate(String(text), String(hfConfigText ?? '')),
     /** analyze() as JSON text in and out, errors as data. */
     analyzeJson: (text, hfConfigText = '') => core.analyze(String(text), String(hfConfigText ?? '')),
+    /**
+     * Which stored models fit this setup: every preset estimated with the rest of the configuration
+     * unchanged: [{id, name, params, total_bytes, fits, beyond_context_limit}] in catalogue order (fits null without a GPU
+     * size); presets the setup cannot hold are left out. An invalid configuration throws MemplanError.
+     */
+    presetFits: (config) => checked(core.presetFits(configText(config))).models,
     /** The stored model presets (core/data/models.json's `models`), parsed once and frozen. */
     presets: () => {
       if (!presets) presets = deepFreeze(JSON.parse(core.presets()).models);

@@ -57,6 +57,13 @@ model_counts count_model(const model_config& model) {
     return out;
 }
 
+context_asked asked_context(const estimate_config& c) {
+    if (c.mode == run_mode::train) return {"train.seq_len", c.train.seq_len};
+    if (c.infer.engine != serving_engine::none && c.infer.max_model_len > c.infer.context_len)
+        return {"infer.max_model_len", c.infer.max_model_len};
+    return {"infer.context_len", c.infer.context_len};
+}
+
 estimate_result estimate(const estimate_config& c, const estimate_options& options) {
     estimate_result r;
     r.errors = validate(c);
@@ -163,20 +170,12 @@ estimate_result estimate(const estimate_config& c, const estimate_options& optio
     for (const auto& a : m.assumptions) r.warnings.push_back({"model.model_type", a});
     // A context beyond the model's stated limit (config.json max_position_embeddings) is flagged, not
     // refused: memory is counted as asked, but the model was not made for that many positions.
-    if (m.max_position_embeddings != 0) {
-        const auto beyond = [&](const char* field, std::uint64_t tokens) {
-            if (tokens > m.max_position_embeddings)
-                r.warnings.push_back({field, "(" + detail::to_decimal(tokens) +
-                                                 " tokens) is beyond the model's context limit (max_position_embeddings " +
-                                                 detail::to_decimal(m.max_position_embeddings) +
-                                                 "): memory is counted as asked, but the model is not made for such "
-                                                 "contexts unless a RoPE scaling extends it"});
-        };
-        if (train) beyond("train.seq_len", c.train.seq_len);
-        else if (c.infer.engine != serving_engine::none && c.infer.max_model_len > c.infer.context_len)
-            beyond("infer.max_model_len", c.infer.max_model_len);
-        else beyond("infer.context_len", c.infer.context_len);
-    }
+    if (const context_asked asked = asked_context(c); m.max_position_embeddings != 0 && asked.tokens > m.max_position_embeddings)
+        r.warnings.push_back({asked.field, "(" + detail::to_decimal(asked.tokens) +
+                                               " tokens) is beyond the model's context limit (max_position_embeddings " +
+                                               detail::to_decimal(m.max_position_embeddings) +
+                                               "): memory is counted as asked, but the model is not made for such "
+                                               "contexts unless a RoPE scaling extends it"});
     if (m.params == 0)
         for (const auto& w : train ? counts.train_warnings : counts.infer_warnings) r.warnings.push_back(w);
     if (train) d.layer_activations = layer.tensors;

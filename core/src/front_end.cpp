@@ -5,6 +5,7 @@
 #include "memplan/compare.hpp"
 #include "memplan/estimate.hpp"
 #include "memplan/json.hpp"
+#include "memplan/presets.hpp"
 
 namespace memplan {
 
@@ -68,6 +69,35 @@ outcome<model_config> preset_model(const std::string& id) {
     const auto parsed = parse_config(config.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     return {parsed.value.model, parsed.errors};
 }
+
+json_reply preset_fits_reply(const std::string& config_text) {
+    const auto parsed = parse_config(config_text);
+    ordered_json models = ordered_json::array();
+    if (parsed.ok()) {
+        std::size_t count = 0;
+        const model_preset* all = model_presets(count);
+        estimate_options totals_only;
+        totals_only.want_tensors = false;  // the per-tensor lists are not read here
+        for (std::size_t i = 0; i < count; ++i) {
+            const auto model = preset_model(all[i].id);
+            if (!model.ok()) continue;
+            estimate_config c = parsed.value;
+            c.model = model.value;
+            const estimate_result r = estimate(c, totals_only);
+            if (!r.errors.empty()) continue;  // this setup cannot hold the model
+            models.push_back(ordered_json{{"id", all[i].id},
+                                          {"name", all[i].name},
+                                          {"params", r.params},
+                                          {"total_bytes", r.per_gpu.total},
+                                          {"fits", r.has_capacity ? ordered_json(r.fits) : ordered_json(nullptr)},
+                                          {"beyond_context_limit", c.model.max_position_embeddings != 0 &&
+                                                                       asked_context(c).tokens > c.model.max_position_embeddings}});
+        }
+    }
+    return {detail::dump_json(ordered_json{{"models", models}, {"errors", detail::errors_json(parsed.errors)}}), parsed.ok()};
+}
+
+std::string preset_fits_json(const std::string& config_text) { return preset_fits_reply(config_text).text; }
 
 std::string zero_stages_json(const std::vector<std::int64_t>& stages, const std::vector<std::uint64_t>& values,
                              const std::string& key, bool single) {

@@ -228,3 +228,17 @@ test('details and limits: quantized inference states its overhead; training repo
   assert.ok(offload.details.host_bytes_per_node > 0);
   assert.equal(offload.per_gpu.optimizer_states, 0);
 });
+
+test('presetFits(): every preset on the setup, each figure the estimate of that preset; bad input throws', () => {
+  const setup = { mode: 'infer', infer: { context_len: 8192 }, gpu: { memory_bytes: 80e9 } };
+  const fits = mp.presetFits(setup);
+  assert.equal(fits.length, mp.presets().length);
+  for (const id of ['llama-3.1-8b', 'llama-3.1-405b', 'gpt2']) {
+    const entry = fits.find((f) => f.id === id);
+    const alone = mp.estimate({ ...setup, model: { preset: id } });
+    assert.equal(entry.total_bytes, alone.per_gpu.total);
+    assert.equal(entry.fits, alone.gpu.fits);
+  }
+  assert.equal(fits.find((f) => f.id === 'gpt2').beyond_context_limit, true);  // n_positions 1024
+  assert.throws(() => mp.presetFits({ infer: { context_len: 0 } }), (e) => e.errors[0].field === 'infer.context_len');
+});

@@ -42,14 +42,28 @@ test('past the time limit the worker is stopped and a fresh one serves the next 
   assert.deepEqual(log, ['post', 'terminate', 'post']);
 });
 
-test('a newer request replaces a running one: the old one resolves as superseded', async () => {
+test('a request made while one runs waits for it (the running answer resolves as superseded); only the newest waits', async () => {
+  const log = [];
+  let spawned = 0;
+  const run = analysisClient(() => { spawned++; return fakeWorker({ analyze: (c) => c.n }, log); }, 1000);
+  const first = run({ n: 1 });
+  const second = run({ n: 2 });
+  const third = run({ n: 3 });
+  assert.deepEqual(await second, { superseded: true });  // replaced while waiting, never posted
+  assert.deepEqual(await first, { superseded: true });   // answered, but a newer request was waiting
+  assert.deepEqual(await third, { analysis: 3 });
+  assert.equal(spawned, 1);                              // no worker was stopped or started again
+  assert.deepEqual(log, ['post', 'post']);
+});
+
+test('a request waiting behind one past the time limit runs in a fresh worker', async () => {
   const log = [];
   let spawned = 0;
   const run = analysisClient(() => {
     spawned++;
-    return spawned === 1 ? { postMessage: () => log.push('post'), terminate: () => log.push('terminate') }
+    return spawned === 1 ? { postMessage: () => log.push('post'), terminate: () => log.push('terminate') }  // never answers
       : fakeWorker({ analyze: (c) => c.n }, log);
-  }, 1000);
+  }, 30);
   const first = run({ n: 1 });
   const second = run({ n: 2 });
   assert.deepEqual(await first, { superseded: true });

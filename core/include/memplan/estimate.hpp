@@ -139,6 +139,15 @@ struct estimate_options {
     const model_counts* counts = nullptr;
 };
 
+/// The context a configuration asks the model to handle, and the field that sets it: train.seq_len in
+/// training; infer.max_model_len under a serving engine when it is longer than infer.context_len;
+/// infer.context_len otherwise. Compared with model.max_position_embeddings (estimate's warning, fits).
+struct context_asked {
+    const char* field;
+    std::uint64_t tokens;
+};
+context_asked asked_context(const estimate_config& config);
+
 /// estimate() with options; estimate(config) is estimate(config, estimate_options{}).
 estimate_result estimate(const estimate_config& config, const estimate_options& options);
 

@@ -37,6 +37,18 @@ json_reply analyze_reply(const json_request& request);
 /// compare_json for a request (same rules): memplan beside the other estimators (memplan/compare.hpp).
 json_reply compare_reply(const json_request& request);
 
+/// Which stored models fit a setup: every preset (memplan/presets.hpp, in catalogue order) estimated
+/// with the rest of the configuration unchanged, its model section replaced by {"preset": ID}.
+/// {"models": [{"id", "name", "params", "total_bytes", "fits", "beyond_context_limit"}], "errors": [...]}:
+/// `total_bytes` is the per-GPU total, `fits` the verdict (null without gpu.memory_bytes),
+/// `beyond_context_limit` whether the context asked passes the model's max_position_embeddings. A preset the setup cannot hold (a
+/// tensor-parallel degree that does not divide its heads, …) is left out; an invalid configuration
+/// gives its errors and no models.
+std::string preset_fits_json(const std::string& config_text);
+
+/// preset_fits_json with the ok flag (the configuration was valid).
+json_reply preset_fits_reply(const std::string& config_text);
+
 /// The model of a preset as a configuration naming it reads it ({"model": {"preset": ID}}); an
 /// unknown id is an error naming `model.preset`.
 outcome<model_config> preset_model(const std::string& id);
