@@ -50,6 +50,8 @@ model_counts count_model(const model_config& model) {
     out.params = count_params(model);
     out.layer_kinds = count_layer_kinds(model);
     out.uniform_layers = out.params.ok() && uniform_layers(out.params.value);
+    // count_params runs validate_architecture first: a model it counts has none of its errors.
+    if (!out.params.ok()) out.architecture_errors = validate_architecture(model);
     if (out.params.ok()) {
         out.train_warnings = architecture_warnings(model, run_mode::train);
         out.infer_warnings = architecture_warnings(model, run_mode::infer);
@@ -59,7 +61,7 @@ model_counts count_model(const model_config& model) {
 
 estimate_result estimate(const estimate_config& c, const estimate_options& options) {
     estimate_result r;
-    r.errors = validate(c);
+    r.errors = detail::validate(c, options.counts != nullptr ? &options.counts->architecture_errors : nullptr);
     if (!r.errors.empty()) return r;
     const model_config& m = c.model;
     const parallel_config& p = c.parallel;

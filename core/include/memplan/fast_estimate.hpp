@@ -24,6 +24,7 @@ struct model_counts {
     bool uniform_layers = false;      ///< every decoder layer has the same parameters (estimate.cpp)
     diagnostics train_warnings;       ///< architecture_warnings(model, train)
     diagnostics infer_warnings;       ///< architecture_warnings(model, infer)
+    diagnostics architecture_errors;  ///< validate_architecture(model), which validate() reports
 };
 
 /// count_params, count_layer_kinds and the uniform-layers test of `model`.
