@@ -54,7 +54,7 @@ diagnostics validate(const estimate_config& c, const diagnostics* architecture_e
     // Every schema field outside the model: its range (an optional field may stay 0, "not set").
     for (const auto& field : config_fields()) {
         if (field.type != field_type::integer && field.type != field_type::bytes) continue;
-        const std::uint64_t value = field.get(c).number;
+        const std::uint64_t value = field.get_number != nullptr ? field.get_number(c) : field.get(c).number;
         if (value == 0 && field.unset_is_zero) continue;
         if (value < field.min || value > field.max) errors.push_back({field.path, field_message(field)});
     }
