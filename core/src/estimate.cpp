@@ -4,6 +4,8 @@
 // at the end of each part.
 #include "memplan/estimate.hpp"
 
+#include <optional>
+
 #include "memplan/fast_estimate.hpp"
 #include "memplan/serving.hpp"
 #include "stage.hpp"
@@ -66,9 +68,9 @@ estimate_result estimate(const estimate_config& c, const estimate_options& optio
     const model_config& m = c.model;
     const parallel_config& p = c.parallel;
 
-    model_counts counted_here;
-    if (options.counts == nullptr) counted_here = count_model(m);
-    const model_counts& counts = options.counts != nullptr ? *options.counts : counted_here;
+    std::optional<model_counts> counted_here;  // built (and destroyed) only when the caller has no counts
+    if (options.counts == nullptr) counted_here.emplace(count_model(m));
+    const model_counts& counts = options.counts != nullptr ? *options.counts : *counted_here;
     const outcome<param_breakdown>& counted = counts.params;
     if (!counted.ok()) {
         r.errors = counted.errors;
