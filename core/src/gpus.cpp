@@ -23,12 +23,14 @@ struct gpu_store {
     };
     std::vector<strings> text;
     std::vector<gpu_entry> table;
+    nlohmann::ordered_json doc;  ///< the document itself, for gpu_catalogue_json (parsed once)
 };
 
 const gpu_store& stored_gpus() {
     static const gpu_store store = [] {
         gpu_store s;
-        const nlohmann::json doc = nlohmann::json::parse(gpus_json_text, nullptr, /*allow_exceptions=*/false);
+        s.doc = nlohmann::ordered_json::parse(gpus_json_text, nullptr, /*allow_exceptions=*/false);
+        const nlohmann::ordered_json& doc = s.doc;
         if (!doc.is_object() || !doc.contains("gpus") || !doc["gpus"].is_array()) return s;
         const auto& gpus = doc["gpus"];
         s.text.reserve(gpus.size());  // no reallocation: the table points into these strings
@@ -157,7 +159,7 @@ std::string gpu_catalogue_json() {
     // The stored document, with each entry's capacity_bytes (gpu_capacity_bytes) added after
     // usable_bytes, so that the page shows the core's capacity instead of deriving its own.
     using ordered_json = nlohmann::ordered_json;
-    const ordered_json stored = ordered_json::parse(gpus_json_text, nullptr, /*allow_exceptions=*/false);
+    const ordered_json& stored = stored_gpus().doc;  // parsed once
     ordered_json out = ordered_json::object();
     for (const auto& item : stored.items()) {
         if (item.key() != "gpus") {

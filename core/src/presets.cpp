@@ -26,12 +26,14 @@ struct preset_store {
     };
     std::vector<strings> text;
     std::vector<model_preset> table;
+    nlohmann::ordered_json doc;  ///< the document itself, for model_presets_json (parsed once)
 };
 
 const preset_store& stored_presets() {
     static const preset_store store = [] {
         preset_store s;
-        const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(presets_json_text, nullptr, false);
+        s.doc = nlohmann::ordered_json::parse(presets_json_text, nullptr, false);
+        const nlohmann::ordered_json& doc = s.doc;
         if (!doc.is_object() || !doc.contains("models") || !doc["models"].is_array()) return s;
         const auto& models = doc["models"];
         s.text.reserve(models.size());  // no reallocation: the table points into these strings
@@ -63,7 +65,7 @@ const model_preset* find_preset(const std::string& id) {
 }
 
 std::string model_presets_json() {
-    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(presets_json_text, nullptr, false);
+    nlohmann::ordered_json doc = stored_presets().doc;  // a copy of the document parsed once
     if (!doc.is_object() || !doc.contains("models")) return presets_json_text;
     for (auto& model : doc["models"]) {
         const std::string id = model.value("id", std::string());
