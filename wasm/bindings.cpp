@@ -2,6 +2,7 @@
 // Thin by design: free functions taking doubles or JSON text and returning JSON text; every failure
 // is returned as data ({"errors":[{field, message}]}) for the JS wrapper (web/memplan.js) to throw.
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 
 #include <string>
 
@@ -111,6 +112,8 @@ public:
     /// Byte addresses of the buffers in the module's memory (HEAPF64 index = address / 8).
     std::uint32_t input_address() const { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(in_.data())); }
     std::uint32_t output_address() const { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(out_.data())); }
+    /// This object's address, for memplan_fast_run.
+    std::uint32_t address() const { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(this)); }
     bool run(int model) { return estimator_.run(model, in_.data(), out_.data()); }
 
 private:
@@ -127,5 +130,12 @@ EMSCRIPTEN_BINDINGS(memplan_fast) {
         .function("addModel", &fast_estimator::add_model)
         .function("inputAddress", &fast_estimator::input_address)
         .function("outputAddress", &fast_estimator::output_address)
+        .function("address", &fast_estimator::address)
         .function("run", &fast_estimator::run);
+}
+
+/// fast_estimator::run as a plain export (Module._memplan_fast_run(address, model)): one call per
+/// estimate without embind's argument and `this` conversions, which cost as much as the estimate.
+extern "C" EMSCRIPTEN_KEEPALIVE int memplan_fast_run(std::uint32_t self, int model) {
+    return reinterpret_cast<fast_estimator*>(static_cast<std::uintptr_t>(self))->run(model) ? 1 : 0;
 }

@@ -231,38 +231,78 @@ export async function loadFastEstimator(options = {}) {
     result.warnings = out.warnings;
     return result;
   };
-  // One field's number, or undefined when only the JSON path can read it.
-  const encode = (field, value) => {
+  // One field's number, or undefined when only the JSON path can read it. Kinds: 0 integer or bytes,
+  // 1 boolean, 2 choice, 3 anything else (text).
+  const kinds = fields.map((f) => (f.type === 'integer' || f.type === 'bytes' ? 0 : f.type === 'boolean' ? 1 : f.type === 'choice' ? 2 : 3));
+  const encode = (i, value) => {
+    const field = fields[i];
     if (value === null && field.optional) return NaN;
-    if (field.type === 'integer' || field.type === 'bytes') return Number.isFinite(value) ? value : undefined;
-    if (field.type === 'boolean') return value === true ? 1 : value === false ? 0 : undefined;
-    if (field.type === 'choice') {
-      const k = typeof value === 'string' ? field.choices.indexOf(value) : -1;
-      return k < 0 ? undefined : k;
+    switch (kinds[i]) {
+      case 0: return Number.isFinite(value) ? value : undefined;
+      case 1: return value === true ? 1 : value === false ? 0 : undefined;
+      case 2: {
+        const k = typeof value === 'string' ? field.choices.indexOf(value) : -1;
+        return k < 0 ? undefined : k;
+      }
+      default: return undefined;
     }
-    return undefined;
   };
   const put = (heap, keys, key, value) => {
     const i = keys.get(key);
     if (i === undefined) return false;
-    const v = encode(fields[i], value);
+    const v = encode(i, value);
     if (v === undefined) return false;
     heap[inBase + i] = v;
     return true;
+  };
+  // run() through its plain export (embind's method call costs as much as the estimate itself).
+  const self = fast.address();
+  core._memplan_fast_run(self, -1);  // the first call swaps Emscripten's forwarding stub for the export itself
+  const run = core._memplan_fast_run;
+  // The model's id: its JSON text looked up (read once per distinct text). A model object seen before
+  // whose own keys and values (numbers, strings, booleans only) are all unchanged, compared one by one,
+  // reuses its id without JSON.stringify (a third of the JS time of an estimate).
+  const seen = new WeakMap();
+  const plain = (v) => (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'string' || typeof v === 'boolean';
+  const unchanged = (m, entry) => {
+    let n = 0;
+    for (const k in m) {
+      if (!Object.hasOwn(m, k)) return false;
+      if (n >= entry.keys.length || entry.keys[n] !== k || m[k] !== entry.values[n]) return false;
+      n++;
+    }
+    return n === entry.keys.length;
+  };
+  const modelId = (m) => {
+    const object = m !== null && typeof m === 'object' && !Array.isArray(m);
+    const entry = object ? seen.get(m) : undefined;
+    if (entry !== undefined && unchanged(m, entry)) return entry.id;
+    // JSON.stringify writes NaN and ±Infinity as null: where a null appears, they are marked instead,
+    // so that such a model never matches a cached one and is refused (the JSON path names the field).
+    let modelText = JSON.stringify(m === undefined ? {} : m);
+    if (modelText.includes('null')) modelText = JSON.stringify(m, finiteOnly);
+    let id = models.get(modelText);
+    if (id === undefined) {
+      id = models.size < 4096 ? fast.addModel(modelText) : -1;
+      if (models.size < 4096) models.set(modelText, id);
+    }
+    if (object) {
+      const keys = [], values = [];
+      let cacheable = true;
+      for (const k in m) {
+        if (!Object.hasOwn(m, k) || !plain(m[k])) { cacheable = false; break; }
+        keys.push(k);
+        values.push(m[k]);
+      }
+      if (cacheable) seen.set(m, { keys, values, id });
+    }
+    return id;
   };
   return Object.freeze({
     estimate(config, estimateOptions) {
       if (config === null || typeof config !== 'object' || Array.isArray(config) || estimateOptions?.hfConfig !== undefined)
         return slow(config);
-      // JSON.stringify writes NaN and ±Infinity as null: where a null appears, they are marked instead,
-      // so that such a model never matches a cached one and is refused (the JSON path names the field).
-      let modelText = JSON.stringify(config.model === undefined ? {} : config.model);
-      if (modelText.includes('null')) modelText = JSON.stringify(config.model, finiteOnly);
-      let model = models.get(modelText);
-      if (model === undefined) {
-        model = models.size < 4096 ? fast.addModel(modelText) : -1;
-        if (models.size < 4096) models.set(modelText, model);
-      }
+      const model = modelId(config.model);
       if (model < 0) return slow(config);
       const heap = core.HEAPF64;  // re-read: memory growth replaces the view
       heap.fill(NaN, inBase, inBase + count);
@@ -275,7 +315,7 @@ export async function loadFastEstimator(options = {}) {
           for (const sub in value) if (Object.hasOwn(value, sub) && !put(heap, keys, sub, value[sub])) return slow(config);
         } else if (!put(heap, topLevel, key, value)) return slow(config);
       }
-      if (!fast.run(model)) return slow(config);
+      if (run(self, model) !== 1) return slow(config);
       const o = core.HEAPF64;
       const b = outBase;
       const result = {

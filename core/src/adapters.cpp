@@ -114,17 +114,17 @@ bool name_matches(const std::string& module, const std::string& target) {
                                 module[module.size() - target.size() - 1] == '.');
 }
 
-bool known_target(const std::string& name, const model_config& m) {
+bool known_target(const std::string& name, const std::vector<linear_module>& modules) {
     if (name == "lm_head" || name == "embed_tokens") return true;
-    for (const auto& lm : adapter_modules(m))
+    for (const auto& lm : modules)
         if (name_matches(lm.name, name)) return true;
     return false;
 }
 
 /// The block linears of `m` by their last name part, for messages ("q_proj, k_proj, …").
-std::string module_names(const model_config& m) {
+std::string module_names(const std::vector<linear_module>& modules) {
     std::vector<std::string> names;
-    for (const auto& lm : adapter_modules(m)) {
+    for (const auto& lm : modules) {
         const std::string last = lm.name.substr(lm.name.rfind('.') + 1);
         if (std::find(names.begin(), names.end(), last) == names.end()) names.push_back(last);
     }
@@ -133,8 +133,10 @@ std::string module_names(const model_config& m) {
     return out + "lm_head, embed_tokens";
 }
 
-/// The adapter's target names ("all-linear" expanded to the block linears), or errors.
-std::set<std::string> resolve_targets(const train_config& t, const model_config& m, diagnostics& errors) {
+/// The adapter's target names ("all-linear" expanded to the block linears), or errors. `modules` is
+/// adapter_modules(m), built once by the caller (80 layers of names for a 70B model).
+std::set<std::string> resolve_targets(const train_config& t, const std::vector<linear_module>& modules,
+                                      diagnostics& errors) {
     std::set<std::string> out;
     const auto items = split_names(t.adapter_targets);
     if (items.empty()) {
@@ -144,15 +146,15 @@ std::set<std::string> resolve_targets(const train_config& t, const model_config&
     for (const auto& item : items) {
         if (item == "all-linear") {
             // PEFT: every linear layer except the output layer.
-            for (const auto& lm : adapter_modules(m)) out.insert(lm.name);
-        } else if (known_target(item, m)) {
+            for (const auto& lm : modules) out.insert(lm.name);
+        } else if (known_target(item, modules)) {
             // A name selects every module it ends (PEFT): "gate_proj" also adapts experts.gate_proj.
-            for (const auto& lm : adapter_modules(m))
+            for (const auto& lm : modules)
                 if (name_matches(lm.name, item)) out.insert(lm.name);
             if (item == "lm_head" || item == "embed_tokens") out.insert(item);
         } else {
             errors.push_back({"train.adapter_targets", "\"" + item + "\" is not a module of this model; allowed: " +
-                                                           module_names(m) + " or all-linear"});
+                                                           module_names(modules) + " or all-linear"});
         }
     }
     return out;
@@ -173,14 +175,15 @@ std::set<std::string> resolve_saved(const train_config& t, diagnostics& errors) 
 outcome<finetune_params> count_finetune_params(const model_config& m, const train_config& t) {
     outcome<finetune_params> out;
     if (t.adapter_type == adapter_kind::none) return out;
-    const auto targets = resolve_targets(t, m, out.errors);
+    const std::vector<linear_module> modules = adapter_modules(m);
+    const auto targets = resolve_targets(t, modules, out.errors);
     const auto saved = resolve_saved(t, out.errors);
     if (!out.ok()) return out;
     const u128 r = t.adapter_rank, L = std::max<std::uint64_t>(1, m.num_hidden_layers);
     const bool dora = t.adapter_type == adapter_kind::dora;
     u128 per_layer = 0, per_layer_experts = 0, factored = 0, linears = 0, largest = 0;
     bool matched = false;
-    for (const auto& lm : adapter_modules(m)) {
+    for (const auto& lm : modules) {
         if (targets.count(lm.name) == 0 || lm.count == 0) continue;
         matched = true;
         // PEFT LoraLayer: lora_A r×d_in and lora_B d_out×r; DoRA adds lora_magnitude_vector (d_out).
@@ -239,7 +242,7 @@ std::vector<std::string> adapted_linear_names(const model_config& m, const train
     std::vector<std::string> out;
     if (t.adapter_type == adapter_kind::none) return out;
     diagnostics ignored;
-    for (const auto& name : resolve_targets(t, m, ignored)) out.push_back(name);
+    for (const auto& name : resolve_targets(t, adapter_modules(m), ignored)) out.push_back(name);
     return out;
 }
 
@@ -327,7 +330,7 @@ diagnostics validate_finetune(const estimate_config& c) {
         errors.push_back({"train.modules_to_save", "needs train.adapter_type lora or dora"});
     if (adapter) {
         diagnostics names;
-        (void)resolve_targets(t, c.model, names);
+        (void)resolve_targets(t, adapter_modules(c.model), names);
         (void)resolve_saved(t, names);
         errors.insert(errors.end(), names.begin(), names.end());
     }

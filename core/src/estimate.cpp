@@ -4,6 +4,8 @@
 // at the end of each part.
 #include "memplan/estimate.hpp"
 
+#include <optional>
+
 #include "memplan/fast_estimate.hpp"
 #include "memplan/serving.hpp"
 #include "stage.hpp"
@@ -50,6 +52,8 @@ model_counts count_model(const model_config& model) {
     out.params = count_params(model);
     out.layer_kinds = count_layer_kinds(model);
     out.uniform_layers = out.params.ok() && uniform_layers(out.params.value);
+    // count_params runs validate_architecture first: a model it counts has none of its errors.
+    if (!out.params.ok()) out.architecture_errors = validate_architecture(model);
     if (out.params.ok()) {
         out.train_warnings = architecture_warnings(model, run_mode::train);
         out.infer_warnings = architecture_warnings(model, run_mode::infer);
@@ -66,14 +70,14 @@ context_asked asked_context(const estimate_config& c) {
 
 estimate_result estimate(const estimate_config& c, const estimate_options& options) {
     estimate_result r;
-    r.errors = validate(c);
+    r.errors = detail::validate(c, options.counts != nullptr ? &options.counts->architecture_errors : nullptr);
     if (!r.errors.empty()) return r;
     const model_config& m = c.model;
     const parallel_config& p = c.parallel;
 
-    model_counts counted_here;
-    if (options.counts == nullptr) counted_here = count_model(m);
-    const model_counts& counts = options.counts != nullptr ? *options.counts : counted_here;
+    std::optional<model_counts> counted_here;  // built (and destroyed) only when the caller has no counts
+    if (options.counts == nullptr) counted_here.emplace(count_model(m));
+    const model_counts& counts = options.counts != nullptr ? *options.counts : *counted_here;
     const outcome<param_breakdown>& counted = counts.params;
     if (!counted.ok()) {
         r.errors = counted.errors;

@@ -55,7 +55,19 @@ double number(std::uint64_t v) { return static_cast<double>(v); }
 }  // namespace
 
 numeric_estimator::numeric_estimator() {
-    for (const field_spec& f : config_fields()) owners_.push_back(owner_rank(f.path));
+    const auto& fields = config_fields();
+    const std::size_t none = fields.size();  // an index no field has
+    zero_stage_ = shard_size_ = weight_dtype_ = none;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        owners_.push_back(owner_rank(fields[i].path));
+        if (owners_.back() < 0) uncarried_.push_back(i);
+        if (std::strcmp(fields[i].path, "parallel.zero_stage") == 0) zero_stage_ = i;
+        if (std::strcmp(fields[i].path, "parallel.zero_shard_size") == 0) shard_size_ = i;
+        if (std::strcmp(fields[i].path, "infer.weight_dtype") == 0) weight_dtype_ = i;
+    }
+    for (int section = 0; section < section_count; ++section)
+        for (std::size_t i = 0; i < fields.size(); ++i)
+            if (owners_[i] == section) order_.push_back(i);
 }
 
 std::string numeric_estimator::fields_json() const {
@@ -90,48 +102,44 @@ bool numeric_estimator::run(int model, const double* values, double* out) {
     if (model < 0 || static_cast<std::size_t>(model) >= models_.size()) return false;
     estimate_config& c = models_[static_cast<std::size_t>(model)];
     // Everything but the model back to the defaults parse_config starts from.
-    const estimate_config defaults_holder{};  // model_config{} is empty: nothing is allocated
-    c.mode = defaults_holder.mode;
-    c.parallel = defaults_holder.parallel;
-    c.train = defaults_holder.train;
-    c.infer = defaults_holder.infer;
-    c.misc_bytes = defaults_holder.misc_bytes;
-    c.gpu_memory_bytes = defaults_holder.gpu_memory_bytes;
+    c.mode = defaults_.mode;
+    c.parallel = defaults_.parallel;
+    c.train = defaults_.train;
+    c.infer = defaults_.infer;
+    c.misc_bytes = defaults_.misc_bytes;
+    c.gpu_memory_bytes = defaults_.gpu_memory_bytes;
+    for (const std::size_t i : uncarried_)
+        if (!std::isnan(values[i])) return false;
     const auto& fields = config_fields();
-    bool zero_stage_given = false, shard_size_given = false, weight_dtype_given = false;
     field_value value;
-    for (int section = 0; section < section_count; ++section)
-        for (std::size_t i = 0; i < fields.size(); ++i) {
-            if (owners_[i] != section || std::isnan(values[i])) continue;
-            const field_spec& f = fields[i];
-            const double v = values[i];
-            switch (f.type) {
-                case field_type::integer:
-                case field_type::bytes:
-                    // As the JSON reader: an integral value in [min, max]; anything else is the JSON path's to name.
-                    if (!(v >= 0) || v > 9007199254740992.0 || v != std::floor(v)) return false;
-                    value.number = static_cast<std::uint64_t>(v);
-                    if (value.number < f.min || value.number > f.max) return false;
-                    break;
-                case field_type::boolean:
-                    if (v != 0 && v != 1) return false;
-                    value.flag = v == 1;
-                    break;
-                case field_type::choice:
-                    if (!(v >= 0) || v != std::floor(v) || f.choices == nullptr ||
-                        !nth_choice(f.choices, static_cast<std::size_t>(v), value.name))
-                        return false;
-                    break;
-                case field_type::text: return false;
-            }
-            if (!f.set(c, value)) return false;
-            if (std::strcmp(f.path, "parallel.zero_stage") == 0) zero_stage_given = true;
-            if (std::strcmp(f.path, "parallel.zero_shard_size") == 0) shard_size_given = true;
-            if (std::strcmp(f.path, "infer.weight_dtype") == 0) weight_dtype_given = true;
+    for (const std::size_t i : order_) {  // the JSON reader's order
+        if (std::isnan(values[i])) continue;
+        const field_spec& f = fields[i];
+        const double v = values[i];
+        switch (f.type) {
+            case field_type::integer:
+            case field_type::bytes:
+                // As the JSON reader: an integral value in [min, max]; anything else is the JSON path's to name.
+                if (!(v >= 0) || v > 9007199254740992.0 || v != std::floor(v)) return false;
+                value.number = static_cast<std::uint64_t>(v);
+                if (value.number < f.min || value.number > f.max) return false;
+                break;
+            case field_type::boolean:
+                if (v != 0 && v != 1) return false;
+                value.flag = v == 1;
+                break;
+            case field_type::choice:
+                if (!(v >= 0) || v != std::floor(v) || f.choices == nullptr ||
+                    !nth_choice(f.choices, static_cast<std::size_t>(v), value.name))
+                    return false;
+                break;
+            case field_type::text: return false;
         }
-    for (std::size_t i = 0; i < fields.size(); ++i)
-        if (owners_[i] < 0 && !std::isnan(values[i])) return false;
-    c.infer.weight_dtype_given = weight_dtype_given;
+        if (!f.set(c, value)) return false;
+    }
+    const auto given = [&](std::size_t i) { return i < fields.size() && !std::isnan(values[i]); };
+    const bool zero_stage_given = given(zero_stage_), shard_size_given = given(shard_size_);
+    c.infer.weight_dtype_given = given(weight_dtype_);
     if (!resolve_layout(c, zero_stage_given, shard_size_given).empty()) return false;
     estimate_options options;
     options.want_tensors = false;

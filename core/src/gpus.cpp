@@ -12,7 +12,50 @@
 namespace memplan {
 
 namespace {
-#include "gpus_table.inc"  // defines gpu_table[] and gpus_json_text
+#include "gpus_table.inc"  // defines gpus_json_text (core/data/gpus.json)
+
+/// The catalogue read once from the one stored copy of core/data/gpus.json: the strings, and the
+/// table of pointers into them (gpu_entry).
+struct gpu_store {
+    struct strings {
+        std::string id, name, vendor, kind, memory_text, usable_text, source, usable_source, share_source, note,
+            aliases;
+    };
+    std::vector<strings> text;
+    std::vector<gpu_entry> table;
+    nlohmann::ordered_json doc;  ///< the document itself, for gpu_catalogue_json (parsed once)
+};
+
+const gpu_store& stored_gpus() {
+    static const gpu_store store = [] {
+        gpu_store s;
+        s.doc = nlohmann::ordered_json::parse(gpus_json_text, nullptr, /*allow_exceptions=*/false);
+        const nlohmann::ordered_json& doc = s.doc;
+        if (!doc.is_object() || !doc.contains("gpus") || !doc["gpus"].is_array()) return s;
+        const auto& gpus = doc["gpus"];
+        s.text.reserve(gpus.size());  // no reallocation: the table points into these strings
+        for (const auto& g : gpus) {
+            const auto text = [&g](const char* key) { return g.value(key, std::string()); };
+            const auto number = [&g](const char* key) {
+                return g.contains(key) && g[key].is_number_unsigned() ? g[key].get<std::uint64_t>() : std::uint64_t{0};
+            };
+            std::string aliases;  // what people type, separated by '|'
+            if (g.contains("aliases") && g["aliases"].is_array())
+                for (const auto& a : g["aliases"]) aliases += (aliases.empty() ? "" : "|") + a.get<std::string>();
+            s.text.push_back({text("id"), text("name"), text("vendor"), text("kind"), text("memory_text"),
+                              text("usable_text"), text("source"), text("usable_source"), text("share_source"),
+                              text("note"), aliases});
+            const gpu_store::strings& t = s.text.back();
+            s.table.push_back({t.id.c_str(), t.name.c_str(), t.vendor.c_str(), t.kind.c_str(), t.memory_text.c_str(),
+                               number("memory_unit_bytes"), number("nominal_bytes"), number("usable_bytes"),
+                               t.usable_text.c_str(), t.source.c_str(), t.usable_source.c_str(),
+                               static_cast<unsigned>(number("gpu_share_percent")), t.share_source.c_str(),
+                               t.note.c_str(), t.aliases.c_str()});
+        }
+        return s;
+    }();
+    return store;
+}
 
 std::string lower(const std::string& text) {
     std::string out = text;
@@ -107,15 +150,16 @@ int entry_score(const gpu_entry& gpu, const std::string& query, const std::vecto
 }  // namespace
 
 const gpu_entry* gpu_catalogue(std::size_t& count) {
-    count = sizeof(gpu_table) / sizeof(gpu_table[0]);
-    return gpu_table;
+    const auto& table = stored_gpus().table;
+    count = table.size();
+    return table.data();
 }
 
 std::string gpu_catalogue_json() {
     // The stored document, with each entry's capacity_bytes (gpu_capacity_bytes) added after
     // usable_bytes, so that the page shows the core's capacity instead of deriving its own.
     using ordered_json = nlohmann::ordered_json;
-    const ordered_json stored = ordered_json::parse(gpus_json_text, nullptr, /*allow_exceptions=*/false);
+    const ordered_json& stored = stored_gpus().doc;  // parsed once
     ordered_json out = ordered_json::object();
     for (const auto& item : stored.items()) {
         if (item.key() != "gpus") {
@@ -128,7 +172,7 @@ std::string gpu_catalogue_json() {
             ordered_json copy = ordered_json::object();
             for (const auto& field : entry.items()) {
                 copy[field.key()] = field.value();
-                if (field.key() == "usable_bytes") copy["capacity_bytes"] = gpu_capacity_bytes(gpu_table[i]);
+                if (field.key() == "usable_bytes") copy["capacity_bytes"] = gpu_capacity_bytes(stored_gpus().table[i]);
             }
             list.push_back(std::move(copy));
             ++i;
@@ -139,7 +183,7 @@ std::string gpu_catalogue_json() {
 }
 
 const gpu_entry* find_gpu(const std::string& id) {
-    for (const auto& g : gpu_table)
+    for (const auto& g : stored_gpus().table)
         if (id == g.id) return &g;
     return nullptr;
 }
@@ -150,7 +194,7 @@ std::vector<const gpu_entry*> search_gpus(const std::string& query) {
     if (tokens.empty()) return out;
     const std::string normal = joined(tokens);  // "H100-SXM  80GB" → "h100 sxm 80gb", for exact matches
     std::vector<std::pair<int, const gpu_entry*>> scored;
-    for (const auto& g : gpu_table) {
+    for (const auto& g : stored_gpus().table) {
         const int score = entry_score(g, normal, tokens);
         if (score > 0) scored.emplace_back(score, &g);
     }

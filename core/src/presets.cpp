@@ -16,22 +16,56 @@
 namespace memplan {
 
 namespace {
-#include "presets_table.inc"  // defines preset_table[] and presets_json_text
+#include "presets_table.inc"  // defines presets_json_text (core/data/models.json)
+
+/// The presets read once from the one stored copy of core/data/models.json: the strings, and the
+/// table of pointers into them (model_preset).
+struct preset_store {
+    struct strings {
+        std::string id, name, source, params_source, config_json;
+    };
+    std::vector<strings> text;
+    std::vector<model_preset> table;
+    nlohmann::ordered_json doc;  ///< the document itself, for model_presets_json (parsed once)
+};
+
+const preset_store& stored_presets() {
+    static const preset_store store = [] {
+        preset_store s;
+        s.doc = nlohmann::ordered_json::parse(presets_json_text, nullptr, false);
+        const nlohmann::ordered_json& doc = s.doc;
+        if (!doc.is_object() || !doc.contains("models") || !doc["models"].is_array()) return s;
+        const auto& models = doc["models"];
+        s.text.reserve(models.size());  // no reallocation: the table points into these strings
+        for (const auto& m : models) {
+            s.text.push_back({m.value("id", std::string()), m.value("name", std::string()),
+                              m.value("source", std::string()), m.value("params_source", std::string()),
+                              m.contains("config") ? m["config"].dump() : std::string("{}")});
+            const preset_store::strings& t = s.text.back();
+            s.table.push_back({t.id.c_str(), t.name.c_str(), t.source.c_str(),
+                               m.value("published_params", std::uint64_t{0}), t.params_source.c_str(),
+                               t.config_json.c_str()});
+        }
+        return s;
+    }();
+    return store;
+}
 }  // namespace
 
 const model_preset* model_presets(std::size_t& count) {
-    count = sizeof(preset_table) / sizeof(preset_table[0]);
-    return preset_table;
+    const auto& table = stored_presets().table;
+    count = table.size();
+    return table.data();
 }
 
 const model_preset* find_preset(const std::string& id) {
-    for (const auto& p : preset_table)
+    for (const auto& p : stored_presets().table)
         if (id == p.id) return &p;
     return nullptr;
 }
 
 std::string model_presets_json() {
-    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(presets_json_text, nullptr, false);
+    nlohmann::ordered_json doc = stored_presets().doc;  // a copy of the document parsed once
     if (!doc.is_object() || !doc.contains("models")) return presets_json_text;
     for (auto& model : doc["models"]) {
         const std::string id = model.value("id", std::string());
@@ -114,7 +148,7 @@ std::vector<const model_preset*> search_presets(const std::string& query) {
     };
     std::vector<scored> hits;
     if (terms.empty()) return {};
-    for (const auto& p : preset_table) {
+    for (const auto& p : stored_presets().table) {
         std::string source = p.source;
         source = source.substr(0, source.find(','));  // "Hugging Face org/repo, config.json" → repository
         std::vector<std::string> words = words_of(std::string(p.id) + " " + p.name + " " + source);

@@ -17,7 +17,8 @@
                 c.MEMBER = static_cast<decltype(c.MEMBER)>(v.number);                                 \
                 return true;                                                                          \
             },                                                                                        \
-            false                                                                                     \
+            false,                                                                                    \
+            [](const ::memplan::estimate_config& c) { return static_cast<std::uint64_t>(c.MEMBER); }  \
     }
 
 /// An integer field whose 0 means "not set" (a derived default), allowed from LO (≥ 1) to HI when given.
@@ -50,7 +51,7 @@
                 c.MEMBER = v.flag;                                                                    \
                 return true;                                                                          \
             },                                                                                        \
-            false                                                                                     \
+            false, nullptr                                                                            \
     }
 
 /// One of the names of MEMBER's enumeration (config.hpp's to_string / parse_enum / choice_names).
@@ -67,7 +68,7 @@
             [](::memplan::estimate_config& c, const ::memplan::field_value& v) {                      \
                 return ::memplan::parse_enum(v.name, c.MEMBER);                                       \
             },                                                                                        \
-            false                                                                                     \
+            false, nullptr                                                                            \
     }
 
 /// A free-text field (names).
@@ -83,5 +84,5 @@
                 c.MEMBER = v.name;                                                                    \
                 return true;                                                                          \
             },                                                                                        \
-            false                                                                                     \
+            false, nullptr                                                                            \
     }

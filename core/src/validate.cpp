@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "checks.hpp"
+#include "stage.hpp"
 #include "memplan/adapters.hpp"
 #include "memplan/arch.hpp"
 #include "memplan/presets.hpp"
@@ -20,14 +21,17 @@ void check_range(std::uint64_t value, const char* field, std::uint64_t lo, std::
 }
 
 void require_architecture(const model_config& m, const char* why, diagnostics& errors) {
-    const std::string suffix = std::string("is required ") + why;
-    if (m.num_hidden_layers == 0) errors.push_back({"model.num_hidden_layers", suffix});
-    if (m.hidden_size == 0) errors.push_back({"model.hidden_size", suffix});
-    if (m.num_attention_heads == 0) errors.push_back({"model.num_attention_heads", suffix});
+    // The message is built only when a field is missing (the valid path allocates nothing).
+    if (m.num_hidden_layers == 0) errors.push_back({"model.num_hidden_layers", std::string("is required ") + why});
+    if (m.hidden_size == 0) errors.push_back({"model.hidden_size", std::string("is required ") + why});
+    if (m.num_attention_heads == 0) errors.push_back({"model.num_attention_heads", std::string("is required ") + why});
 }
 }  // namespace
 
-diagnostics validate(const estimate_config& c) {
+diagnostics validate(const estimate_config& c) { return detail::validate(c, nullptr); }
+
+namespace detail {
+diagnostics validate(const estimate_config& c, const diagnostics* architecture_errors) {
     diagnostics errors;
     const model_config& m = c.model;
     check_range(m.params, "model.params", 0, max_param_count, errors);
@@ -50,7 +54,7 @@ diagnostics validate(const estimate_config& c) {
     // Every schema field outside the model: its range (an optional field may stay 0, "not set").
     for (const auto& field : config_fields()) {
         if (field.type != field_type::integer && field.type != field_type::bytes) continue;
-        const std::uint64_t value = field.get(c).number;
+        const std::uint64_t value = field.get_number != nullptr ? field.get_number(c) : field.get(c).number;
         if (value == 0 && field.unset_is_zero) continue;
         if (value < field.min || value > field.max) errors.push_back({field.path, field_message(field)});
     }
@@ -108,8 +112,13 @@ diagnostics validate(const estimate_config& c) {
     else require_architecture(m, "for the KV cache", errors);
     if (!errors.empty()) return errors;
 
-    errors = validate_architecture(m);
-    if (!errors.empty()) return errors;
+    // The model's own checks, taken from its counts when the caller has them (model_counts).
+    if (architecture_errors != nullptr) {
+        if (!architecture_errors->empty()) return *architecture_errors;
+    } else {
+        errors = validate_architecture(m);
+        if (!errors.empty()) return errors;
+    }
     const std::uint64_t kv_heads = resolved_kv_heads(m);
     // Megatron tensor parallelism splits attention by heads (Shoeybi et al. 2019, §3).
     if (m.num_attention_heads % p.tp != 0)
@@ -133,6 +142,7 @@ diagnostics validate(const estimate_config& c) {
     }
     return errors;
 }
+}  // namespace detail
 
 diagnostics resolve_layout(estimate_config& c, bool zero_stage_given, bool shard_size_given) {
     diagnostics errors;

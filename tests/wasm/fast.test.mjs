@@ -61,3 +61,21 @@ test('invalid input throws the JSON path\'s MemplanError', () => {
       JSON.stringify(config));
   }
 });
+
+test('a model object changed between calls is read again (the cache by identity compares every value)', () => {
+  const model = { num_hidden_layers: 32, hidden_size: 4096, num_attention_heads: 32 };
+  const config = { model, parallel: { gpus: 8, zero_stage: 1 }, gpu: { memory_bytes: 80e9 } };
+  const before = fast.estimate(config);
+  assert.deepEqual(before, subset(mp.estimate(config)));
+  model.hidden_size = 5120;  // same object, one value changed
+  const wider = fast.estimate(config);
+  assert.deepEqual(wider, subset(mp.estimate(config)));
+  assert.ok(wider.params > before.params, 'a wider model has more parameters');
+  model.num_key_value_heads = 8;  // same object, one key added
+  assert.deepEqual(fast.estimate(config), subset(mp.estimate(config)));
+  delete model.num_key_value_heads;  // and removed again: the first figures
+  model.hidden_size = 4096;
+  assert.deepEqual(fast.estimate(config), before);
+  model.hidden_size = NaN;  // refused as the JSON path refuses it
+  assert.throws(() => fast.estimate(config), MemplanError);
+});
