@@ -266,19 +266,24 @@ void read_model_keys(object_reader& r, model_config& m) {
     r.boolean("quant_g_idx", m.quant_g_idx);
 }
 
+/// A positive size in a vision config object `o` (1 … 2^24), or `fallback` when the key is absent or
+/// null; anything else is an error naming `prefix` + key, and 0.
+std::uint64_t vision_size(object_reader& r, const json& o, const char* key, std::uint64_t fallback, const std::string& prefix) {
+    const auto it = o.find(key);
+    if (it == o.end() || it->is_null()) return fallback;
+    if (!it->is_number_unsigned() || it->get<std::uint64_t>() == 0 || it->get<std::uint64_t>() > 16777216) {
+        r.fail(prefix + key, detail::integer_range_message(1, 16777216));
+        return 0;
+    }
+    return it->get<std::uint64_t>();
+}
+
 /// A ViT vision tower as SigLIP (modeling_siglip.py SiglipVisionTransformer without head): patch
 /// convolution C·p²·d + d, position embeddings (image/p)²·d, per layer two LayerNorms (2·2d),
 /// q/k/v/o with biases (4d² + 4d) and an MLP d×f + f + f×d + d, and a final LayerNorm 2d.
 bool siglip_params(object_reader& r, const json& v, std::uint64_t& out) {
-    const auto get = [&](const char* key, std::uint64_t fallback) -> std::uint64_t {
-        const auto it = v.find(key);
-        if (it == v.end() || it->is_null()) return fallback;
-        if (!it->is_number_unsigned() || it->get<std::uint64_t>() == 0 || it->get<std::uint64_t>() > 16777216) {
-            r.fail(r.field("vision_config") + "." + key, detail::integer_range_message(1, 16777216));
-            return 0;
-        }
-        return it->get<std::uint64_t>();
-    };
+    const std::string prefix = r.field("vision_config") + ".";
+    const auto get = [&](const char* key, std::uint64_t fallback) { return vision_size(r, v, key, fallback, prefix); };
     // Defaults of SiglipVisionConfig (configuration_siglip.py).
     const u128 d = get("hidden_size", 768), f = get("intermediate_size", 3072), layers = get("num_hidden_layers", 12),
                c = get("num_channels", 3), patch = get("patch_size", 16), image = get("image_size", 224);
@@ -299,14 +304,8 @@ bool siglip_params(object_reader& r, const json& v, std::uint64_t& out) {
 /// norm d, patch_merger d·s² × d, linear_1 d × h and linear_2 h × h, with biases when
 /// multimodal_projector_bias).
 bool pixtral_params(object_reader& r, const json& outer, const json& v, std::uint64_t text_hidden, std::uint64_t& out) {
-    const auto get = [&](const json& o, const char* key, std::uint64_t fallback, const std::string& where) -> std::uint64_t {
-        const auto it = o.find(key);
-        if (it == o.end() || it->is_null()) return fallback;
-        if (!it->is_number_unsigned() || it->get<std::uint64_t>() == 0 || it->get<std::uint64_t>() > 16777216) {
-            r.fail(r.field(where) + key, detail::integer_range_message(1, 16777216));
-            return 0;
-        }
-        return it->get<std::uint64_t>();
+    const auto get = [&](const json& o, const char* key, std::uint64_t fallback, const std::string& where) {
+        return vision_size(r, o, key, fallback, r.field(where));
     };
     // Defaults of PixtralVisionConfig and Mistral3Config.
     const u128 d = get(v, "hidden_size", 1024, "vision_config."), f = get(v, "intermediate_size", 4096, "vision_config."),
@@ -329,15 +328,8 @@ bool pixtral_params(object_reader& r, const json& outer, const json& v, std::uin
 /// (commit 63210d0e3b74c2119b7998ff65bc6a2729283626) builds them; defaults of Llama4VisionConfig
 /// (configuration_llama4.py, commit b17cfe48c5a9631dcf9f57f3865a055903800f81).
 bool llama4_vision_params(object_reader& r, const json& v, std::uint64_t text_hidden, std::uint64_t& out) {
-    const auto get = [&](const char* key, std::uint64_t fallback) -> std::uint64_t {
-        const auto it = v.find(key);
-        if (it == v.end() || it->is_null()) return fallback;
-        if (!it->is_number_unsigned() || it->get<std::uint64_t>() == 0 || it->get<std::uint64_t>() > 16777216) {
-            r.fail(r.field("vision_config") + "." + key, detail::integer_range_message(1, 16777216));
-            return 0;
-        }
-        return it->get<std::uint64_t>();
-    };
+    const std::string prefix = r.field("vision_config") + ".";
+    const auto get = [&](const char* key, std::uint64_t fallback) { return vision_size(r, v, key, fallback, prefix); };
     const u128 d = get("hidden_size", 768), layers = get("num_hidden_layers", 34), heads = get("num_attention_heads", 16),
                c = get("num_channels", 3), f = get("intermediate_size", 5632), out_dim = get("vision_output_dim", 7680),
                image = get("image_size", 448), patch = get("patch_size", 14), p_in = get("projector_input_dim", 4096),
