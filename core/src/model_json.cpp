@@ -499,10 +499,12 @@ void read_family_keys(object_reader& r, model_config& m) {
         // configuration_llama4.py / modeling_llama4.py: experts and the shared expert are intermediate_size
         // wide, dense layers intermediate_size_mlp; moe_layers default every interleave_moe_layer_step-th
         // layer; no_rope_layers (1 = RoPE layer, chunked attention; 0 = NoPE, global) default every 4th NoPE.
+        // Both widths are required: Llama4TextConfig's defaults (8192, 16384) would be silent guesses.
         const std::uint64_t expert_ffn = m.intermediate_size;
+        if (expert_ffn == 0) r.fail(r.field("intermediate_size"), "is required for a Llama 4 config (the experts' width)");
         m.moe_intermediate_size = expert_ffn;
         m.shared_expert_intermediate_size = expert_ffn;
-        m.intermediate_size = hf_int(r, "intermediate_size_mlp", expert_ffn, 1, 1048576);
+        m.intermediate_size = hf_int(r, "intermediate_size_mlp", 0, 0, 1048576);
         const std::uint64_t step = hf_int(r, "interleave_moe_layer_step", 1, 1, 65536);
         bool use_qk_norm = false;
         r.boolean("use_qk_norm", use_qk_norm);  // L2 norm without weights: no parameters
@@ -516,6 +518,11 @@ void read_family_keys(object_reader& r, model_config& m) {
             m.layer_mlp.assign(L, layer_mlp_kind::dense);
             for (std::uint64_t i = 0; i < L; ++i)
                 if (moe[i] && m.num_experts != 0) m.layer_mlp[i] = layer_mlp_kind::moe;
+            if (m.intermediate_size == 0) {
+                if (std::find(m.layer_mlp.begin(), m.layer_mlp.end(), layer_mlp_kind::dense) != m.layer_mlp.end())
+                    r.fail(r.field("intermediate_size_mlp"), "is required for a Llama 4 config with dense layers (their width)");
+                m.intermediate_size = expert_ffn;  // no dense layer uses it
+            }
             m.attention_chunk_size = hf_int(r, "attention_chunk_size", 0, 0, 16777216);
             std::vector<std::uint64_t> rope(L);
             for (std::uint64_t i = 0; i < L; ++i) rope[i] = (i + 1) % 4 != 0 ? 1 : 0;

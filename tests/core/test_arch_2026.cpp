@@ -863,3 +863,28 @@ TEST_CASE("Mistral-Nemo-Base-2407 config.json: 12,247,782,400 parameters with he
     without_head_dim.erase("head_dim");
     CHECK(counts(parse_config(one_token, without_head_dim.dump()).value.model).total == 12772070400ULL);
 }
+
+TEST_CASE("regression: a Llama 4 config without its expert or dense width is refused, naming the key",
+          "[arch2026][resolve]") {
+    // tests/fuzz/regressions/resolve-llama4-missing-intermediate-size: Maverick's text_config without
+    // intermediate_size. The experts were then counted at the dense width but resolved as "not set", so the
+    // resolved keys described another model. transformers would fall back to Llama4TextConfig's defaults
+    // (8192, 16384): a silent guess, so memplan asks for the key instead.
+    json doc = json::parse(fixture("llama4_scout_17b_16e"));
+    doc["text_config"].erase("intermediate_size");
+    const json missing = json::parse(resolve_model_json(R"({"mode": "train"})", doc.dump()));
+    REQUIRE(missing["errors"].size() == 1);
+    CHECK(missing["errors"][0]["field"] == "hf_config.text_config.intermediate_size");
+    doc = json::parse(fixture("llama4_scout_17b_16e"));
+    doc["text_config"]["interleave_moe_layer_step"] = 2;  // Maverick's interleaving: dense layers appear
+    doc["text_config"].erase("intermediate_size_mlp");
+    const json dense = json::parse(resolve_model_json(R"({"mode": "train"})", doc.dump()));
+    REQUIRE(dense["errors"].size() == 1);
+    CHECK(dense["errors"][0]["field"] == "hf_config.text_config.intermediate_size_mlp");
+    // Scout (every layer MoE) needs no dense width, and still resolves to itself.
+    doc = json::parse(fixture("llama4_scout_17b_16e"));
+    doc["text_config"].erase("intermediate_size_mlp");
+    const std::string first = resolve_model_json(R"({"mode": "train"})", doc.dump());
+    REQUIRE(json::parse(first)["errors"].empty());
+    CHECK(resolve_model_json(json{{"model", json::parse(first)["model"]}}.dump()) == first);
+}
