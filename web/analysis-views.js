@@ -80,7 +80,7 @@ export function renderDetails(result, config, unit) {
     add('Micro-batches in flight', formatCount(d.microbatches_in_flight), 'microbatches_in_flight');
     add('One layer\'s activations, one micro-batch', formatBytes(d.layer_activation_bytes, unit), 'layer_activation_bytes');
   } else {
-    add('KV cache per token of one sequence, this GPU', formatExactBytes(d.kv_cache_bytes_per_token), 'kv_cache_bytes_per_token');
+    add('KV cache growth per token of one sequence (layers that keep every token), this GPU', formatExactBytes(d.kv_cache_bytes_per_token), 'kv_cache_bytes_per_token');
     add('Quantization overhead (scales and zero points, in weights)', formatBytes(d.quantization_overhead_bytes, unit) +
       ` (${formatExactBytes(d.quantization_overhead_bytes)})`, 'quantization_overhead_bytes');
   }

@@ -86,7 +86,7 @@ export function renderModelSummary(mp, spec, result, config, state, unit) {
     const used = (path) => usedValue(kv, path);
     parts.push(`KV cache ${formatBytes(kv.per_gpu.kv_cache, unit)} for ${formatCount(used('infer.batch'))} × ` +
       `${formatCount(used('infer.context_len'))} tokens in ${used('infer.kv_dtype')} ` +
-      `(${formatCount(kv.details.kv_cache_bytes_per_token)} bytes per token, unsharded)`);
+      `(${formatCount(kv.details.kv_cache_bytes_per_token)} bytes more per token on the layers that keep every token, unsharded)`);
     out.dataset.kvBytes = String(kv.per_gpu.kv_cache);
   } catch { /* the inference settings are invalid: their error shows in inference mode */ }
   out.textContent = parts.join(' · ');

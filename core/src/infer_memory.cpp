@@ -67,7 +67,9 @@ parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, s
                 const u128 per_token = 2 * heads * g.head_dim;
                 const u128 tokens =
                     g.window_tokens != 0 ? ceil_div(std::min<u128>(inf.context_len, g.window_tokens), p.cp) : full_tokens;
-                token_elements += per_token;
+                // details.kv_cache_bytes_per_token: the growth per token over the layers that cache every
+                // token; a window or chunk is capped (its bytes are in kv_elements at this context).
+                if (g.window_tokens == 0) token_elements += per_token;
                 kv_elements += per_token * tokens;
                 break;
             }

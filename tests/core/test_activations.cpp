@@ -212,7 +212,7 @@ TEST_CASE("Llama-3-8B: GQA keeps K and V kv_heads wide with FlashAttention, hand
     }
 }
 
-TEST_CASE("eager GQA keeps K and V repeated to every query head; selective recompute keeps them kv wide",
+TEST_CASE("eager GQA keeps K and V repeated to every query head — selective recompute keeps them kv wide",
           "[activations][llama]") {
     const auto in = llama(4096, 32, 8, 14336, 1024, 2);
     const u64 T = 1024 * 2;

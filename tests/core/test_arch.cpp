@@ -152,7 +152,7 @@ TEST_CASE("a sliding window caps the cached tokens", "[arch][kv]") {
     CHECK(gemma["per_gpu"]["kv_cache"] == 2ULL * 8 * 256 * 2 * (21 * 4096 + 21 * 32768));
 }
 
-TEST_CASE("tensor and pipeline parallelism split the KV cache; KV heads replicate beyond tp", "[arch][kv]") {
+TEST_CASE("tensor and pipeline parallelism split the KV cache — KV heads replicate beyond tp", "[arch][kv]") {
     const std::string ctx = R"(, "infer": {"context_len": 4096})";
     CHECK(preset_result("llama-2-70b", ctx + R"(, "parallel": {"gpus": 8, "tp": 8})")["per_gpu"]["kv_cache"] ==
           1342177280ULL / 8);

@@ -182,7 +182,7 @@ TEST_CASE("Qwen3-30B-A3B: 30,532,122,624 parameters, 3.3B active (transformers 5
     CHECK(r.per_gpu.weights == packed / 2 + overhead + 2 * (p.total - packed));
 }
 
-TEST_CASE("gpt-oss-20b: 20,914,757,184 parameters; MXFP4 experts give 12.8 GiB of weights", "[arch2026][moe][quant]") {
+TEST_CASE("gpt-oss-20b: 20,914,757,184 parameters — MXFP4 experts give 12.8 GiB of weights", "[arch2026][moe][quant]") {
     const estimate_config c = config_of("gpt_oss_20b");
     const param_breakdown p = counts(c.model);
     // gpt-oss model card (OpenAI 2025), Table 1: 20.91B total, 3.61B active; exact from the tensor shapes.
@@ -205,7 +205,8 @@ TEST_CASE("gpt-oss-20b: 20,914,757,184 parameters; MXFP4 experts give 12.8 GiB o
     CHECK(r.per_gpu.weights == 13761264768ULL);  // 12.82 GiB, not the 38.96 GiB of bf16
     CHECK(r.details.quantization_overhead_bytes == expert_scales);
     // KV: 12 full layers cache 32,768 tokens, 12 sliding layers 128; 2 · 8 · 64 · 2 B per token-layer.
-    CHECK(r.details.kv_cache_bytes_per_token == 24ULL * 2 * 8 * 64 * 2);
+    // Per token (the growth of one sequence): the 12 full layers only, the sliding ones are capped.
+    CHECK(r.details.kv_cache_bytes_per_token == 12ULL * 2 * 8 * 64 * 2);
     CHECK(r.per_gpu.kv_cache == 2048ULL * (12 * 32768 + 12 * 128));
     const auto groups = kv_layer_groups(c.model);
     REQUIRE(groups.size() == 2);
@@ -647,7 +648,7 @@ TEST_CASE("Kimi K2 Instruct config.json: 1,026,408,232,448 parameters, 32.9B act
     CHECK(counts(config_of("kimi_k2_instruct").model).total == counts(parse_config(R"({"model": {"preset": "kimi-k2"}})").value.model).total);
 }
 
-TEST_CASE("GLM-4.5-Air config.json: 106,852,251,264 parameters; with its MTP layer the hub's 110,468,824,832",
+TEST_CASE("GLM-4.5-Air config.json: 106,852,251,264 parameters — with its MTP layer the hub's 110,468,824,832",
           "[arch2026][glm][moe]") {
     const estimate_config c = config_of("glm_4_5_air");
     const param_breakdown p = counts(c.model);
@@ -680,7 +681,7 @@ TEST_CASE("GLM-4.5-Air config.json: 106,852,251,264 parameters; with its MTP lay
     CHECK(counts(parse_config(R"({"model": {"preset": "glm-4.5-air"}})").value.model).total == p.total);
 }
 
-TEST_CASE("GLM-4.5 preset: 352,797,829,024 parameters; with its MTP layer the hub's 358,337,791,296", "[arch2026][glm][moe]") {
+TEST_CASE("GLM-4.5 preset: 352,797,829,024 parameters — with its MTP layer the hub's 358,337,791,296", "[arch2026][glm][moe]") {
     // No verbatim GLM-4.5 config.json was found in public code; the preset holds the keys of zai-org/GLM-4.5.
     const model_config m = parse_config(R"({"model": {"preset": "glm-4.5"}})").value.model;
     const param_breakdown p = counts(m);
@@ -735,9 +736,9 @@ TEST_CASE("Llama 4 Scout config.json with its vision tower: 108,641,793,536 para
     // memplan counts the vision tower as active too (image tokens pass through all of it).
     CHECK(p.active == 17172894720ULL + llama4_vision_params());
     check_parts(p);
-    // 48 layers · 2 · 8 KV heads · 128 · 2 B = 196,608 B per token (the vision tower caches nothing); past the
-    // 8192-token attention chunk only the 12 NoPE layers keep growing (the text-only test above).
-    CHECK(kv_bytes_per_token(one_token, fixture("llama4_scout_17b_16e")) == 196608);
+    // The growth per token is the 12 NoPE (global) layers' 12 · 2 · 8 KV heads · 128 · 2 B = 49,152 B (the
+    // vision tower caches nothing); the 36 chunked layers are capped at the 8192-token chunk.
+    CHECK(kv_bytes_per_token(one_token, fixture("llama4_scout_17b_16e")) == 49152);
     // The preset is the same model.
     CHECK(counts(parse_config(R"({"model": {"preset": "llama-4-scout"}})").value.model).total == p.total);
 }
@@ -756,7 +757,7 @@ TEST_CASE("Llama 4 Maverick preset with its vision tower: 401,583,781,376 parame
                                                 24 * 3ULL * 5120 * 16384 + 5120);
     CHECK(p.active == p.total - 24ULL * 127 * 3 * 5120 * 8192);  // "17B active" (+ the vision tower)
     check_parts(p);
-    CHECK(kv_bytes_per_token(R"({"mode": "infer", "infer": {"context_len": 1}, "model": {"preset": "llama-4-maverick"}})") == 196608);
+    CHECK(kv_bytes_per_token(R"({"mode": "infer", "infer": {"context_len": 1}, "model": {"preset": "llama-4-maverick"}})") == 49152);
 }
 
 TEST_CASE("Llama 4 vision_config: sizes follow the config, inconsistent projector sizes are refused", "[arch2026][llama4][vision]") {
@@ -823,11 +824,12 @@ TEST_CASE("Gemma 3 27B preset with its SigLIP tower: 27,432,406,640 parameters",
     // (4,299,915,632 + 64 · 2560 = 4,300,079,472).
     CHECK(counts(config_of("gemma3_4b_it").model).total == 4299915632ULL + 64 * 2560);
     check_parts(p);
-    // KV: 62 layers · 2 · 16 · 128 · 2 B = 8192 B per token-layer; at one token every layer holds it: 507,904 B.
-    CHECK(kv_bytes_per_token(R"({"mode": "infer", "infer": {"context_len": 1}, "model": {"preset": "gemma-3-27b"}})") == 62ULL * 8192);
+    // KV: 2 · 16 · 128 · 2 B = 8192 B per token-layer; the growth per token is the 10 global layers' (every
+    // 6th of 62), the 52 sliding ones are capped at 1024 tokens.
+    CHECK(kv_bytes_per_token(R"({"mode": "infer", "infer": {"context_len": 1}, "model": {"preset": "gemma-3-27b"}})") == 10ULL * 8192);
 }
 
-TEST_CASE("a flattened Llama 4 config counts its vision_config as the nested one; other towers are refused by name",
+TEST_CASE("a flattened Llama 4 config counts its vision_config as the nested one — other towers are refused by name",
           "[arch2026][llama4][vision]") {
     const json nested = json::parse(fixture("llama4_scout_17b_16e"));
     json flat = nested["text_config"];

@@ -189,7 +189,7 @@ TEST_CASE("compare: the cookbook's calc_transformer_mem.py on the same configura
     CHECK(acts.at("reason").get<std::string>().find("34") != std::string::npos);
 }
 
-TEST_CASE("compare: invalid configurations give errors and no tools; output is deterministic", "[compare][errors]") {
+TEST_CASE("compare: invalid configurations give errors and no tools — output is deterministic", "[compare][errors]") {
     const auto bad = json::parse(compare_json(R"({"parallel":{"tp":0}})"));
     CHECK(bad.at("memplan").is_null());
     CHECK(bad.at("tools").empty());

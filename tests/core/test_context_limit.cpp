@@ -92,7 +92,7 @@ TEST_CASE("analyze flags a longest context beyond the model's limit", "[context_
     CHECK(s["limits"]["beyond_context_limit"] == false);
 }
 
-TEST_CASE("beside a Hugging Face config only memplan's load-time model keys are taken; others are refused", "[context_limit][hf]") {
+TEST_CASE("beside a Hugging Face config only memplan's load-time model keys are taken — others are refused", "[context_limit][hf]") {
     const std::string hf = fixture_text("hf/deepseek_r1.json");
     // model.mtp loads the MTP module: DeepSeek-V3's 671,026,419,200 main-model parameters plus one MTP
     // layer without its stored copies of the embedding and head (tied at load).

@@ -278,7 +278,7 @@ TEST_CASE("total is the sum of the parts, on 3000 random configurations", "[esti
     CHECK(valid > 1500);
 }
 
-TEST_CASE("more GPUs never raise per-GPU model states; stage k+1 never above stage k", "[estimate][invariant]") {
+TEST_CASE("more GPUs never raise per-GPU model states — stage k+1 never above stage k", "[estimate][invariant]") {
     // Checked on 500 random layouts, data parallel 1 to 1024.
     std::mt19937_64 rng(99);
     for (int i = 0; i < 500; ++i) {

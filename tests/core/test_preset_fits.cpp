@@ -46,7 +46,7 @@ TEST_CASE("every preset on one setup, each figure its own estimate's", "[fits]")
     CHECK(find("llama-3.1-8b")["beyond_context_limit"] == false);  // 131,072
 }
 
-TEST_CASE("presets a layout cannot hold are left out; no GPU size gives null verdicts; bad input gives errors", "[fits]") {
+TEST_CASE("presets a layout cannot hold are left out — no GPU size gives null verdicts — bad input gives errors", "[fits]") {
     // tp 3 divides the heads of none of the Llama presets (32, 40, 64, 128 heads).
     const json tp3 = json::parse(preset_fits_json(R"({"mode": "infer", "parallel": {"gpus": 3, "tp": 3}})"));
     REQUIRE(tp3["errors"].empty());

@@ -54,7 +54,7 @@ TEST_CASE("expert parallelism splits the experts, not the rest", "[training][ep]
     CHECK(first_error(R"({"model": {"preset": "llama-3-8b"}, "parallel": {"gpus": 2, "ep": 2}})") == "parallel.ep");
 }
 
-TEST_CASE("FSDP strategies are ZeRO stages; hybrid sharding shards within a node", "[training][fsdp]") {
+TEST_CASE("FSDP strategies are ZeRO stages — hybrid sharding shards within a node", "[training][fsdp]") {
     const std::string model = R"("model": {"preset": "llama-3-8b"}, "train": {"recompute": "full"})";
     const auto full = run("{" + model + R"(, "parallel": {"gpus": 16, "fsdp": "full_shard"}})");
     const auto zero3 = run("{" + model + R"(, "parallel": {"gpus": 16, "zero_stage": 3}})");

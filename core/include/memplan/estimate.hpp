@@ -54,7 +54,10 @@ struct estimate_details {
     std::uint64_t microbatches_in_flight = 0;  ///< micro-batches whose activations that stage holds
     std::uint64_t layer_activation_bytes = 0;  ///< activations one layer keeps for one micro-batch
     std::uint64_t quantization_overhead_bytes = 0;  ///< group scales and zero points included in weights
-    std::uint64_t kv_cache_bytes_per_token = 0;     ///< KV bytes per token of one sequence on this GPU
+    /// KV bytes one more token of one sequence adds on this GPU over the layers that cache every token
+    /// (full, MLA, NoPE/global); sliding-window and chunked layers are capped at their window and appear
+    /// in per_gpu.kv_cache at the chosen context.
+    std::uint64_t kv_cache_bytes_per_token = 0;
     // Model structure (arch.cpp); written by write_model_details (model_details.cpp).
     model_param_parts param_parts;                  ///< the whole model's parameters by place
     layer_kind_counts layer_kinds;                  ///< layers of each attention and MLP kind
