@@ -142,8 +142,7 @@ outcome<estimate_config> parse_config(const std::string& json_text, const std::s
             c.model = model_config{};
             object_reader r(hf, "hf_config", out.errors, /*lenient=*/true);
             read_model_object(r, c.model, 0);
-            if (const json* model = doc.find("model") != doc.end() ? &doc["model"] : nullptr;
-                model != nullptr && model->is_object()) {
+            if (const json* model = top.find("model"); model != nullptr && model->is_object()) {
                 for (const auto& item : model->items()) {
                     if (item.key() == "mtp") c.model.mtp = given_model.mtp;
                     else if (item.key() == "max_position_embeddings")
