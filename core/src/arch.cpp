@@ -537,16 +537,31 @@ outcome<param_breakdown> count_params(const model_config& m) {
     u128 attn = 0, mlp = 0, experts = 0, experts_active = 0, shared = 0, router = 0, norms = 0;
     u128 total = 0, active = 0;
     layer_summary largest;
+    // A layer's counts depend only on its (attention, MLP) kinds: each distinct pair is built once.
+    struct built_kind {
+        attention_kind attention;
+        layer_mlp_kind mlp;
+        u128 attn, mlp_params, experts, experts_active, shared, router, norms;
+        layer_summary summary;
+    };
+    std::vector<built_kind> built;
     for (std::uint64_t i = 0; i < m.num_hidden_layers; ++i) {
-        const layer_build L = build_layer(m, attention[i], mlps[i]);
-        attn += L.attention;
-        mlp += L.mlp;
-        experts += L.experts;
-        experts_active += L.experts_active;
-        shared += L.shared;
-        router += L.router;
-        norms += L.norms;
-        const layer_summary s = summarise(m, L);
+        auto b = std::find_if(built.begin(), built.end(),
+                              [&](const built_kind& k) { return k.attention == attention[i] && k.mlp == mlps[i]; });
+        if (b == built.end()) {
+            const layer_build L = build_layer(m, attention[i], mlps[i]);
+            built.push_back({attention[i], mlps[i], L.attention, L.mlp, L.experts, L.experts_active, L.shared, L.router,
+                             L.norms, summarise(m, L)});
+            b = built.end() - 1;
+        }
+        attn += b->attn;
+        mlp += b->mlp_params;
+        experts += b->experts;
+        experts_active += b->experts_active;
+        shared += b->shared;
+        router += b->router;
+        norms += b->norms;
+        const layer_summary& s = b->summary;
         total += s.total;
         active += s.active;
         layer_params lp;
@@ -660,8 +675,23 @@ std::vector<linear_module> linear_modules(const model_config& m) {
         return out;
     const auto attention = resolved_layer_attention(m);
     const auto mlps = resolved_layer_mlp(m);
+    // A layer's matrices depend only on its (attention, MLP) kinds: each distinct pair is built once, in
+    // the order of its first layer, and counted times its layers. The modules come out in the order and
+    // with the counts of building every layer (a new name can only appear at a pair's first layer).
+    struct kind_pair {
+        attention_kind attention;
+        layer_mlp_kind mlp;
+        std::uint64_t layers;
+    };
+    std::vector<kind_pair> pairs;
     for (std::uint64_t i = 0; i < m.num_hidden_layers; ++i) {
-        for (const auto& x : build_layer(m, attention[i], mlps[i]).matrices) {
+        auto p = std::find_if(pairs.begin(), pairs.end(),
+                              [&](const kind_pair& k) { return k.attention == attention[i] && k.mlp == mlps[i]; });
+        if (p == pairs.end()) pairs.push_back({attention[i], mlps[i], 1});
+        else ++p->layers;
+    }
+    for (const kind_pair& pair : pairs) {
+        for (const auto& x : build_layer(m, pair.attention, pair.mlp).matrices) {
             auto it = std::find_if(out.begin(), out.end(), [&](const linear_module& l) {
                 return l.name == x.name && l.d_in == x.d_in && l.d_out == x.d_out && l.expert == x.expert;
             });
@@ -669,7 +699,7 @@ std::vector<linear_module> linear_modules(const model_config& m) {
                 out.push_back({x.name, narrow(x.d_in), narrow(x.d_out), 0, x.expert});
                 it = out.end() - 1;
             }
-            it->count += narrow(x.count);
+            it->count += narrow(u128{x.count} * pair.layers);
         }
     }
     return out;
