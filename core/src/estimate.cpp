@@ -70,7 +70,8 @@ context_asked asked_context(const estimate_config& c) {
 
 estimate_result estimate(const estimate_config& c, const estimate_options& options) {
     estimate_result r;
-    r.errors = detail::validate(c, options.counts != nullptr ? &options.counts->architecture_errors : nullptr);
+    r.errors = detail::validate(c, options.counts != nullptr ? &options.counts->architecture_errors : nullptr,
+                                options.fields_in_range);
     if (!r.errors.empty()) return r;
     const model_config& m = c.model;
     const parallel_config& p = c.parallel;

@@ -144,6 +144,7 @@ bool numeric_estimator::run(int model, const double* values, double* out) {
     estimate_options options;
     options.want_tensors = false;
     options.counts = &counts_[static_cast<std::size_t>(model)];
+    options.fields_in_range = true;  // every value above passed its field's range; the rest are defaults
     const estimate_result r = estimate(c, options);
     if (!r.errors.empty() || !r.warnings.empty() || r.serving.present) return false;
     const auto at = [out](numeric_slot s) -> double& { return out[static_cast<std::size_t>(s)]; };

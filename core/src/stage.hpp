@@ -20,7 +20,8 @@ namespace memplan::detail {
 
 /// validate(config), with the model's validate_architecture errors given when known (model_counts::
 /// architecture_errors; null: derived here).
-diagnostics validate(const estimate_config& config, const diagnostics* architecture_errors);
+diagnostics validate(const estimate_config& config, const diagnostics* architecture_errors,
+                     bool fields_in_range = false);
 
 /// Bytes of `elements` values of `type`, rounded up (int4 packs two per byte).
 inline u128 bytes_of(u128 elements, dtype type) { return ceil_div(elements * dtype_bits(type), 8); }

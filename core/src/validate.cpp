@@ -31,7 +31,7 @@ void require_architecture(const model_config& m, const char* why, diagnostics& e
 diagnostics validate(const estimate_config& c) { return detail::validate(c, nullptr); }
 
 namespace detail {
-diagnostics validate(const estimate_config& c, const diagnostics* architecture_errors) {
+diagnostics validate(const estimate_config& c, const diagnostics* architecture_errors, bool fields_in_range) {
     diagnostics errors;
     const model_config& m = c.model;
     check_range(m.params, "model.params", 0, max_param_count, errors);
@@ -52,12 +52,14 @@ diagnostics validate(const estimate_config& c, const diagnostics* architecture_e
     check_range(m.sliding_window_layers, "model.sliding_window_layers", 0, max_layer_count, errors);
 
     // Every schema field outside the model: its range (an optional field may stay 0, "not set").
-    for (const auto& field : config_fields()) {
-        if (field.type != field_type::integer && field.type != field_type::bytes) continue;
-        const std::uint64_t value = field.get_number != nullptr ? field.get_number(c) : field.get(c).number;
-        if (value == 0 && field.unset_is_zero) continue;
-        if (value < field.min || value > field.max) errors.push_back({field.path, field_message(field)});
-    }
+    // Skipped under estimate_options::fields_in_range, where the caller has checked them.
+    if (!fields_in_range)
+        for (const auto& field : config_fields()) {
+            if (field.type != field_type::integer && field.type != field_type::bytes) continue;
+            const std::uint64_t value = field.get_number != nullptr ? field.get_number(c) : field.get(c).number;
+            if (value == 0 && field.unset_is_zero) continue;
+            if (value < field.min || value > field.max) errors.push_back({field.path, field_message(field)});
+        }
     const parallel_config& p = c.parallel;
     if (!errors.empty()) return errors;
 

@@ -77,14 +77,34 @@ TEST_CASE("totals-only and counts-reused estimates equal the full estimate", "[s
         const estimate_result a = estimate(c, totals);
         totals.counts = &counts;
         const estimate_result b = estimate(c, totals);
+        totals.fields_in_range = true;
+        const estimate_result checked = estimate(c, totals);
         same_totals(full, a);
         same_totals(full, b);
+        same_totals(full, checked);
         CHECK(a.details.layer_activations.empty());
         CHECK(a.details.weight_bytes_by_dtype.empty());
         CHECK_FALSE(full.details.layer_activations.empty());
         ++compared;
     }
     CHECK(compared > 100);
+}
+
+TEST_CASE("fields_in_range skips the schema's range loop and no other rule", "[speed]") {
+    estimate_options checked;
+    checked.fields_in_range = true;
+    // A layout rule (not a range) is still enforced: 12 GPUs are no multiple of tp 8.
+    estimate_config c = parsed(R"({"model":{"preset":"llama-3-8b"},"parallel":{"gpus":8,"tp":8}})");
+    c.parallel.gpus = 12;
+    const estimate_result layout = estimate(c, checked);
+    REQUIRE(layout.errors.size() == 1);
+    CHECK(layout.errors[0].field == "parallel.gpus");
+    // The range loop is what the flag skips: a micro-batch of 0 is refused without it.
+    c.parallel.gpus = 8;
+    c.train.micro_batch = 0;
+    const estimate_result ranged = estimate(c);
+    REQUIRE_FALSE(ranged.errors.empty());
+    CHECK(ranged.errors[0].field == "train.micro_batch");
 }
 
 TEST_CASE("the busiest stage among the candidates is the busiest of every stage", "[speed]") {

@@ -140,6 +140,11 @@ struct estimate_options {
     /// fast path); it must describe config.model (model.params aside, which no count reads). Null:
     /// counted here.
     const model_counts* counts = nullptr;
+    /// The caller has checked every schema field outside the model against its range (the numeric
+    /// fast path sets each value through that check and leaves the rest at parse_config's defaults):
+    /// true skips validate()'s loop over those ranges, nothing else. An out-of-range field given with
+    /// true is a caller's bug; leave it false for any configuration built elsewhere.
+    bool fields_in_range = false;
 };
 
 /// The context a configuration asks the model to handle, and the field that sets it: train.seq_len in
