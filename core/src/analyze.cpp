@@ -28,6 +28,7 @@ std::uint64_t fewest_gpus(const estimate_config& config, const model_counts& cou
 estimate_result estimate_totals(const estimate_config& config, const model_counts& counts) {
     estimate_options options;
     options.want_tensors = false;
+    options.want_warnings = false;  // no search reads them
     options.counts = &counts;
     return estimate(config, options);
 }

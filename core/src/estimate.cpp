@@ -87,10 +87,11 @@ estimate_result estimate(const estimate_config& c, const estimate_options& optio
     const param_breakdown& pb = counted.value;
     r.params = m.params != 0 ? m.params : pb.total;
     r.data_parallel = p.gpus / (p.tp * p.pp * p.cp);
-    if (m.num_hidden_layers % p.pp != 0)
+    const bool warn = options.want_warnings;
+    if (warn && m.num_hidden_layers % p.pp != 0)
         r.warnings.push_back({"parallel.pp", "does not divide model.num_hidden_layers; the first stages get one "
                                              "layer more"});
-    if (m.params != 0 && m.vocab_size != 0) {  // without a vocabulary the count is incomplete
+    if (warn && m.params != 0 && m.vocab_size != 0) {  // without a vocabulary the count is incomplete
         const u128 diff = pb.total > m.params ? pb.total - m.params : m.params - pb.total;
         if (diff * 100 > m.params)
             r.warnings.push_back({"model.params", "differs by more than 1% from the architecture's count (" +
@@ -172,16 +173,18 @@ estimate_result estimate(const estimate_config& c, const estimate_options& optio
     d.state_bytes_per_sequence = static_cast<std::uint64_t>(busiest.state_per_sequence);
     if (options.want_tensors)  // a list: only when asked for (the totals-only path allocates nothing)
         for (const auto& w : busiest.weight_by_dtype) d.weight_bytes_by_dtype.push_back({w.first, static_cast<std::uint64_t>(w.second)});
-    for (const auto& a : m.assumptions) r.warnings.push_back({"model.model_type", a});
+    if (warn)
+        for (const auto& a : m.assumptions) r.warnings.push_back({"model.model_type", a});
     // A context beyond the model's stated limit (config.json max_position_embeddings) is flagged, not
     // refused: memory is counted as asked, but the model was not made for that many positions.
-    if (const context_asked asked = asked_context(c); m.max_position_embeddings != 0 && asked.tokens > m.max_position_embeddings)
+    if (const context_asked asked = asked_context(c);
+        warn && m.max_position_embeddings != 0 && asked.tokens > m.max_position_embeddings)
         r.warnings.push_back({asked.field, "(" + detail::to_decimal(asked.tokens) +
                                                " tokens) is beyond the model's context limit (max_position_embeddings " +
                                                detail::to_decimal(m.max_position_embeddings) +
                                                "): memory is counted as asked, but the model is not made for such "
                                                "contexts unless a RoPE scaling extends it"});
-    if (m.params == 0)
+    if (warn && m.params == 0)
         for (const auto& w : train ? counts.train_warnings : counts.infer_warnings) r.warnings.push_back(w);
     if (train) d.layer_activations = layer.tensors;
     detail::finetune_details(c, busiest, r);
@@ -203,6 +206,7 @@ estimate_result estimate(const estimate_config& c, const estimate_options& optio
             return failed;
         }
     }
+    if (!warn) r.warnings.clear();  // those of finetune_details and serving_for, which build their own
     return r;
 }
 

@@ -4,6 +4,7 @@
 #include "memplan/schema.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include <nlohmann/json.hpp>
 
@@ -275,14 +276,27 @@ nlohmann::ordered_json value_json(const field_spec& field, const estimate_config
 
 namespace detail {
 nlohmann::ordered_json config_echo_json(const estimate_config& config) {
+    using object_t = nlohmann::ordered_json::object_t;
+    using entries = std::vector<object_t::value_type>;  // ordered_map's own storage, in insertion order
     nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    entries& sections = out.get_ref<object_t&>();
     for (const auto* table : {&config_fields(), &model_fields()})
-    for (const auto& field : *table) {
-        const std::string path = field.path;
-        const auto dot = path.find('.');
-        if (dot == std::string::npos) out[path] = value_json(field, config);
-        else out[path.substr(0, dot)][path.substr(dot + 1)] = value_json(field, config);
-    }
+        for (const auto& field : *table) {
+            // Paths are unique (schema tests), so each key is appended without ordered_map's search of
+            // the keys before it (operator[] made this echo quadratic in the model's 80-odd keys).
+            const char* dot = std::strchr(field.path, '.');
+            if (dot == nullptr) {
+                sections.emplace_back(field.path, value_json(field, config));
+                continue;
+            }
+            const std::string section(field.path, static_cast<std::size_t>(dot - field.path));
+            auto it = std::find_if(sections.rbegin(), sections.rend(), [&](const auto& e) { return e.first == section; });
+            if (it == sections.rend()) {
+                sections.emplace_back(section, nlohmann::ordered_json::object());
+                it = sections.rbegin();
+            }
+            static_cast<entries&>(it->second.get_ref<object_t&>()).emplace_back(dot + 1, value_json(field, config));
+        }
     return out;
 }
 }  // namespace detail

@@ -145,6 +145,9 @@ struct estimate_options {
     /// true skips validate()'s loop over those ranges, nothing else. An out-of-range field given with
     /// true is a caller's bug; leave it false for any configuration built elsewhere.
     bool fields_in_range = false;
+    /// The result's warnings; false: r.warnings is left empty and their texts are not built (the
+    /// searches of analyze(), which read totals, errors and fits only). Errors are the same either way.
+    bool want_warnings = true;
 };
 
 /// The context a configuration asks the model to handle, and the field that sets it: train.seq_len in
