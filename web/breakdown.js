@@ -23,9 +23,14 @@ export function renderVerdict(result, unit) {
   out.dataset.fits = String(result.gpu.fits);
 }
 
-export function renderWarnings(result, spec = null) {
+/** The warnings of a result as the page lists them: "field label: message". */
+export function warningLines(result, spec = null) {
   const name = (f) => (spec && spec.fields.get(f) ? spec.fields.get(f).label : f);
-  $('warnings').replaceChildren(...result.warnings.map((w) => el('li', `${name(w.field)}: ${w.message}`)));
+  return result.warnings.map((w) => `${name(w.field)}: ${w.message}`);
+}
+
+export function renderWarnings(result, spec = null, lines = warningLines(result, spec)) {
+  $('warnings').replaceChildren(...lines.map((line) => el('li', line)));
 }
 
 function row(key, label, bytes, total, unit, mode) {
