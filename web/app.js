@@ -7,7 +7,7 @@
 // breakdown); data-computed counts finished updates (answer and derived views, or their errors, or the
 // time limit's message) and is removed while an update is pending; data-early says whether the answer
 // computed at build time was drawn before the core loaded ("drawn") and whether the core's own first
-// answer was the same ("confirmed" or "stale"; first-result.js). The performance mark
+// answer was the same ("confirmed" or "stale"; "superseded" when a link was typed meanwhile; first-result.js). The performance mark
 // "memplan:first-result" is set when the first answer is on screen, the build's or the core's, and
 // "memplan:first-estimate" when the core's first answer is (scripts/measure-budgets.mjs).
 //
@@ -28,7 +28,7 @@ import { renderCompare } from './compare-view.js';
 import { cliCommand, copyText, download, markdownTable } from './share.js';
 import { pinLabel, renderPins } from './pins.js';
 import { renderFitModels } from './analysis-views.js';
-import { checkFirst, drawFirst, firstAnswer } from './first-result.js';
+import { checkFirst, drawFirst, endFirst, firstAnswer } from './first-result.js';
 import BAKED_FIRST from './first-baked.js';
 
 /** localStorage key of the theme picked. */
@@ -300,6 +300,10 @@ function start() {
       update();
     });
     // The link is read once the presets are known: it names a preset and the fields that differ from it.
+    if (early && !linkSetsNothing(location.hash)) {  // a link typed since the early answer was drawn: its state, unchecked
+      early = null;
+      endFirst('superseded');
+    }
     const { state, rejected } = decodeState(spec, location.hash, presetFields);
     showLink(rejected);
     writeForm(state);

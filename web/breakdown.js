@@ -17,9 +17,12 @@ export function renderVerdict(result, unit) {
   }
   const capacity = capacityBytes(result);
   out.className = 'verdict ' + (result.gpu.fits ? 'fits' : 'no-fit');
-  out.textContent = result.gpu.fits
+  // Set only when it changes: the verdict is a live region, and a text set again is announced again
+  // (the core's first answer redraws the one drawn before it loaded, first-result.js).
+  const text = result.gpu.fits
     ? `Fits: ${formatBytes(total, unit)} of ${formatBytes(capacity, unit)} per GPU, ${formatBytes(result.gpu.headroom_bytes, unit)} headroom.`
     : `Does not fit: ${formatBytes(total, unit)} per GPU needs ${formatBytes(result.gpu.shortfall_bytes, unit)} more than the GPU's ${formatBytes(capacity, unit)}.`;
+  if (out.textContent !== text) out.textContent = text;
   out.dataset.fits = String(result.gpu.fits);
 }
 

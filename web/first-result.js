@@ -88,6 +88,13 @@ export function drawFirst(answer) {
   performance.mark('memplan:first-result');
 }
 
+/** The early answer leaves the screen to the core's: #output[data-early] says how (`how`). */
+export function endFirst(how) {
+  const output = $('output');
+  output.classList.remove('early');
+  output.dataset.early = how;
+}
+
 /**
  * The core's first answer replaces the early one (`live`: firstAnswer of it, or null when the page could
  * not compute one): #output[data-early] becomes "confirmed" when the answer drawn early was this one —
@@ -95,9 +102,7 @@ export function drawFirst(answer) {
  * was built for another question or another core).
  */
 export function checkFirst(answer, live) {
-  const output = $('output');
-  output.classList.remove('early');
   const same = live !== null && JSON.stringify(live) === JSON.stringify(answer);
-  output.dataset.early = same ? 'confirmed' : 'stale';
-  if (!same) console.error('memplan: the answer drawn before the core loaded is not the answer the core gives for the starting question (a stale build)');
+  endFirst(same ? 'confirmed' : 'stale');
+  if (!same) console.error('memplan: the answer drawn before the core loaded is stale');
 }

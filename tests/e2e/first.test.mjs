@@ -134,6 +134,19 @@ for (const [link, otherState] of LINKS) {
   });
 }
 
+test('a link typed while the core loads: the early answer gives way to the link\'s, unchecked and without an error', async () => {
+  const { page, release, context } = await heldPage();
+  await page.goto(server.origin + '/index.html');
+  await page.waitForSelector('#output[data-early="drawn"]');
+  await page.evaluate(() => { location.hash = 'infer.context_len=32768'; });
+  release();
+  await page.waitForSelector('#output[data-computed]');
+  assert.equal(await page.getAttribute('#output', 'data-early'), 'superseded');
+  assert.equal(await page.inputValue('[name="infer.context_len"]'), '32768');
+  assert.ok(!(await page.textContent('#verdict')).includes(startTotal));
+  await context.close();
+});
+
 test('the single-file build draws the starting answer before its core loads, the same as the core then draws', async () => {
   const offline = await browser.newContext();
   const problems = [];
