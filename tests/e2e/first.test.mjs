@@ -86,7 +86,7 @@ test('without a link the starting answer is drawn before the core loads, and the
   assert.equal(await page.isHidden('#loading'), true);
   assert.equal(await page.isVisible('#breakdown'), true);
   assert.equal(await page.isHidden('#feature-panels'), true);  // views that need the core wait for it
-  assert.match(early.verdict, new RegExp('^Fits: ' + startTotal.replace('.', '\\.') + ' of '));
+  assert.match(early.verdict, new RegExp('^(Fits: |Does not fit: )' + startTotal.replace('.', '\\.') + ' '));
   assert.equal(await page.locator('#breakdown tbody tr').count(), 10);
   assert.ok(await page.locator('#bar .seg').count() >= 3);
   assert.equal(await page.evaluate(() => performance.getEntriesByName('memplan:first-result').length), 1);
@@ -167,7 +167,7 @@ test('the single-file build draws the starting answer before its core loads, the
   const drawn = log.find((e) => e.early === 'drawn');
   assert.ok(drawn, JSON.stringify(log));
   assert.equal(drawn.estimated, null);
-  assert.match(drawn.verdict, new RegExp('^Fits: ' + startTotal.replace('.', '\\.') + ' of '));
+  assert.match(drawn.verdict, new RegExp('^(Fits: |Does not fit: )' + startTotal.replace('.', '\\.') + ' '));
   assert.equal(await page.textContent('#verdict'), drawn.verdict);
   assert.equal(await page.getAttribute('#bar', 'aria-label'), drawn.bar);
   // With a link, nothing before the core's answer (a new page: a new hash alone does not reload one).
