@@ -3,7 +3,7 @@ import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'web');
@@ -20,7 +20,22 @@ for (const name of await readdir(web))
 for (const name of ['memplan-core.js', 'memplan-core.wasm'])
   await copyFile(path.join(wasm, name), path.join(dist, name));
 
-// 2. The served page's script: web/app.js and its modules (the API and the factory included) as one
+// 2. The answer to the question the page opens with, computed now by the module just copied (the same
+//    core as the page's) with the page's own functions (web/first-result.js startingAnswer), bundled in
+//    place of web/first-baked.js: the page draws it before the WASM has loaded when the link sets nothing,
+//    and checks it against the core's own answer once loaded (#output[data-early]).
+const { load } = await import(pathToFileURL(path.join(dist, 'memplan.js')).href);
+const { startingAnswer } = await import(pathToFileURL(path.join(web, 'first-result.js')).href);
+const firstAnswer = startingAnswer(await load());
+const firstBaked = {
+  name: 'first-baked',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]web[\\/]first-baked\.js$/ }, () => ({
+      contents: `export default ${JSON.stringify(firstAnswer)};`, loader: 'js' }));
+  },
+};
+
+// 3. The served page's script: web/app.js and its modules (the API and the factory included) as one
 //    minified ES module, so the page loads in one request instead of a chain of imports. The factory
 //    finds memplan-core.wasm next to app.js through import.meta.url. The same file is the script of the
 //    page's analysis worker (a module worker), so the worker costs no download of its own.
@@ -32,10 +47,10 @@ const coreFromBuild = {
 };
 await build({
   entryPoints: [path.join(web, 'app.js')], bundle: true, format: 'esm', minify: true, outfile: path.join(dist, 'app.js'),
-  platform: 'browser', target: 'chrome100', external: ['node:*'], plugins: [coreFromBuild], logLevel: 'error',
+  platform: 'browser', target: 'chrome100', external: ['node:*'], plugins: [coreFromBuild, firstBaked], logLevel: 'error',
 });
 
-// 3. The single-file page: classic inline script (factory with the WASM inlined + the page bundled
+// 4. The single-file page: classic inline script (factory with the WASM inlined + the page bundled
 //    as an IIFE), inline style, and a CSP that allows exactly these by hash.
 const coreAsGlobal = {
   name: 'core-as-global',
@@ -47,7 +62,7 @@ const coreAsGlobal = {
 };
 const bundle = await build({
   entryPoints: [path.join(web, 'app.js')], bundle: true, format: 'iife', minify: true, write: false,
-  platform: 'browser', target: 'chrome100', external: ['node:*'], plugins: [coreAsGlobal],
+  platform: 'browser', target: 'chrome100', external: ['node:*'], plugins: [coreAsGlobal, firstBaked],
   define: { 'import.meta.url': '""' }, logLevel: 'error',
 });
 const glue = await readFile(path.join(wasm, 'memplan-core-single.js'), 'utf8');

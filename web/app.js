@@ -5,14 +5,18 @@
 //
 // Signals for tests and tools, on #output: data-estimated counts rendered answers (verdict and
 // breakdown); data-computed counts finished updates (answer and derived views, or their errors, or the
-// time limit's message) and is removed while an update is pending. The performance mark
-// "memplan:first-result" is set when the first answer is on screen (scripts/measure-budgets.mjs).
+// time limit's message) and is removed while an update is pending; data-early says whether the answer
+// computed at build time was drawn before the core loaded ("drawn") and whether the core's own first
+// answer was the same ("confirmed" or "stale"; "superseded" when a link was typed meanwhile;
+// first-result.js). The performance mark "memplan:first-result" is set when the first answer is on
+// screen, the build's or the core's, and "memplan:first-estimate" when the core's first answer is
+// (scripts/measure-budgets.mjs).
 //
 // The same bundle is the worker's script: in a worker (no document) it only serves analyze().
 import { load } from './memplan.js';
 import { $ } from './dom.js';
 import { formSpec } from './schema.js';
-import { buildConfig, decodeState, defaultState, encodeState, modelFields } from './state.js';
+import { buildConfig, decodeState, defaultState, encodeState, linkSetsNothing, modelFields } from './state.js';
 import { buildForm, filterGpus, filterPresets, form, readForm, showErrors, showModeAndGpu, writeForm } from './form.js';
 import { renderBreakdown, renderModelSummary, renderVerdict, renderWarnings } from './breakdown.js';
 import { renderDetails, renderLimits, renderSuggestions, renderZero } from './analysis-views.js';
@@ -25,6 +29,8 @@ import { renderCompare } from './compare-view.js';
 import { cliCommand, copyText, download, markdownTable } from './share.js';
 import { pinLabel, renderPins } from './pins.js';
 import { renderFitModels } from './analysis-views.js';
+import { checkFirst, drawFirst, endFirst, firstAnswer } from './first-result.js';
+import BAKED_FIRST from './first-baked.js';
 
 /** localStorage key of the theme picked. */
 const THEME_KEY = 'memplan.theme';
@@ -59,6 +65,8 @@ let generation = 0;
 let shown = null;
 /** Pinned setups: [{label, config, result}]. */
 const pins = [];
+/** The answer computed at build time, while it is on screen before the core's first answer (first-result.js). */
+let early = null;
 /** The core's one number parser (mp.parseQuantity) for every numeric input. */
 const parse = (text, field, max) => mp.parseQuantity(text, field, max);
 
@@ -122,6 +130,10 @@ function update() {
       errors.push(...(error.errors || [{ field: 'config', message: String(error.message) }]));
     }
   }
+  if (early) {
+    checkFirst(early, errors.length ? null : firstAnswer(spec, state, config, result));
+    early = null;
+  }
   if (errors.length) {
     showErrors(errors, spec);
     shown = null;
@@ -143,7 +155,10 @@ function update() {
   $('output').hidden = false;
   $('loading').hidden = true;
   $('output').dataset.estimated = String(++estimated);
-  if (!performance.getEntriesByName('memplan:first-result').length) performance.mark('memplan:first-result');
+  if (estimated === 1) {
+    performance.mark('memplan:first-estimate');
+    if (!performance.getEntriesByName('memplan:first-result').length) performance.mark('memplan:first-result');
+  }
   const startedAt = inputAt;
   inputAt = null;
   if (startedAt !== null) performance.measure('memplan:input-to-total', { start: startedAt, end: performance.now() });
@@ -260,7 +275,14 @@ function start() {
   $('theme').value = theme;
   applyTheme(theme, false);
   $('theme').addEventListener('change', (e) => applyTheme(e.target.value));
-  load().then((api) => {
+  const loading = load();  // the WASM is fetched and compiled while the first answer is drawn
+  // The starting question's answer, computed at build time, is drawn at once only when the link sets
+  // nothing: a link's state is drawn once the core has loaded, never another state before it.
+  if (BAKED_FIRST && linkSetsNothing(location.hash)) {
+    early = BAKED_FIRST;
+    drawFirst(early);
+  }
+  loading.then((api) => {
     mp = api;
     spec = formSpec(mp.schema(), mp.gpus());
     buildForm(spec);
@@ -279,6 +301,10 @@ function start() {
       update();
     });
     // The link is read once the presets are known: it names a preset and the fields that differ from it.
+    if (early && !linkSetsNothing(location.hash)) {  // a link typed since the early answer was drawn: its state, unchecked
+      early = null;
+      endFirst('superseded');
+    }
     const { state, rejected } = decodeState(spec, location.hash, presetFields);
     showLink(rejected);
     writeForm(state);
@@ -286,6 +312,14 @@ function start() {
     filterGpus(spec, '');
     update();
   }).catch((error) => {
+    if (early) {  // no answer without the core: the early one goes
+      early = null;
+      $('output').hidden = true;
+      $('bar').replaceChildren();
+      $('verdict').className = 'verdict';
+      delete $('verdict').dataset.fits;
+      $('loading').hidden = false;
+    }
     $('loading').textContent = 'The calculator could not be loaded: ' + error.message;
     $('verdict').textContent = $('loading').textContent;
   });

@@ -17,15 +17,23 @@ export function renderVerdict(result, unit) {
   }
   const capacity = capacityBytes(result);
   out.className = 'verdict ' + (result.gpu.fits ? 'fits' : 'no-fit');
-  out.textContent = result.gpu.fits
+  // Set only when it changes: the verdict is a live region, and a text set again is announced again
+  // (the core's first answer redraws the one drawn before it loaded, first-result.js).
+  const text = result.gpu.fits
     ? `Fits: ${formatBytes(total, unit)} of ${formatBytes(capacity, unit)} per GPU, ${formatBytes(result.gpu.headroom_bytes, unit)} headroom.`
     : `Does not fit: ${formatBytes(total, unit)} per GPU needs ${formatBytes(result.gpu.shortfall_bytes, unit)} more than the GPU's ${formatBytes(capacity, unit)}.`;
+  if (out.textContent !== text) out.textContent = text;
   out.dataset.fits = String(result.gpu.fits);
 }
 
-export function renderWarnings(result, spec = null) {
+/** The warnings of a result as the page lists them: "field label: message". */
+export function warningLines(result, spec = null) {
   const name = (f) => (spec && spec.fields.get(f) ? spec.fields.get(f).label : f);
-  $('warnings').replaceChildren(...result.warnings.map((w) => el('li', `${name(w.field)}: ${w.message}`)));
+  return result.warnings.map((w) => `${name(w.field)}: ${w.message}`);
+}
+
+export function renderWarnings(result, spec = null, lines = warningLines(result, spec)) {
+  $('warnings').replaceChildren(...lines.map((line) => el('li', line)));
 }
 
 function row(key, label, bytes, total, unit, mode) {

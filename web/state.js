@@ -100,6 +100,18 @@ export function decodeState(spec, hash, presetFields = () => null) {
   return { state, rejected };
 }
 
+/**
+ * True when the link (a URL hash) sets nothing, so that decodeState gives the starting state with nothing
+ * rejected: an empty hash, or only the page-mode key `embed`. The page draws the answer computed at build
+ * time for the starting state only then (first-result.js), before the core has loaded.
+ */
+export function linkSetsNothing(hash) {
+  const text = String(hash || '').replace(/^#/, '');
+  if (text.length > MAX_LINK_CHARS) return false;
+  for (const key of new URLSearchParams(text).keys()) if (key !== 'embed') return false;
+  return true;
+}
+
 /** The state's URL hash: only the fields that differ from the starting state (or from the named preset's fields). */
 export function encodeState(spec, state, presetFields = () => null) {
   const base = defaultState(spec);

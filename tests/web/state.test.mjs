@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { spec } from './helpers.mjs';
-import { MAX_JSON_DEPTH, buildConfig, capacityBytes, decodeState, defaultState, encodeState, jsonDepth, modelFields,
-  parseHfConfig, searchPresets, usedValue } from '../../web/state.js';
+import { MAX_JSON_DEPTH, buildConfig, capacityBytes, decodeState, defaultState, encodeState, jsonDepth, linkSetsNothing,
+  modelFields, parseHfConfig, searchPresets, usedValue } from '../../web/state.js';
 
 /** The page's former starting example (a 20B GPT-style model training under ZeRO-1 on 8 GPUs), kept as a fixture. */
 const example = () => ({ ...defaultState(spec), mode: 'train', 'model.preset': '', 'model.params': '20e9', 'model.num_hidden_layers': '44',
@@ -165,4 +165,25 @@ test('a pasted config.json: depth counted without recursion, strings skipped; to
   assert.equal(parseHfConfig('[[[1]]]', { max_json_depth: 2 }).error.message, 'is nested deeper than 2 levels');
   assert.equal(parseHfConfig('{"a": 1}', { max_config_bytes: 4 }).error.message, 'is longer than 4 characters');
   assert.deepEqual(parseHfConfig(' {"hidden_size": 4096} '), { text: '{"hidden_size":4096}', object: { hidden_size: 4096 } });
+});
+
+test('a link that sets nothing (the page then draws the answer computed at build time) decodes to the starting state', () => {
+  const llama = modelFields(spec, { num_hidden_layers: 32, hidden_size: 4096, num_attention_heads: 32 });
+  const presetFields = (id) => (id === 'llama-3.1-8b' ? llama : id === 'other' ? { ...llama, 'model.hidden_size': '2048' } : null);
+  const start = decodeState(spec, '', presetFields);
+  assert.deepEqual(start.rejected, []);
+  const nothing = ['', '#', '#embed=1', 'embed=1', '#embed=0', '#embed', '#embed=1&embed='];
+  const something = ['#mode=infer', '#mode=train', '#parallel.gpus=2', '#model.preset=', '#model.preset=other',
+    '#embed=1&infer.context_len=4096', '#unit=GB', '#evil=1', '#model.preset=gone', '#=', '#' + 'embed=1&'.repeat(600)];
+  for (const hash of nothing) {
+    assert.equal(linkSetsNothing(hash), true, hash);
+    assert.deepEqual(decodeState(spec, hash, presetFields), start, hash);  // the same state, nothing rejected
+  }
+  for (const hash of something) assert.equal(linkSetsNothing(hash), false, hash);
+  // These links give another state or reject something ('#mode=infer' restates the starting mode: drawn
+  // from the core all the same, as every link is).
+  for (const hash of something.filter((h) => h !== '#mode=infer')) {
+    const decoded = decodeState(spec, hash, presetFields);
+    assert.ok(decoded.rejected.length || JSON.stringify(decoded.state) !== JSON.stringify(start.state), hash);
+  }
 });

@@ -1,0 +1,37 @@
+// The first answer bundled at build time (web/first-result.js) against a fixed schema: the digest of the
+// configuration, and exactly the fields the early drawing reads.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { spec } from './helpers.mjs';
+import { digest, firstAnswer } from '../../web/first-result.js';
+import { defaultState } from '../../web/state.js';
+
+test('the digest is cyrb53 (its author\'s reference values, github.com/bryc/code jshash/README.md) in base 36', () => {
+  for (const [text, value] of [['a', 7929297801672961], ['b', 8684336938537663], ['revenge', 4051478007546757],
+    ['revenue', 8309097637345594]]) assert.equal(digest(text), value.toString(36), text);
+});
+
+const per_gpu = { weights: 16060522496, gradients: 0, optimizer_states: 0, activations: 838860800, logits: 769536,
+  communication: 0, kv_cache: 1073741824, dequant_workspace: 0, misc: 287047680, total: 18260942336 };
+const result = {
+  params: 8030261248, per_gpu: { ...per_gpu, extra_part: 5 }, details: { params_active: 8030261248 },
+  gpu: { fits: true, capacity_bytes: 85520809984, headroom_bytes: 67259867648, shortfall_bytes: 0, memory_text: 'x' },
+  warnings: [{ field: 'infer.context_len', message: 'is beyond the model\'s max_position_embeddings (4096)' }],
+  config: { mode: 'infer' },
+};
+const config = { mode: 'infer', model: { hidden_size: 4096 }, infer: { context_len: 8192 } };
+
+test('the bundled answer holds what the verdict, the bar, the warnings and the breakdown read, and the configuration\'s digest', () => {
+  const state = defaultState(spec);
+  const answer = firstAnswer(spec, state, config, result);
+  assert.deepEqual(answer, {
+    mode: 'infer', unit: 'GiB', config: digest(JSON.stringify(config)), per_gpu,
+    warnings: [`${spec.fields.get('infer.context_len').label}: is beyond the model's max_position_embeddings (4096)`],
+    gpu: { fits: true, capacity_bytes: 85520809984, headroom_bytes: 67259867648, shortfall_bytes: 0 },
+  });
+  // Another configuration with the same numbers is another answer: the check compares the configuration too.
+  const other = firstAnswer(spec, state, { ...config, infer: { context_len: 8193 } }, result);
+  assert.notEqual(other.config, answer.config);
+  assert.equal('gpu' in firstAnswer(spec, state, config, { ...result, gpu: undefined }), false);
+  assert.equal(firstAnswer(spec, { ...state, unit: 'GB' }, config, result).unit, 'GB');
+});
