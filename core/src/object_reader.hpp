@@ -2,6 +2,7 @@
 // and errors that name the dotted field (not public API).
 #pragma once
 
+#include <cstring>
 #include <functional>
 #include <set>
 #include <string>
@@ -27,10 +28,12 @@ public:
 
     /// The value of `key` when present and not null; marks the key as known.
     const json* find(const char* key) {
-        known_.emplace(key);
         const auto it = object_.find(key);
+        if (it == object_.end()) return nullptr;
+        // Only keys present are recorded (finish() looks at those), and only in strict objects.
+        if (!lenient_) known_.emplace(key);
         // Hugging Face configs write null for "not set"; memplan's own objects treat null as a wrong type.
-        if (it == object_.end() || (lenient_ && it->is_null())) return nullptr;
+        if (lenient_ && it->is_null()) return nullptr;
         return &*it;
     }
 
@@ -39,23 +42,25 @@ public:
     void integer(const char* key, std::uint64_t& out, std::uint64_t lo, std::uint64_t hi) {
         const json* v = find(key);
         if (v == nullptr) return;
-        const std::string name = field(key);
-        // The schema's wording where the field has a row (one message per field everywhere).
-        const field_spec* spec = find_field(name);
-        const std::string message = spec != nullptr && spec->min == lo && spec->max == hi
-                                        ? field_message(*spec)
-                                        : detail::integer_range_message(lo, hi);
+        // The error names the field in the schema's wording where it has a row (one message per field
+        // everywhere); both are built only on failure.
+        const auto failed = [&] {
+            const std::string name = field(key);
+            const field_spec* spec = find_field(name);
+            fail(name, spec != nullptr && spec->min == lo && spec->max == hi ? field_message(*spec)
+                                                                               : detail::integer_range_message(lo, hi));
+        };
         if (v->is_number_unsigned()) {
             const auto value = v->get<std::uint64_t>();
-            if (value < lo || value > hi) return fail(name, message);
+            if (value < lo || value > hi) return failed();
             out = value;
         } else if (v->is_number()) {
             // Negative integers and floats: accept only an integral value in range (7e9 is fine).
             diagnostics range_errors;
-            out = detail::checked_integer(v->get<double>(), name, lo, hi, range_errors);
-            if (!range_errors.empty()) fail(name, message);
+            out = detail::checked_integer(v->get<double>(), key, lo, hi, range_errors);
+            if (!range_errors.empty()) failed();
         } else {
-            fail(name, message);
+            failed();
         }
     }
 
@@ -110,9 +115,9 @@ public:
     /// The field `spec` (its key is the last part of its path) into `config`, with the schema's
     /// range and message; true when the key was present.
     bool read(const field_spec& spec, estimate_config& config) {
-        std::string key = spec.path;
-        key = key.substr(key.rfind('.') + 1);
-        const json* v = find(key.c_str());
+        const char* dot = std::strrchr(spec.path, '.');
+        const char* key = dot != nullptr ? dot + 1 : spec.path;
+        const json* v = find(key);
         // A field whose schema default is null ("not set") may be written as null, as the
         // resolved-configuration echo writes it.
         if (v != nullptr && v->is_null() && is_optional(spec)) return false;
