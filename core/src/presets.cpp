@@ -72,7 +72,10 @@ std::string model_presets_json() {
         // One sequence of one token in bf16 on one GPU: the per-token and per-sequence cache sizes.
         const auto parsed = parse_config(R"({"mode": "infer", "infer": {"context_len": 1}, "model": {"preset": ")" + id + R"("}})");
         if (!parsed.ok()) continue;
-        const estimate_result r = estimate(parsed.value);
+        estimate_options totals;  // the fields below only: no per-tensor list, no warning texts
+        totals.want_tensors = false;
+        totals.want_warnings = false;
+        const estimate_result r = estimate(parsed.value, totals);
         if (!r.errors.empty()) continue;
         model["params"] = r.params;
         model["params_active"] = r.details.params_active;
