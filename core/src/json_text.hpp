@@ -20,10 +20,9 @@ inline ordered_json errors_json(const diagnostics& list) {
     return out;
 }
 
-/// Compact text; invalid UTF-8 (from user-supplied key names) is replaced rather than thrown on.
-inline std::string dump_json(const ordered_json& value) {
-    return value.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
-}
+/// Compact text; invalid UTF-8 (from user-supplied key names) is replaced rather than thrown on. Byte
+/// for byte value.dump(-1, ' ', false, error_handler_t::replace), written faster (json_dump.cpp).
+std::string dump_json(const ordered_json& value);
 
 /// The result object of `memplan estimate` (json.cpp); with `config`, its resolved-configuration echo.
 ordered_json result_json(const estimate_result& result, const estimate_config* config);
