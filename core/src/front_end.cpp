@@ -46,9 +46,9 @@ json_reply reply(const json_request& request, reply_kind kind) {
     std::string config = request.config_text;
     if (!request.preset.empty()) {
         // The schema's own way to name a preset: {"model": {"preset": ID}} (docs/schema.md).
-        nlohmann::json doc = nlohmann::json::parse(config, nullptr, /*allow_exceptions=*/false);
-        doc["model"] = nlohmann::json{{"preset", request.preset}};
-        config = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        nlohmann::ordered_json doc = nlohmann::ordered_json::parse(config, nullptr, /*allow_exceptions=*/false);
+        doc["model"] = nlohmann::ordered_json{{"preset", request.preset}};
+        config = doc.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
         parsed = parse_config(config);
         if (!parsed.ok()) return {text_of(config, ""), false};
     }
@@ -65,8 +65,8 @@ json_reply analyze_reply(const json_request& request) { return reply(request, re
 json_reply compare_reply(const json_request& request) { return reply(request, reply_kind::compare); }
 
 outcome<model_config> preset_model(const std::string& id) {
-    const nlohmann::json config{{"model", {{"preset", id}}}};
-    const auto parsed = parse_config(config.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    const nlohmann::ordered_json config{{"model", {{"preset", id}}}};
+    const auto parsed = parse_config(config.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
     return {parsed.value.model, parsed.errors};
 }
 

@@ -15,7 +15,7 @@
 namespace memplan {
 
 namespace {
-using json = nlohmann::json;
+using json = nlohmann::ordered_json;
 using ordered_json = nlohmann::ordered_json;
 using detail::dump_json;
 using detail::errors_json;

@@ -71,8 +71,8 @@ std::string echoed_name(const std::string& name) {
     return name.substr(0, cut) + "…";
 }
 
-nlohmann::json parse_document(const std::string& text, const char* field, diagnostics& errors) {
-    using json = nlohmann::json;
+nlohmann::ordered_json parse_document(const std::string& text, const char* field, diagnostics& errors) {
+    using json = nlohmann::ordered_json;
     if (const diagnostics refused = check_input_text(text, field, false); !refused.empty()) {
         errors.insert(errors.end(), refused.begin(), refused.end());
         return json();

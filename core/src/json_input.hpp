@@ -13,7 +13,7 @@ namespace memplan::detail {
 /// with an error naming `field`: what check_input_text refuses (size, NUL byte), nesting deeper than
 /// max_json_depth, invalid JSON, a key given twice in one object, anything but an object. A lone
 /// UTF-16 surrogate escape (which JavaScript's JSON.parse accepts) reads as U+FFFD.
-nlohmann::json parse_document(const std::string& text, const char* field, diagnostics& errors);
+nlohmann::ordered_json parse_document(const std::string& text, const char* field, diagnostics& errors);
 
 /// `name` for an error message: quoted when empty, cut to max_echoed_name_chars characters.
 std::string echoed_name(const std::string& name);

@@ -15,7 +15,7 @@ namespace memplan {
 
 namespace detail {
 namespace {
-using json = nlohmann::json;
+using json = nlohmann::ordered_json;
 
 /// Structural defaults for a family; an unknown family is recognised by its keys (RMSNorm epsilon,
 /// SiLU activation), as most recent decoder-only models are Llama-like.
@@ -606,8 +606,9 @@ void read_model_object(object_reader& r, model_config& m, int depth) {
             r.fail(r.field("preset"), "must be the id of a model preset (memplan presets)");
             return;
         }
-        const json stored = json::parse(find_preset(preset->get<std::string>())->config_json, nullptr, false);
-        object_reader inner(stored, r.field("preset"), r.errors(), /*lenient=*/true);
+        static const json empty = json::object();
+        const json* stored = preset_config(preset->get<std::string>());  // parsed once, not per read
+        object_reader inner(stored != nullptr ? *stored : empty, r.field("preset"), r.errors(), /*lenient=*/true);
         read_model_object(inner, m, depth + 1);
     }
     // Multimodal configs keep the language model under text_config and the vision tower under vision_config.

@@ -20,7 +20,7 @@ namespace memplan::detail {
 /// is a Hugging Face config (lenient), whose many unrelated keys are ignored and whose nulls read as absent.
 class object_reader {
 public:
-    using json = nlohmann::json;
+    using json = nlohmann::ordered_json;
     object_reader(const json& object, std::string path, diagnostics& errors, bool lenient = false)
         : object_(object), path_(std::move(path)), errors_(errors), lenient_(lenient) {}
 

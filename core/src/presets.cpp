@@ -12,6 +12,7 @@
 #include "memplan/arch.hpp"
 #include "memplan/json.hpp"
 #include "model_details.hpp"
+#include "model_json.hpp"
 
 namespace memplan {
 
@@ -57,6 +58,19 @@ const model_preset* model_presets(std::size_t& count) {
     count = table.size();
     return table.data();
 }
+
+namespace detail {
+const nlohmann::ordered_json* preset_config(const std::string& id) {
+    const preset_store& s = stored_presets();
+    for (std::size_t i = 0; i < s.table.size(); ++i)
+        if (id == s.table[i].id) {
+            const nlohmann::ordered_json& model = s.doc["models"][i];
+            static const nlohmann::ordered_json empty = nlohmann::ordered_json::object();
+            return model.contains("config") ? &model["config"] : &empty;  // config_json is "{}" then too
+        }
+    return nullptr;
+}
+}  // namespace detail
 
 const model_preset* find_preset(const std::string& id) {
     for (const auto& p : stored_presets().table)

@@ -366,7 +366,7 @@ std::string readable(std::uint64_t value) {
 }  // namespace
 
 std::string schema_markdown() {
-    const nlohmann::json schema = nlohmann::json::parse(schema_json());
+    const nlohmann::ordered_json schema = nlohmann::ordered_json::parse(schema_json());
     std::string out, section = "-";
     for (const auto& f : schema["fields"]) {
         const std::string path = f["path"];
@@ -398,14 +398,14 @@ std::string schema_markdown() {
 
 namespace {
 /// "'a' | 'b'" for a choice field.
-std::string union_of(const nlohmann::json& choices) {
+std::string union_of(const nlohmann::ordered_json& choices) {
     std::string out;
     for (const auto& c : choices) out += (out.empty() ? "'" : " | '") + c.get<std::string>() + "'";
     return out;
 }
 
 /// One documented member line: "  /** label: help (range; default d) */\n  key?: type;\n".
-std::string member(const nlohmann::json& f, const std::string& indent) {
+std::string member(const nlohmann::ordered_json& f, const std::string& indent) {
     const std::string path = f["path"];
     const std::string key = path.substr(path.rfind('.') + 1);
     const std::string type = f["type"];
@@ -422,7 +422,7 @@ std::string member(const nlohmann::json& f, const std::string& indent) {
 }  // namespace
 
 std::string schema_typescript() {
-    const nlohmann::json schema = nlohmann::json::parse(schema_json());
+    const nlohmann::ordered_json schema = nlohmann::ordered_json::parse(schema_json());
     std::string top, model;
     std::vector<std::pair<std::string, std::string>> sections;  // in schema order
     for (const auto& f : schema["fields"]) {

@@ -380,7 +380,7 @@ u128 vllm_blocks_needed(const vllm_pool& pool, u128 len, std::uint64_t block, st
 
 /// The draft model of infer.draft_preset, read as the `model` section reads a preset.
 bool read_draft(const std::string& id, model_config& draft, diagnostics& errors) {
-    nlohmann::json object = {{"preset", id}};
+    nlohmann::ordered_json object = {{"preset", id}};
     diagnostics read_errors;
     detail::read_model(object, "infer.draft_preset", draft, read_errors);
     if (!read_errors.empty()) {
