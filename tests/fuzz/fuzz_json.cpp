@@ -73,9 +73,9 @@ void check_estimate(const json& doc, const std::string& output) {
     const json& b = doc["per_gpu"];
     std::uint64_t sum = 0;
     for (const char* part : {"weights", "gradients", "optimizer_states", "activations", "logits", "communication",
-                             "kv_cache", "misc"}) {
+                             "kv_cache", "dequant_workspace", "misc"}) {
         if (!b.contains(part) || !b[part].is_number_unsigned()) fail("per_gpu part missing", output);
-        sum += b[part].get<std::uint64_t>();  // each ≤ 2^53 (checked), so 8 of them cannot wrap
+        sum += b[part].get<std::uint64_t>();  // each ≤ 2^53 (checked), so 9 of them cannot wrap
     }
     if (b["total"].get<std::uint64_t>() != sum) fail("per_gpu.total is not the sum of the parts", output);
 }
