@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,20 @@
 #include "memplan/estimate.hpp"
 #include "memplan/fast_estimate.hpp"
 #include "memplan/json.hpp"
+
+// Heap allocations, counted by this program's own global operator new (a replaceable function,
+// [replacement.functions]); new[] and the sized deletes reach these through their defaults.
+namespace {
+std::uint64_t heap_allocations = 0;
+}  // namespace
+
+void* operator new(std::size_t size) {
+    ++heap_allocations;
+    if (void* p = std::malloc(size != 0 ? size : 1)) return p;
+    throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -76,8 +92,16 @@ int main(int argc, char** argv) {
     const memplan::model_counts counts4 = memplan::count_model(c4.model);
     memplan::estimate_options hot{false, &counts4};
     const double core_hot = median_per_call(runs, 2000 * scale, [&] { return memplan::estimate(c4, hot).per_gpu.total; });
-    std::printf("  estimate, Llama-3-70B train tp8 pp4, counts reused %10.3f us\n", core_hot * 1e6);
-    std::printf("  estimate, same, totals only (counts each call)    %10.3f us\n", core_totals * 1e6);
+    const std::uint64_t allocations_before = heap_allocations;
+    for (int i = 0; i < 1000; ++i) sink = sink + memplan::estimate(c4, hot).per_gpu.total;
+    const double hot_allocations = static_cast<double>(heap_allocations - allocations_before) / 1000;
+    std::printf("  estimate, Llama-3-70B train tp8 pp4, counts reused %10.3f us, %.1f heap allocations per call\n",
+                core_hot * 1e6, hot_allocations);
+    const std::uint64_t counted_before = heap_allocations;
+    for (int i = 0; i < 100; ++i) sink = sink + memplan::estimate(c4, totals).per_gpu.total;
+    const double totals_allocations = static_cast<double>(heap_allocations - counted_before) / 100;
+    std::printf("  estimate, same, totals only (counts each call)    %10.3f us, %.1f heap allocations per call\n",
+                core_totals * 1e6, totals_allocations);
     std::printf("  estimate, same, with the per-tensor list          %10.3f us\n", core_full * 1e6);
     std::printf("  estimate_json (parse + estimate + write)          %10.3f us\n", json * 1e6);
     const double core_pp80 = median_per_call(runs, 200 * scale, [&] { return memplan::estimate(c80, totals).per_gpu.total; });
