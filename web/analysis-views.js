@@ -143,5 +143,12 @@ export function renderSuggestions(spec, analysis, unit, mode = 'train') {
   if (!items.length) items.push(el('li', mode === 'train'
     ? 'No single change the core tries (ZeRO stage, activation checkpointing, FlashAttention, sequence parallel, micro-batch, offload, GPUs, tensor parallelism) lowers the total.'
     : 'No single serving change the core tries (tensor parallelism, weight and KV-cache precision, context, batch) lowers the total.'));
+  // A redraw must not take the keyboard focus away from a suggestion's button (a user tabbing from a
+  // field to "apply" while the views redraw): the same suggestion's new button takes it over.
+  const focused = document.activeElement;
+  const kept = focused && $('suggestions').contains(focused) && focused.dataset.field !== undefined
+    ? items.map((li) => li.querySelector('button')).find((b) => b && b.dataset.field === focused.dataset.field && b.dataset.value === focused.dataset.value)
+    : null;
   $('suggestions').replaceChildren(...items);
+  if (kept) kept.focus();
 }

@@ -224,9 +224,13 @@ function onInput(event) {
   if (target.id === 'preset-search') return filterPresets(presets, (q) => mp.searchPresets(q));
   if (target.id === 'gpu-search') return filterGpus(spec, target.value, (q) => mp.searchGpus(q));
   if (target.id === 'hf-config' || target.id === 'hf-file') return;  // config-import.js handles them
+  // A text field's 'change' (when it loses focus) follows the 'input' events that already updated: an
+  // update for it would only redraw the same answer, and take the focus from a suggestion the user
+  // moved to.
+  if (event.type === 'change' && target.type === 'text') return;
   if (target.name === 'model.preset' && target.value) { pastedModel = null; writeForm(presetFields(target.value) || {}); }
   if (inputAt === null) inputAt = performance.now();
-  if (event.type === 'change' && target.type !== 'text') {
+  if (event.type === 'change') {  // lists and boxes: at once
     if (frame) cancelAnimationFrame(frame);
     frame = 0;
     update();

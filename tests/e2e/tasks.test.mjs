@@ -295,6 +295,26 @@ test('accessibility: one live region (the verdict), unique names for disclosures
   await context.close();
 });
 
+test('moving from an edited field to a suggestion keeps the keyboard focus on it', async () => {
+  // Leaving a text field fires its 'change' after the 'input' events that already updated; it must not
+  // redraw the suggestions under the focus (the button was replaced and the focus fell to the page).
+  const { page, context, steps } = await open(1366, 900);
+  await choose(page, '[name="mode"]', 'train', steps);
+  await choose(page, '#model-preset', 'llama-3-70b', steps);
+  await type(page, '[name="train.seq_len"]', '4096', steps);
+  await settled(page);
+  const button = '#suggestions button[data-field="train.recompute"]';
+  await page.focus(button);
+  await page.waitForTimeout(500);  // time for an update and an analysis, were one started
+  await settled(page);
+  assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.dataset.field), 'train.recompute');
+  const computed = await page.getAttribute('#output', 'data-computed');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((before) => Number(document.querySelector('#output').dataset.computed) > Number(before), computed);
+  assert.equal(await page.inputValue('[name="train.recompute"]'), 'full');
+  await context.close();
+});
+
 test('the embed example and compact embed mode fit 320 px', async () => {
   for (const path of ['/embed-example.html', '/index.html?embed=1']) {
     const context = await browser.newContext({ viewport: { width: 320, height: 700 } });
