@@ -2,6 +2,7 @@
 // Hugging Face config.json import are read in model_json.cpp.
 #include "memplan/json.hpp"
 
+#include <cstring>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -29,10 +30,12 @@ using detail::parse_document;
 /// which were given.
 void read_section(object_reader& r, const std::string& section, estimate_config& c, std::set<std::string>& given) {
     for (const auto& field : config_fields()) {
-        const std::string path = field.path;
-        const auto dot = path.rfind('.');
-        const std::string owner = dot == std::string::npos ? "" : path.substr(0, dot);
-        if (owner == section && r.read(field, c)) given.insert(path);
+        // The field's section is its path up to the last dot ("" without one), compared in place: this
+        // loop runs over every schema field for each of the seven sections of every configuration read.
+        const char* dot = std::strrchr(field.path, '.');
+        const std::size_t owner = dot == nullptr ? 0 : static_cast<std::size_t>(dot - field.path);
+        if (owner == section.size() && section.compare(0, owner, field.path, owner) == 0 && r.read(field, c))
+            given.insert(field.path);
     }
 }
 
