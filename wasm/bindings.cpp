@@ -130,8 +130,7 @@ EMSCRIPTEN_BINDINGS(memplan_fast) {
         .function("addModel", &fast_estimator::add_model)
         .function("inputAddress", &fast_estimator::input_address)
         .function("outputAddress", &fast_estimator::output_address)
-        .function("address", &fast_estimator::address)
-        .function("run", &fast_estimator::run);
+        .function("address", &fast_estimator::address);
 }
 
 /// fast_estimator::run as a plain export (Module._memplan_fast_run(address, model)): one call per

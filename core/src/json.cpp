@@ -31,7 +31,7 @@ using detail::parse_document;
 void read_section(object_reader& r, const std::string& section, estimate_config& c, std::set<std::string>& given) {
     for (const auto& field : config_fields()) {
         // The field's section is its path up to the last dot ("" without one), compared in place: this
-        // loop runs over every schema field for each of the seven sections of every configuration read.
+        // loop runs over every schema field for each section of every configuration read.
         const char* dot = std::strrchr(field.path, '.');
         const std::size_t owner = dot == nullptr ? 0 : static_cast<std::size_t>(dot - field.path);
         if (owner == section.size() && section.compare(0, owner, field.path, owner) == 0 && r.read(field, c))

@@ -602,13 +602,13 @@ void read_model_object(object_reader& r, model_config& m, int depth) {
     const json& obj = r.raw();
     // A preset: the stored config of a published model, which the remaining keys may override.
     if (const json* preset = r.find("preset"); preset != nullptr) {
-        if (!preset->is_string() || find_preset(preset->get<std::string>()) == nullptr) {
+        // The stored document, parsed once (presets.cpp); null for an id that is no preset.
+        const json* stored = preset->is_string() ? preset_config(preset->get<std::string>()) : nullptr;
+        if (stored == nullptr) {
             r.fail(r.field("preset"), "must be the id of a model preset (memplan presets)");
             return;
         }
-        static const json empty = json::object();
-        const json* stored = preset_config(preset->get<std::string>());  // parsed once, not per read
-        object_reader inner(stored != nullptr ? *stored : empty, r.field("preset"), r.errors(), /*lenient=*/true);
+        object_reader inner(*stored, r.field("preset"), r.errors(), /*lenient=*/true);
         read_model_object(inner, m, depth + 1);
     }
     // Multimodal configs keep the language model under text_config and the vision tower under vision_config.

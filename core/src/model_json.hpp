@@ -13,8 +13,8 @@ namespace memplan::detail {
 /// Reads a `model` object at `path` (memplan's keys, a preset, or a Hugging Face config) into `m`.
 void read_model(const nlohmann::ordered_json& object, const std::string& path, model_config& m, diagnostics& errors);
 
-/// The stored config object of the preset `id` (presets.cpp: the models document parsed once), or
-/// nullptr when there is no such preset; its text is model_preset::config_json.
+/// The stored config object of the preset `id` (presets.cpp: the models document parsed once; an
+/// empty object when the entry has none), or nullptr when there is no such preset.
 const nlohmann::ordered_json* preset_config(const std::string& id);
 
 /// Reads a Hugging Face config.json given beside a configuration (`--hf-config`) into `m`.

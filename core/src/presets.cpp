@@ -23,7 +23,7 @@ namespace {
 /// table of pointers into them (model_preset).
 struct preset_store {
     struct strings {
-        std::string id, name, source, params_source, config_json;
+        std::string id, name, source, params_source;
     };
     std::vector<strings> text;
     std::vector<model_preset> table;
@@ -40,12 +40,10 @@ const preset_store& stored_presets() {
         s.text.reserve(models.size());  // no reallocation: the table points into these strings
         for (const auto& m : models) {
             s.text.push_back({m.value("id", std::string()), m.value("name", std::string()),
-                              m.value("source", std::string()), m.value("params_source", std::string()),
-                              m.contains("config") ? m["config"].dump() : std::string("{}")});
+                              m.value("source", std::string()), m.value("params_source", std::string())});
             const preset_store::strings& t = s.text.back();
             s.table.push_back({t.id.c_str(), t.name.c_str(), t.source.c_str(),
-                               m.value("published_params", std::uint64_t{0}), t.params_source.c_str(),
-                               t.config_json.c_str()});
+                               m.value("published_params", std::uint64_t{0}), t.params_source.c_str()});
         }
         return s;
     }();
@@ -66,7 +64,7 @@ const nlohmann::ordered_json* preset_config(const std::string& id) {
         if (id == s.table[i].id) {
             const nlohmann::ordered_json& model = s.doc["models"][i];
             static const nlohmann::ordered_json empty = nlohmann::ordered_json::object();
-            return model.contains("config") ? &model["config"] : &empty;  // config_json is "{}" then too
+            return model.contains("config") ? &model["config"] : &empty;
         }
     return nullptr;
 }

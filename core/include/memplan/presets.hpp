@@ -16,7 +16,6 @@ struct model_preset {
     const char* source;            ///< where the architecture comes from
     std::uint64_t published_params;  ///< a published exact parameter count; 0 = none recorded
     const char* params_source;     ///< where that count comes from ("" if none)
-    const char* config_json;       ///< the architecture fields, as JSON text
 };
 
 /// All presets, in the order of core/data/models.json.
