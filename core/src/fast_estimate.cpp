@@ -82,7 +82,7 @@ std::string numeric_estimator::fields_json() const {
         out += ",\"choices\":[";
         if (f.type == field_type::choice && f.choices != nullptr) {
             std::string name;
-            for (std::size_t k = 0; nth_choice(f.choices, k, name); ++k) out += (k == 0 ? "\"" : ",\"") + name + "\"";
+            for (std::size_t k = 0; nth_choice(f.choices(), k, name); ++k) out += (k == 0 ? "\"" : ",\"") + name + "\"";
         }
         out += "]}";
     }
@@ -130,7 +130,7 @@ bool numeric_estimator::run(int model, const double* values, double* out) {
                 break;
             case field_type::choice:
                 if (!(v >= 0) || v != std::floor(v) || f.choices == nullptr ||
-                    !nth_choice(f.choices, static_cast<std::size_t>(v), value.name))
+                    !nth_choice(f.choices(), static_cast<std::size_t>(v), value.name))
                     return false;
                 break;
             case field_type::text: return false;

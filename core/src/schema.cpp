@@ -239,7 +239,7 @@ std::string field_message(const field_spec& field) {
         case field_type::boolean: return "must be true or false";
         case field_type::text: return "must be a string";
         case field_type::choice: {
-            std::string names = field.choices;
+            std::string names = field.choices();
             for (std::size_t at = names.find(','); at != std::string::npos; at = names.find(',', at + 2))
                 names.replace(at, 1, ", ");
             return "must be one of: " + names;
@@ -323,7 +323,7 @@ std::string schema_json() {
             row["default"] = value_json(field, defaults);
             if (field.type == field_type::choice) {
                 ordered_json names = ordered_json::array();
-                std::string all = field.choices;
+                std::string all = field.choices();
                 for (std::size_t start = 0; start <= all.size();) {
                     const auto end = std::min(all.find(',', start), all.size());
                     names.push_back(all.substr(start, end - start));

@@ -4,6 +4,16 @@
 
 #include "memplan/schema.hpp"
 
+namespace memplan::detail {
+/// A row of another type or with "0 means not set"; constexpr, so that the tables stay constant data
+/// (built at compile time, no code runs to fill them).
+constexpr field_spec row_with(field_spec row, field_type type, bool unset_is_zero) {
+    row.type = type;
+    row.unset_is_zero = unset_is_zero;
+    return row;
+}
+}  // namespace memplan::detail
+
 /// An integer field stored in MEMBER (of estimate_config), allowed from LO to HI.
 #define MEMPLAN_INTEGER(PATH, MEMBER, LO, HI, LABEL, HELP, UNIT, MODES)                                \
     ::memplan::field_spec {                                                                           \
@@ -23,20 +33,13 @@
 
 /// An integer field whose 0 means "not set" (a derived default), allowed from LO (≥ 1) to HI when given.
 #define MEMPLAN_OPTIONAL_INTEGER(PATH, MEMBER, LO, HI, LABEL, HELP, UNIT, MODES)                       \
-    [] {                                                                                              \
-        auto spec = MEMPLAN_INTEGER(PATH, MEMBER, LO, HI, LABEL, HELP, UNIT, MODES);                   \
-        spec.unset_is_zero = true;                                                                    \
-        return spec;                                                                                  \
-    }()
+    ::memplan::detail::row_with(MEMPLAN_INTEGER(PATH, MEMBER, LO, HI, LABEL, HELP, UNIT, MODES),          \
+                                ::memplan::field_type::integer, true)
 
 /// A byte count (0 means "not set" when OPTIONAL is true).
 #define MEMPLAN_BYTES(PATH, MEMBER, LO, HI, OPTIONAL, LABEL, HELP, MODES)                             \
-    [] {                                                                                              \
-        auto spec = MEMPLAN_INTEGER(PATH, MEMBER, LO, HI, LABEL, HELP, "bytes", MODES);                \
-        spec.type = ::memplan::field_type::bytes;                                                     \
-        spec.unset_is_zero = OPTIONAL;                                                                \
-        return spec;                                                                                  \
-    }()
+    ::memplan::detail::row_with(MEMPLAN_INTEGER(PATH, MEMBER, LO, HI, LABEL, HELP, "bytes", MODES),       \
+                                ::memplan::field_type::bytes, OPTIONAL)
 
 /// A true/false field.
 #define MEMPLAN_BOOLEAN(PATH, MEMBER, LABEL, HELP, MODES)                                             \
@@ -58,7 +61,8 @@
 #define MEMPLAN_CHOICE(PATH, MEMBER, LABEL, HELP, MODES)                                              \
     ::memplan::field_spec {                                                                           \
         PATH, ::memplan::field_type::choice, 0, 0,                                                    \
-            ::memplan::choice_names(decltype(::memplan::estimate_config{}.MEMBER){}), LABEL, HELP, "", \
+            [] { return ::memplan::choice_names(decltype(::memplan::estimate_config{}.MEMBER){}); }, LABEL, \
+            HELP, "",                                                                                 \
             MODES,                                                                                    \
             [](const ::memplan::estimate_config& c) {                                                 \
                 ::memplan::field_value v;                                                             \

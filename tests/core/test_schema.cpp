@@ -111,7 +111,7 @@ TEST_CASE("the JSON reader accepts each field's bounds and refuses one past them
                     CHECK(errors_of(path, 1) == std::vector<std::string>{expected});
                     break;
                 case field_type::choice: {
-                    std::string all = f.choices;
+                    std::string all = f.choices();
                     for (std::size_t start = 0; start <= all.size();) {
                         const auto end = std::min(all.find(',', start), all.size());
                         const std::string name = all.substr(start, end - start);

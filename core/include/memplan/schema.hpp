@@ -37,7 +37,9 @@ struct field_spec {
     field_type type;
     std::uint64_t min;    ///< integer and bytes fields: smallest allowed value
     std::uint64_t max;    ///< integer and bytes fields: largest allowed value
-    const char* choices;  ///< choice fields: allowed names, comma-separated ("none,selective,full")
+    /// choice fields: the allowed names, comma-separated ("none,selective,full"); null for other types
+    /// (a function, joined once from the enumeration's names, so that the tables are constant data)
+    const char* (*choices)();
     const char* label;    ///< short human label ("Micro-batch size")
     const char* help;     ///< one sentence
     const char* unit;     ///< "", "tokens", "sequences", "bytes", "parameters", "GPUs", "elements"
