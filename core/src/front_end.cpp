@@ -46,7 +46,8 @@ json_reply reply(const json_request& request, reply_kind kind) {
     std::string config = request.config_text;
     if (!request.preset.empty()) {
         // The schema's own way to name a preset: {"model": {"preset": ID}} (docs/schema.md).
-        nlohmann::ordered_json doc = nlohmann::ordered_json::parse(config, nullptr, /*allow_exceptions=*/false);
+        nlohmann::ordered_json doc;
+        detail::parse_json(config, doc);  // parse_config just accepted it
         doc["model"] = nlohmann::ordered_json{{"preset", request.preset}};
         config = doc.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
         parsed = parse_config(config);

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_text.hpp"
+
 namespace memplan {
 
 namespace {
@@ -29,7 +31,7 @@ struct gpu_store {
 const gpu_store& stored_gpus() {
     static const gpu_store store = [] {
         gpu_store s;
-        s.doc = nlohmann::ordered_json::parse(gpus_json_text, nullptr, /*allow_exceptions=*/false);
+        detail::parse_json(gpus_json_text, s.doc);
         const nlohmann::ordered_json& doc = s.doc;
         if (!doc.is_object() || !doc.contains("gpus") || !doc["gpus"].is_array()) return s;
         const auto& gpus = doc["gpus"];

@@ -2,8 +2,10 @@
 #include "json_input.hpp"
 
 #include <set>
+#include <utility>
 #include <vector>
 
+#include "json_text.hpp"
 #include "memplan/input_limits.hpp"
 
 namespace memplan::detail {
@@ -71,6 +73,83 @@ std::string echoed_name(const std::string& name) {
     return name.substr(0, cut) + "…";
 }
 
+namespace {
+/// Builds the document from nlohmann's SAX events (json::sax_parse), as its own DOM parser does, and
+/// notes the first key given twice in one object. One handler for every parse keeps one instantiation
+/// of nlohmann's parser in the WebAssembly module instead of two (its DOM parser and its callback
+/// parser, each with the parser loop).
+class dom_builder {
+public:
+    using json = nlohmann::ordered_json;
+
+    explicit dom_builder(json& root, std::string* duplicate) : root_(root), duplicate_(duplicate) {}
+
+    bool null() { return put(json(nullptr)) != nullptr; }
+    bool boolean(bool v) { return put(json(v)) != nullptr; }
+    bool number_integer(json::number_integer_t v) { return put(json(v)) != nullptr; }
+    bool number_unsigned(json::number_unsigned_t v) { return put(json(v)) != nullptr; }
+    bool number_float(json::number_float_t v, const json::string_t&) { return put(json(v)) != nullptr; }
+    bool string(json::string_t& v) { return put(json(std::move(v))) != nullptr; }
+    bool binary(json::binary_t&) { return false; }  // JSON text has no binary values
+    bool start_object(std::size_t) {
+        open_.push_back(put(json::object()));
+        if (duplicate_ != nullptr) keys_.emplace_back();
+        return true;
+    }
+    bool key(json::string_t& k) {
+        if (duplicate_ != nullptr && !keys_.back().insert(k).second && duplicate_->empty()) *duplicate_ = k;
+        value_ = &(*open_.back())[k];  // a repeated key overwrites, like nlohmann's DOM parser
+        return true;
+    }
+    bool end_object() {
+        open_.pop_back();
+        if (duplicate_ != nullptr) keys_.pop_back();
+        return true;
+    }
+    bool start_array(std::size_t) {
+        open_.push_back(put(json::array()));
+        return true;
+    }
+    bool end_array() {
+        open_.pop_back();
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
+
+private:
+    /// Stores a value where the next one goes: the root, the end of the open array, or the open
+    /// object's last key. Pointers into a container stay valid: only the innermost open one grows.
+    json* put(json&& v) {
+        if (open_.empty()) {
+            root_ = std::move(v);
+            return &root_;
+        }
+        json& parent = *open_.back();
+        if (parent.is_array()) {
+            auto& items = parent.get_ref<json::array_t&>();
+            items.push_back(std::move(v));
+            return &items.back();
+        }
+        *value_ = std::move(v);
+        return value_;
+    }
+
+    json& root_;
+    std::string* duplicate_;
+    std::vector<json*> open_;
+    std::vector<std::set<std::string>> keys_;
+    json* value_ = nullptr;
+};
+}  // namespace
+
+bool parse_json(const std::string& text, nlohmann::ordered_json& out, std::string* duplicate) {
+    out = nullptr;
+    dom_builder builder(out, duplicate);
+    if (nlohmann::ordered_json::sax_parse(text, &builder)) return true;
+    out = nullptr;
+    return false;
+}
+
 nlohmann::ordered_json parse_document(const std::string& text, const char* field, diagnostics& errors) {
     using json = nlohmann::ordered_json;
     if (const diagnostics refused = check_input_text(text, field, false); !refused.empty()) {
@@ -79,28 +158,10 @@ nlohmann::ordered_json parse_document(const std::string& text, const char* field
     }
     std::string clean;
     if (!scan(text, field, errors, clean)) return json();
-    // Keys seen in each open object, to refuse a key given twice (JSON parsers disagree on which wins).
-    std::vector<std::set<std::string>> open;
-    std::vector<std::string> path;
-    std::string duplicate;
-    const json::parser_callback_t watch = [&](int, json::parse_event_t event, json& parsed) {
-        switch (event) {
-            case json::parse_event_t::object_start: open.emplace_back(); break;
-            case json::parse_event_t::object_end:
-                if (!open.empty()) open.pop_back();
-                break;
-            case json::parse_event_t::key:
-                if (!open.empty() && parsed.is_string()) {
-                    const std::string key = parsed.get<std::string>();
-                    if (!open.back().insert(key).second && duplicate.empty()) duplicate = key;
-                }
-                break;
-            default: break;
-        }
-        return true;
-    };
-    json doc = json::parse(clean, watch, /*allow_exceptions=*/false);
-    if (doc.is_discarded()) errors.push_back({field, "is not valid JSON"});
+    json doc;
+    std::string duplicate;  // a key given twice in one object is refused: JSON parsers disagree on which wins
+    const bool parsed = parse_json(clean, doc, &duplicate);
+    if (!parsed) errors.push_back({field, "is not valid JSON"});
     else if (!duplicate.empty()) errors.push_back({field, "has the key " + echoed_name(duplicate) + " twice in one object"});
     else if (!doc.is_object()) errors.push_back({field, "must be a JSON object"});
     return doc;

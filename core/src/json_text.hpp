@@ -24,6 +24,11 @@ inline ordered_json errors_json(const diagnostics& list) {
 /// for byte value.dump(-1, ' ', false, error_handler_t::replace), written faster (json_dump.cpp).
 std::string dump_json(const ordered_json& value);
 
+/// Parses JSON text into `out` (false, with `out` null, when the text is not JSON); with `duplicate`,
+/// the first key found twice in one object is stored there (json_input.cpp). The one way the core
+/// parses JSON, so that the WebAssembly module compiles nlohmann's parser once.
+bool parse_json(const std::string& text, ordered_json& out, std::string* duplicate = nullptr);
+
 /// The result object of `memplan estimate` (json.cpp); with `config`, its resolved-configuration echo.
 ordered_json result_json(const estimate_result& result, const estimate_config* config);
 

@@ -33,7 +33,7 @@ struct preset_store {
 const preset_store& stored_presets() {
     static const preset_store store = [] {
         preset_store s;
-        s.doc = nlohmann::ordered_json::parse(presets_json_text, nullptr, false);
+        detail::parse_json(presets_json_text, s.doc);
         const nlohmann::ordered_json& doc = s.doc;
         if (!doc.is_object() || !doc.contains("models") || !doc["models"].is_array()) return s;
         const auto& models = doc["models"];

@@ -366,7 +366,8 @@ std::string readable(std::uint64_t value) {
 }  // namespace
 
 std::string schema_markdown() {
-    const nlohmann::ordered_json schema = nlohmann::ordered_json::parse(schema_json());
+    nlohmann::ordered_json schema;
+    detail::parse_json(schema_json(), schema);
     std::string out, section = "-";
     for (const auto& f : schema["fields"]) {
         const std::string path = f["path"];
@@ -422,7 +423,8 @@ std::string member(const nlohmann::ordered_json& f, const std::string& indent) {
 }  // namespace
 
 std::string schema_typescript() {
-    const nlohmann::ordered_json schema = nlohmann::ordered_json::parse(schema_json());
+    nlohmann::ordered_json schema;
+    detail::parse_json(schema_json(), schema);
     std::string top, model;
     std::vector<std::pair<std::string, std::string>> sections;  // in schema order
     for (const auto& f : schema["fields"]) {
