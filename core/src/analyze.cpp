@@ -14,6 +14,7 @@
 #include "memplan/json.hpp"
 #include "memplan/schema.hpp"
 #include "memplan/zero.hpp"
+#include "small_sort.hpp"
 
 namespace memplan {
 
@@ -160,8 +161,7 @@ std::vector<suggestion> suggestions_for(const estimate_config& c, std::uint64_t 
         out.push_back({k.field, k.from, k.to, r.per_gpu.total, current - r.per_gpu.total, r.fits});
     }
     // Stable: equal savings keep the order of candidates().
-    std::stable_sort(out.begin(), out.end(),
-                     [](const suggestion& a, const suggestion& b) { return a.saving_bytes > b.saving_bytes; });
+    detail::stable_sort_small(out, [](const suggestion& a, const suggestion& b) { return a.saving_bytes > b.saving_bytes; });
     return out;
 }
 
@@ -396,11 +396,10 @@ serving_analysis serving_for_analysis(const estimate_config& c, const estimate_r
         out.suggestions.push_back({k.field, k.from, k.to, ok, engine ? r.serving.kv_capacity_tokens : 0, r.per_gpu.total});
     }
     // Those that make it serve first; then the most KV tokens (engine) or the lowest total (none).
-    std::stable_sort(out.suggestions.begin(), out.suggestions.end(),
-                     [engine](const serving_suggestion& a, const serving_suggestion& b) {
-                         if (a.serves != b.serves) return a.serves;
-                         return engine ? a.kv_capacity_tokens > b.kv_capacity_tokens : a.total < b.total;
-                     });
+    detail::stable_sort_small(out.suggestions, [engine](const serving_suggestion& a, const serving_suggestion& b) {
+        if (a.serves != b.serves) return a.serves;
+        return engine ? a.kv_capacity_tokens > b.kv_capacity_tokens : a.total < b.total;
+    });
     return out;
 }
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "json_text.hpp"
+#include "small_sort.hpp"
 
 namespace memplan {
 
@@ -200,8 +201,7 @@ std::vector<const gpu_entry*> search_gpus(const std::string& query) {
         const int score = entry_score(g, normal, tokens);
         if (score > 0) scored.emplace_back(score, &g);
     }
-    std::stable_sort(scored.begin(), scored.end(),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    detail::stable_sort_small(scored, [](const auto& a, const auto& b) { return a.first > b.first; });
     for (const auto& s : scored) out.push_back(s.second);
     return out;
 }

@@ -85,8 +85,8 @@ std::vector<std::string> keys_of_family(const std::string& t) {
 }
 
 /// Reads a list of layer indices (moe_layers, mlp_only_layers); false (with an error) when not one.
-bool index_list(object_reader& r, const char* key, std::uint64_t layers, std::vector<bool>& out) {
-    out.assign(layers, false);
+bool index_list(object_reader& r, const char* key, std::uint64_t layers, std::vector<char>& out) {
+    out.assign(layers, 0);
     const json* v = r.find(key);
     if (v == nullptr) return true;
     if (!v->is_array()) {
@@ -98,7 +98,7 @@ bool index_list(object_reader& r, const char* key, std::uint64_t layers, std::ve
             r.fail(r.field(key), "must list layer indices from 0 to " + std::to_string(layers == 0 ? 0 : layers - 1));
             return false;
         }
-        out[e.get<std::size_t>()] = true;
+        out[e.get<std::size_t>()] = 1;
     }
     return true;
 }
@@ -479,7 +479,7 @@ void read_family_keys(object_reader& r, model_config& m) {
     } else if (t == "qwen2_moe" || t == "qwen3_moe" || t == "qwen3_next") {
         // modeling_qwen3_moe.py: layer i is sparse when not in mlp_only_layers and (i + 1) % decoder_sparse_step == 0.
         const std::uint64_t step = hf_int(r, "decoder_sparse_step", 1, 1, 65536);
-        std::vector<bool> dense_only;
+        std::vector<char> dense_only;
         if (index_list(r, "mlp_only_layers", L, dense_only) && !own_mlp && m.num_experts != 0 && L != 0 &&
             (obj.contains("decoder_sparse_step") || obj.contains("mlp_only_layers"))) {
             m.layer_mlp.assign(L, layer_mlp_kind::dense);
@@ -509,7 +509,7 @@ void read_family_keys(object_reader& r, model_config& m) {
         bool use_qk_norm = false;
         r.boolean("use_qk_norm", use_qk_norm);  // L2 norm without weights: no parameters
         if (L != 0) {
-            std::vector<bool> moe;
+            std::vector<char> moe;
             if (obj.contains("moe_layers") && !obj.at("moe_layers").is_null()) index_list(r, "moe_layers", L, moe);
             else {
                 moe.assign(L, false);

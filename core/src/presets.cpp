@@ -13,6 +13,7 @@
 #include "memplan/json.hpp"
 #include "model_details.hpp"
 #include "model_json.hpp"
+#include "small_sort.hpp"
 
 namespace memplan {
 
@@ -197,7 +198,7 @@ std::vector<const model_preset*> search_presets(const std::string& query) {
         if (any_named && !named) continue;
         hits.push_back({&p, missing, score});
     }
-    std::stable_sort(hits.begin(), hits.end(), [](const scored& a, const scored& b) {
+    detail::stable_sort_small(hits, [](const scored& a, const scored& b) {
         if (a.missing != b.missing) return a.missing < b.missing;
         if (a.score != b.score) return a.score > b.score;
         return std::string(a.preset->id).size() < std::string(b.preset->id).size();
