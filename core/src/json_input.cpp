@@ -82,7 +82,7 @@ class dom_builder {
 public:
     using json = nlohmann::ordered_json;
 
-    explicit dom_builder(json& root, std::string* duplicate) : root_(root), duplicate_(duplicate) {}
+    explicit dom_builder(json& root, repeated_key* repeated) : root_(root), repeated_(repeated) {}
 
     bool null() { return put(json(nullptr)) != nullptr; }
     bool boolean(bool v) { return put(json(v)) != nullptr; }
@@ -93,17 +93,20 @@ public:
     bool binary(json::binary_t&) { return false; }  // JSON text has no binary values
     bool start_object(std::size_t) {
         open_.push_back(put(json::object()));
-        if (duplicate_ != nullptr) keys_.emplace_back();
+        if (repeated_ != nullptr) keys_.emplace_back();
         return true;
     }
     bool key(json::string_t& k) {
-        if (duplicate_ != nullptr && !keys_.back().insert(k).second && duplicate_->empty()) *duplicate_ = k;
+        if (repeated_ != nullptr && !keys_.back().insert(k).second && !repeated_->found) {
+            repeated_->found = true;
+            repeated_->key = k;
+        }
         value_ = &(*open_.back())[k];  // a repeated key overwrites, like nlohmann's DOM parser
         return true;
     }
     bool end_object() {
         open_.pop_back();
-        if (duplicate_ != nullptr) keys_.pop_back();
+        if (repeated_ != nullptr) keys_.pop_back();
         return true;
     }
     bool start_array(std::size_t) {
@@ -135,16 +138,16 @@ private:
     }
 
     json& root_;
-    std::string* duplicate_;
+    repeated_key* repeated_;
     std::vector<json*> open_;
     std::vector<std::set<std::string>> keys_;
     json* value_ = nullptr;
 };
 }  // namespace
 
-bool parse_json(const std::string& text, nlohmann::ordered_json& out, std::string* duplicate) {
+bool parse_json(const std::string& text, nlohmann::ordered_json& out, repeated_key* repeated) {
     out = nullptr;
-    dom_builder builder(out, duplicate);
+    dom_builder builder(out, repeated);
     if (nlohmann::ordered_json::sax_parse(text, &builder)) return true;
     out = nullptr;
     return false;
@@ -159,10 +162,10 @@ nlohmann::ordered_json parse_document(const std::string& text, const char* field
     std::string clean;
     if (!scan(text, field, errors, clean)) return json();
     json doc;
-    std::string duplicate;  // a key given twice in one object is refused: JSON parsers disagree on which wins
+    repeated_key duplicate;  // a key given twice in one object is refused: JSON parsers disagree on which wins
     const bool parsed = parse_json(clean, doc, &duplicate);
     if (!parsed) errors.push_back({field, "is not valid JSON"});
-    else if (!duplicate.empty()) errors.push_back({field, "has the key " + echoed_name(duplicate) + " twice in one object"});
+    else if (duplicate.found) errors.push_back({field, "has the key " + echoed_name(duplicate.key) + " twice in one object"});
     else if (!doc.is_object()) errors.push_back({field, "must be a JSON object"});
     return doc;
 }

@@ -24,10 +24,16 @@ inline ordered_json errors_json(const diagnostics& list) {
 /// for byte value.dump(-1, ' ', false, error_handler_t::replace), written faster (json_dump.cpp).
 std::string dump_json(const ordered_json& value);
 
-/// Parses JSON text into `out` (false, with `out` null, when the text is not JSON); with `duplicate`,
-/// the first key found twice in one object is stored there (json_input.cpp). The one way the core
+/// The first key a JSON text gives twice in one object, if any (the empty key "" is a key too).
+struct repeated_key {
+    bool found = false;
+    std::string key;
+};
+
+/// Parses JSON text into `out` (false, with `out` null, when the text is not JSON); with `repeated`,
+/// the first key found twice in one object is reported there (json_input.cpp). The one way the core
 /// parses JSON, so that the WebAssembly module compiles nlohmann's parser once.
-bool parse_json(const std::string& text, ordered_json& out, std::string* duplicate = nullptr);
+bool parse_json(const std::string& text, ordered_json& out, repeated_key* repeated = nullptr);
 
 /// The result object of `memplan estimate` (json.cpp); with `config`, its resolved-configuration echo.
 ordered_json result_json(const estimate_result& result, const estimate_config* config);

@@ -24,6 +24,11 @@ TEST_CASE("a key given twice in one object is refused, not resolved silently", "
     CHECK(e[0]["message"] == "has the key gpus twice in one object");
     // The same key in two different objects is fine.
     CHECK(errors_of(std::string("{") + small_model + R"(, "train": {"seq_len": 8}, "infer": {"context_len": 8}})").empty());
+    // The empty key is a key: given twice, the repeat is named (it went unnoticed before, and the key
+    // was refused only as unknown).
+    const json empty = errors_of(R"({"model": {"preset": "llama-3-8b", "": 1, "": 2}})");
+    REQUIRE(empty.size() == 1);
+    CHECK(empty[0]["message"] == "has the key \"\" twice in one object");
 }
 
 TEST_CASE("a NUL byte ends nothing silently", "[json][input]") {
