@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
+#include <vector>
 
 #include "checks.hpp"
 
@@ -518,6 +520,13 @@ layer_summary summarise(const model_config& m, const layer_build& L) {
 }
 
 std::uint64_t narrow(u128 v) { return static_cast<std::uint64_t>(v); }
+
+/// The entry of `kinds` (a list of distinct layer kinds, each with `attention` and `mlp` members) for
+/// the pair (attention, mlp), or kinds.end(): count_params and linear_modules build each pair once.
+template <class Kind>
+typename std::vector<Kind>::iterator find_kind(std::vector<Kind>& kinds, attention_kind attention, layer_mlp_kind mlp) {
+    return std::find_if(kinds.begin(), kinds.end(), [&](const Kind& k) { return k.attention == attention && k.mlp == mlp; });
+}
 }  // namespace
 
 outcome<param_breakdown> count_params(const model_config& m) {
@@ -541,26 +550,26 @@ outcome<param_breakdown> count_params(const model_config& m) {
     struct built_kind {
         attention_kind attention;
         layer_mlp_kind mlp;
-        u128 attn, mlp_params, experts, experts_active, shared, router, norms;
+        layer_build build;
         layer_summary summary;
     };
     std::vector<built_kind> built;
     for (std::uint64_t i = 0; i < m.num_hidden_layers; ++i) {
-        auto b = std::find_if(built.begin(), built.end(),
-                              [&](const built_kind& k) { return k.attention == attention[i] && k.mlp == mlps[i]; });
+        auto b = find_kind(built, attention[i], mlps[i]);
         if (b == built.end()) {
-            const layer_build L = build_layer(m, attention[i], mlps[i]);
-            built.push_back({attention[i], mlps[i], L.attention, L.mlp, L.experts, L.experts_active, L.shared, L.router,
-                             L.norms, summarise(m, L)});
+            layer_build L = build_layer(m, attention[i], mlps[i]);
+            const layer_summary summary = summarise(m, L);
+            built.push_back({attention[i], mlps[i], std::move(L), summary});
             b = built.end() - 1;
         }
-        attn += b->attn;
-        mlp += b->mlp_params;
-        experts += b->experts;
-        experts_active += b->experts_active;
-        shared += b->shared;
-        router += b->router;
-        norms += b->norms;
+        const layer_build& L = b->build;
+        attn += L.attention;
+        mlp += L.mlp;
+        experts += L.experts;
+        experts_active += L.experts_active;
+        shared += L.shared;
+        router += L.router;
+        norms += L.norms;
         const layer_summary& s = b->summary;
         total += s.total;
         active += s.active;
@@ -685,8 +694,7 @@ std::vector<linear_module> linear_modules(const model_config& m) {
     };
     std::vector<kind_pair> pairs;
     for (std::uint64_t i = 0; i < m.num_hidden_layers; ++i) {
-        auto p = std::find_if(pairs.begin(), pairs.end(),
-                              [&](const kind_pair& k) { return k.attention == attention[i] && k.mlp == mlps[i]; });
+        auto p = find_kind(pairs, attention[i], mlps[i]);
         if (p == pairs.end()) pairs.push_back({attention[i], mlps[i], 1});
         else ++p->layers;
     }

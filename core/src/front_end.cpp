@@ -49,7 +49,7 @@ json_reply reply(const json_request& request, reply_kind kind) {
         nlohmann::ordered_json doc;
         detail::parse_json(config, doc);  // parse_config just accepted it
         doc["model"] = nlohmann::ordered_json{{"preset", request.preset}};
-        config = doc.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+        config = detail::dump_json(doc);
         parsed = parse_config(config);
         if (!parsed.ok()) return {text_of(config, ""), false};
     }
@@ -67,7 +67,7 @@ json_reply compare_reply(const json_request& request) { return reply(request, re
 
 outcome<model_config> preset_model(const std::string& id) {
     const nlohmann::ordered_json config{{"model", {{"preset", id}}}};
-    const auto parsed = parse_config(config.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+    const auto parsed = parse_config(detail::dump_json(config));
     return {parsed.value.model, parsed.errors};
 }
 

@@ -60,14 +60,12 @@ const model_preset* model_presets(std::size_t& count) {
 
 namespace detail {
 const nlohmann::ordered_json* preset_config(const std::string& id) {
-    const preset_store& s = stored_presets();
-    for (std::size_t i = 0; i < s.table.size(); ++i)
-        if (id == s.table[i].id) {
-            const nlohmann::ordered_json& model = s.doc["models"][i];
-            static const nlohmann::ordered_json empty = nlohmann::ordered_json::object();
-            return model.contains("config") ? &model["config"] : &empty;
-        }
-    return nullptr;
+    const model_preset* preset = find_preset(id);
+    if (preset == nullptr) return nullptr;
+    const preset_store& s = stored_presets();  // the table is in the order of the document's models
+    const nlohmann::ordered_json& model = s.doc["models"][static_cast<std::size_t>(preset - s.table.data())];
+    static const nlohmann::ordered_json empty = nlohmann::ordered_json::object();
+    return model.contains("config") ? &model["config"] : &empty;
 }
 }  // namespace detail
 
