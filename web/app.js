@@ -29,7 +29,7 @@ import { renderCompare } from './compare-view.js';
 import { cliCommand, copyText, download, markdownTable } from './share.js';
 import { pinLabel, renderPins } from './pins.js';
 import { renderFitModels } from './analysis-views.js';
-import { checkFirst, drawFirst, endFirst, firstAnswer } from './first-result.js';
+import { checkFirst, drawFirst, endFirst, firstAnswer, withdrawFirst } from './first-result.js';
 import BAKED_FIRST from './first-baked.js';
 
 /** localStorage key of the theme picked. */
@@ -318,11 +318,7 @@ function start() {
   }).catch((error) => {
     if (early) {  // no answer without the core: the early one goes
       early = null;
-      $('output').hidden = true;
-      $('bar').replaceChildren();
-      $('verdict').className = 'verdict';
-      delete $('verdict').dataset.fits;
-      $('loading').hidden = false;
+      withdrawFirst();
     }
     $('loading').textContent = 'The calculator could not be loaded: ' + error.message;
     $('verdict').textContent = $('loading').textContent;

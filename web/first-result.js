@@ -88,6 +88,19 @@ export function drawFirst(answer) {
   performance.mark('memplan:first-result');
 }
 
+/**
+ * Takes the early answer off the screen when the core could not be loaded (no answer without it): the
+ * output is hidden again and the loading line, which then says why, is shown. #output[data-early] stays
+ * "drawn".
+ */
+export function withdrawFirst() {
+  $('output').hidden = true;
+  $('bar').replaceChildren();
+  $('verdict').className = 'verdict';
+  delete $('verdict').dataset.fits;
+  $('loading').hidden = false;
+}
+
 /** The early answer leaves the screen to the core's: #output[data-early] says how (`how`). */
 export function endFirst(how) {
   const output = $('output');

@@ -182,6 +182,25 @@ test('the single-file build draws the starting answer before its core loads, the
   await offline.close();
 });
 
+test('when the core cannot be loaded, the early answer is taken off the screen and the page says why', async () => {
+  // Not a watched page: its failed request is the point of the test.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  await context.route('**/memplan-core.wasm', (route) => route.abort());
+  await context.addInitScript(recordVerdicts);
+  const page = await context.newPage();
+  await page.goto(server.origin + '/index.html');
+  await page.waitForSelector('#loading:not([hidden])');
+  await page.waitForFunction(() => document.getElementById('loading').textContent.startsWith('The calculator could not be loaded: '));
+  const log = await page.evaluate(() => window.firstLog);
+  assert.ok(log.some((e) => e.early === 'drawn' && e.verdict.includes(startTotal)), JSON.stringify(log));  // it was drawn
+  assert.equal(await page.isHidden('#output'), true);
+  assert.equal(await page.locator('#bar .seg').count(), 0);
+  assert.equal(await page.getAttribute('#verdict', 'class'), 'verdict');
+  assert.equal(await page.getAttribute('#verdict', 'data-fits'), null);
+  assert.equal(await page.textContent('#verdict'), await page.textContent('#loading'));
+  await context.close();
+});
+
 test('no page had a console error, a failed request or a request to another origin', () => {
   assert.deepEqual(allProblems.flat(), []);
 });
