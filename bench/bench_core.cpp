@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "memplan/analyze.hpp"
-#include "memplan/estimate.hpp"
-#include "memplan/fast_estimate.hpp"
-#include "memplan/json.hpp"
+#include "memplan/search/analyze.hpp"
+#include "memplan/memory/estimate.hpp"
+#include "memplan/api/fast_estimate.hpp"
+#include "memplan/io/json.hpp"
 
 // Heap allocations, counted by this program's own global operator new (a replaceable function,
 // [replacement.functions]); new[] and the sized deletes reach these through their defaults.

@@ -1,6 +1,6 @@
 #include "args.hpp"
 
-#include "memplan/units.hpp"
+#include "memplan/base/units.hpp"
 
 namespace memplan::cli {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "memplan/types.hpp"
+#include "memplan/base/types.hpp"
 
 namespace memplan::cli {
 

@@ -4,8 +4,8 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "input.hpp"
-#include "memplan/front_end.hpp"
-#include "memplan/presets.hpp"
+#include "memplan/api/front_end.hpp"
+#include "memplan/io/presets.hpp"
 #include "report.hpp"
 
 namespace memplan::cli {

@@ -4,10 +4,10 @@
 
 #include "args.hpp"
 #include "commands.hpp"
-#include "memplan/arch.hpp"
-#include "memplan/front_end.hpp"
-#include "memplan/presets.hpp"
-#include "memplan/schema.hpp"
+#include "memplan/model/arch.hpp"
+#include "memplan/api/front_end.hpp"
+#include "memplan/io/presets.hpp"
+#include "memplan/config/schema.hpp"
 #include "report.hpp"
 
 namespace memplan::cli {

@@ -4,8 +4,8 @@
 
 #include "args.hpp"
 #include "commands.hpp"
-#include "memplan/front_end.hpp"
-#include "memplan/reference.hpp"
+#include "memplan/api/front_end.hpp"
+#include "memplan/reproduce/reference.hpp"
 #include "report.hpp"
 
 namespace memplan::cli {

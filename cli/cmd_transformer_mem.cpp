@@ -5,10 +5,10 @@
 
 #include "args.hpp"
 #include "commands.hpp"
-#include "memplan/eleuther.hpp"
-#include "memplan/eleuther_flags.hpp"
-#include "memplan/estimate.hpp"
-#include "memplan/json.hpp"
+#include "memplan/reproduce/eleuther.hpp"
+#include "memplan/reproduce/eleuther_flags.hpp"
+#include "memplan/memory/estimate.hpp"
+#include "memplan/io/json.hpp"
 #include "report.hpp"
 
 namespace memplan::cli {

@@ -3,8 +3,8 @@
 
 #include "args.hpp"
 #include "commands.hpp"
-#include "memplan/front_end.hpp"
-#include "memplan/zero.hpp"
+#include "memplan/api/front_end.hpp"
+#include "memplan/memory/zero.hpp"
 #include "report.hpp"
 
 namespace memplan::cli {

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <vector>
 
-#include "memplan/input_limits.hpp"
+#include "memplan/base/input_limits.hpp"
 
 namespace memplan::cli {
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "memplan/types.hpp"
+#include "memplan/base/types.hpp"
 
 namespace memplan::cli {
 

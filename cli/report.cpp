@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "memplan/json.hpp"
+#include "memplan/io/json.hpp"
 
 namespace memplan::cli {
 

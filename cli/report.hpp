@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "memplan/types.hpp"
+#include "memplan/base/types.hpp"
 
 namespace memplan::cli {
 

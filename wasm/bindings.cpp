@@ -6,15 +6,15 @@
 
 #include <string>
 
-#include "memplan/analyze.hpp"
-#include "memplan/compare.hpp"
-#include "memplan/gpus.hpp"
-#include "memplan/json.hpp"
-#include "memplan/presets.hpp"
-#include "memplan/front_end.hpp"
-#include "memplan/schema.hpp"
-#include "memplan/units.hpp"
-#include "memplan/zero.hpp"
+#include "memplan/search/analyze.hpp"
+#include "memplan/reproduce/compare.hpp"
+#include "memplan/io/gpus.hpp"
+#include "memplan/io/json.hpp"
+#include "memplan/io/presets.hpp"
+#include "memplan/api/front_end.hpp"
+#include "memplan/config/schema.hpp"
+#include "memplan/base/units.hpp"
+#include "memplan/memory/zero.hpp"
 
 namespace {
 
@@ -100,7 +100,7 @@ EMSCRIPTEN_BINDINGS(memplan) {
 #include <cstdint>
 #include <vector>
 
-#include "memplan/fast_estimate.hpp"
+#include "memplan/api/fast_estimate.hpp"
 
 namespace {
 class fast_estimator {

@@ -8,8 +8,8 @@
 #include <string>
 #include <tuple>
 
-#include "memplan/activations.hpp"
-#include "memplan/arch.hpp"
+#include "memplan/memory/activations.hpp"
+#include "memplan/model/arch.hpp"
 
 using namespace memplan;
 

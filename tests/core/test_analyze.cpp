@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "memplan/analyze.hpp"
-#include "memplan/json.hpp"
+#include "memplan/search/analyze.hpp"
+#include "memplan/io/json.hpp"
 
 using namespace memplan;
 

@@ -4,9 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "memplan/arch.hpp"
-#include "memplan/json.hpp"
-#include "memplan/presets.hpp"
+#include "memplan/model/arch.hpp"
+#include "memplan/io/json.hpp"
+#include "memplan/io/presets.hpp"
 
 using namespace memplan;
 using nlohmann::json;

@@ -9,10 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "memplan/arch.hpp"
-#include "memplan/json.hpp"
-#include "memplan/presets.hpp"
-#include "../../core/src/model_details.hpp"
+#include "memplan/model/arch.hpp"
+#include "memplan/io/json.hpp"
+#include "memplan/io/presets.hpp"
+#include "io/model_details.hpp"
 
 using namespace memplan;
 using nlohmann::json;

@@ -4,9 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "memplan/compare.hpp"
-#include "memplan/json.hpp"
-#include "memplan/reference.hpp"
+#include "memplan/reproduce/compare.hpp"
+#include "memplan/io/json.hpp"
+#include "memplan/reproduce/reference.hpp"
 
 using namespace memplan;
 using nlohmann::json;

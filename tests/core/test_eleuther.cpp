@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
-#include "memplan/eleuther.hpp"
+#include "memplan/reproduce/eleuther.hpp"
 
 using namespace memplan;
 

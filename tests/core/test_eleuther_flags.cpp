@@ -2,8 +2,8 @@
 // arguments and to an estimate_config (memplan/eleuther_flags.hpp).
 #include <catch2/catch.hpp>
 
-#include "memplan/eleuther_flags.hpp"
-#include "memplan/estimate.hpp"
+#include "memplan/reproduce/eleuther_flags.hpp"
+#include "memplan/memory/estimate.hpp"
 
 using namespace memplan;
 

@@ -3,7 +3,7 @@
 
 #include <random>
 
-#include "memplan/estimate.hpp"
+#include "memplan/memory/estimate.hpp"
 
 using namespace memplan;
 

@@ -9,11 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "memplan/adapters.hpp"
-#include "memplan/analyze.hpp"
-#include "memplan/arch.hpp"
-#include "memplan/json.hpp"
-#include "memplan/schema.hpp"
+#include "memplan/model/adapters.hpp"
+#include "memplan/search/analyze.hpp"
+#include "memplan/model/arch.hpp"
+#include "memplan/io/json.hpp"
+#include "memplan/config/schema.hpp"
 
 using namespace memplan;
 using json = nlohmann::json;

@@ -2,11 +2,11 @@
 // ok flag, and the JSON of the reproduction commands (memplan/front_end.hpp, memplan/input_limits.hpp).
 #include <catch2/catch.hpp>
 
-#include "memplan/analyze.hpp"
-#include "memplan/arch.hpp"
-#include "memplan/front_end.hpp"
-#include "memplan/input_limits.hpp"
-#include "memplan/json.hpp"
+#include "memplan/search/analyze.hpp"
+#include "memplan/model/arch.hpp"
+#include "memplan/api/front_end.hpp"
+#include "memplan/base/input_limits.hpp"
+#include "memplan/io/json.hpp"
 
 using namespace memplan;
 

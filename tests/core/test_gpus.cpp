@@ -6,8 +6,8 @@
 #include <set>
 #include <string>
 
-#include "memplan/gpus.hpp"
-#include "memplan/units.hpp"
+#include "memplan/io/gpus.hpp"
+#include "memplan/base/units.hpp"
 
 using namespace memplan;
 

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "memplan/json.hpp"
+#include "memplan/io/json.hpp"
 
 using namespace memplan;
 using nlohmann::json;

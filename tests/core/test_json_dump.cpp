@@ -10,11 +10,11 @@
 #include <random>
 #include <string>
 
-#include "../../core/src/json_text.hpp"
-#include "memplan/analyze.hpp"
-#include "memplan/json.hpp"
-#include "memplan/presets.hpp"
-#include "memplan/schema.hpp"
+#include "io/json_text.hpp"
+#include "memplan/search/analyze.hpp"
+#include "memplan/io/json.hpp"
+#include "memplan/io/presets.hpp"
+#include "memplan/config/schema.hpp"
 
 using memplan::detail::dump_json;
 using memplan::detail::ordered_json;

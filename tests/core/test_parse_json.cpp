@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "../../core/src/json_text.hpp"
-#include "memplan/presets.hpp"
-#include "memplan/schema.hpp"
+#include "io/json_text.hpp"
+#include "memplan/io/presets.hpp"
+#include "memplan/config/schema.hpp"
 
 using memplan::detail::ordered_json;
 using memplan::detail::parse_json;

@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
-#include "memplan/front_end.hpp"
-#include "memplan/json.hpp"
-#include "memplan/presets.hpp"
+#include "memplan/api/front_end.hpp"
+#include "memplan/io/json.hpp"
+#include "memplan/io/presets.hpp"
 
 using namespace memplan;
 using nlohmann::json;

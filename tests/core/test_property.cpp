@@ -28,8 +28,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "memplan/json.hpp"
-#include "memplan/presets.hpp"
+#include "memplan/io/json.hpp"
+#include "memplan/io/presets.hpp"
 
 using namespace memplan;
 

@@ -4,8 +4,8 @@
 
 #include <cstdio>
 
-#include "memplan/estimate.hpp"
-#include "memplan/reference.hpp"
+#include "memplan/memory/estimate.hpp"
+#include "memplan/reproduce/reference.hpp"
 
 using namespace memplan;
 

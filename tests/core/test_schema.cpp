@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "memplan/json.hpp"
-#include "memplan/schema.hpp"
+#include "memplan/io/json.hpp"
+#include "memplan/config/schema.hpp"
 
 using namespace memplan;
 using nlohmann::json;

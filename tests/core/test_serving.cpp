@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "memplan/analyze.hpp"
-#include "memplan/json.hpp"
-#include "memplan/serving.hpp"
+#include "memplan/search/analyze.hpp"
+#include "memplan/io/json.hpp"
+#include "memplan/serving/serving.hpp"
 
 using namespace memplan;
 

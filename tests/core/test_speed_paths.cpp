@@ -8,11 +8,11 @@
 #include <random>
 #include <vector>
 
-#include "../../core/src/stage.hpp"
-#include "memplan/estimate.hpp"
-#include "memplan/fast_estimate.hpp"
-#include "memplan/json.hpp"
-#include "memplan/schema.hpp"
+#include "memory/stage.hpp"
+#include "memplan/memory/estimate.hpp"
+#include "memplan/api/fast_estimate.hpp"
+#include "memplan/io/json.hpp"
+#include "memplan/config/schema.hpp"
 
 using namespace memplan;
 

@@ -2,7 +2,7 @@
 // hybrid sharding, offload, precisions, optimizers, and the most loaded pipeline stage.
 #include <catch2/catch.hpp>
 
-#include "memplan/json.hpp"
+#include "memplan/io/json.hpp"
 
 using namespace memplan;
 

@@ -1,7 +1,7 @@
 // Quantities with suffixes, read exactly.
 #include <catch2/catch.hpp>
 
-#include "memplan/units.hpp"
+#include "memplan/base/units.hpp"
 
 using namespace memplan;
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <random>
 
-#include "memplan/zero.hpp"
+#include "memplan/memory/zero.hpp"
 
 using namespace memplan;
 

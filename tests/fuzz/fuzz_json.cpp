@@ -20,9 +20,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "memplan/analyze.hpp"
-#include "memplan/json.hpp"
-#include "memplan/types.hpp"
+#include "memplan/search/analyze.hpp"
+#include "memplan/io/json.hpp"
+#include "memplan/base/types.hpp"
 
 namespace {
 using json = nlohmann::json;

@@ -12,7 +12,7 @@
 #include <iostream>
 #include <string>
 
-#include "memplan/activations.hpp"
+#include "memplan/memory/activations.hpp"
 
 namespace {
 

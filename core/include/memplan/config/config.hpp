@@ -1,0 +1,342 @@
+// memplan — the configuration of one estimate: the model, the parallel layout, the training step
+// or the serving workload, and the GPU. Plain structs; the field table with ranges, defaults and
+// labels is memplan/schema.hpp.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "memplan/base/types.hpp"
+
+namespace memplan {
+
+/// Element types of weights, gradients, activations and caches.
+enum class dtype { fp32, bf16, fp16, fp8, int8, int4 };
+
+/// What the GPU does: a training step or serving (forward passes with a KV cache).
+enum class run_mode { train, infer };
+
+/// Activation recomputation (Korthikanti et al. 2022, §5): none, selective (attention core), full (every layer).
+enum class recompute_mode { none, selective, full };
+
+/// Optimizer whose states are kept per parameter.
+enum class optimizer_kind { adam, adam_8bit, sgd, sgd_momentum, lion, adafactor, none };
+
+/// Normalisation layers: LayerNorm has a weight and a bias (2h), RMSNorm a weight only (h).
+enum class norm_kind { layernorm, rmsnorm };
+
+/// Feed-forward block: plain (up, activation, down) or gated (gate and up, activation, down; SwiGLU/GeGLU).
+enum class mlp_kind { plain, gated };
+
+/// Parameter-efficient fine-tuning adapter (PEFT): none (full fine-tuning), LoRA (Hu et al. 2021)
+/// or DoRA (Liu et al. 2024: LoRA plus a trainable magnitude vector per output row).
+enum class adapter_kind { none, lora, dora };
+
+/// Storage of the frozen base weights under an adapter: a float type, bitsandbytes LLM.int8 (int8),
+/// or bitsandbytes 4-bit NormalFloat/Float (nf4/fp4, QLoRA, Dettmers et al. 2023).
+enum class base_precision { bf16, fp16, fp32, fp8, int8, nf4, fp4 };
+
+/// A floating-point storage type of trainable values (adapter weights, optimizer states).
+enum class float_precision { fp32, bf16, fp16 };
+
+/// How a layer's element-wise operations run: fused CUDA kernels (norm kernels keep their input and
+/// fp32 statistics) or eager PyTorch (Hugging Face LlamaRMSNorm keeps its fp32 upcast input).
+enum class kernel_kind { fused, eager };
+/// What mixes tokens in one layer: softmax attention over all cached tokens (full), over the last
+/// `sliding_window` tokens (sliding), within chunks of `attention_chunk_size` tokens (chunked, Llama 4),
+/// multi-head latent attention (mla, DeepSeek-V2/V3), linear attention with a recurrent state
+/// (linear: Gated DeltaNet, Qwen3-Next), a Mamba state-space mixer (mamba), or nothing (none).
+enum class attention_kind { full, sliding, chunked, mla, linear, mamba, none };
+
+/// The feed-forward part of one layer: a dense MLP of intermediate_size, a mixture of experts, or none.
+enum class layer_mlp_kind { dense, moe, none };
+
+/// Format of the released checkpoint's weights (Hugging Face quantization_config).
+enum class checkpoint_format {
+    none,       ///< unquantized (torch_dtype, bf16)
+    fp8_block,  ///< FP8 e4m3 with one fp32 scale per block of quant_block × quant_block weights (DeepSeek-V3)
+    mxfp4,      ///< OCP MXFP4: 4-bit values and one 8-bit scale per 32 (gpt-oss experts)
+    nf4,        ///< bitsandbytes 4-bit NF4/FP4: fp32 absmax per quant_block (64) weights
+    int8,       ///< bitsandbytes LLM.int8(): int8 weights, one fp32 scale per output row
+    int4_group  ///< AWQ / GPTQ int4: fp16 scale + 4-bit zero point per group of quant_block weights
+};
+
+/// The model: an explicit parameter count, or its architecture with Hugging Face config.json names.
+/// Fields left at 0 take the defaults of the family named by `model_type` (memplan/arch.hpp);
+/// without a family, those of a GPT-style block (Korthikanti et al. 2022's assumptions).
+struct model_config {
+    std::uint64_t params = 0;             ///< explicit parameter count; 0 = count it from the architecture
+    std::string model_type;               ///< Hugging Face model_type ("llama", "gpt2", …); "" = GPT-style
+    std::uint64_t num_hidden_layers = 0;  ///< transformer blocks
+    std::uint64_t hidden_size = 0;        ///< model width h
+    std::uint64_t num_attention_heads = 0;  ///< query heads a
+    std::uint64_t num_key_value_heads = 0;  ///< KV heads (GQA/MQA); 0 = num_attention_heads
+    std::uint64_t head_dim = 0;           ///< per-head size; 0 = hidden_size / num_attention_heads
+    std::uint64_t intermediate_size = 0;  ///< FFN width; 0 = 4 · hidden_size
+    std::uint64_t vocab_size = 0;         ///< vocabulary; 0 = unknown (no embeddings, no logits row)
+    bool tie_word_embeddings = true;      ///< output projection shares the input embedding
+    std::uint64_t learned_positions = 0;  ///< learned absolute position embeddings (GPT-2 n_positions); 0 = none (rotary)
+    norm_kind norm = norm_kind::layernorm;
+    std::uint64_t norms_per_layer = 2;    ///< Gemma 2 has 4 (pre and post attention and MLP)
+    mlp_kind mlp = mlp_kind::plain;
+    bool qkv_bias = true;                 ///< biases on the Q, K, V projections
+    bool attention_out_bias = true;       ///< bias on the attention output projection
+    bool mlp_bias = true;                 ///< biases on the MLP projections
+    bool dropout = true;                  ///< dropout layers present in training (GPT-2, Megatron GPT)
+    std::uint64_t num_experts = 0;        ///< routed experts per MoE layer; 0 = dense
+    std::uint64_t experts_per_token = 0;  ///< experts each token is routed to (top-k)
+    std::uint64_t moe_intermediate_size = 0;  ///< FFN width of one expert; 0 = intermediate_size
+    std::uint64_t shared_expert_intermediate_size = 0;  ///< always-active shared expert (Qwen2-MoE); 0 = none
+    std::uint64_t sliding_window = 0;     ///< tokens a sliding-window layer attends to; 0 = full attention
+    std::uint64_t sliding_window_layers = 0;  ///< layers using the window; 0 with a window = all layers
+
+    // Per-layer structure (empty = every layer alike: sliding_window_layers of them sliding, the
+    // others full; all MoE when num_experts is set, else dense).
+    std::vector<attention_kind> layer_attention;  ///< one per layer (memplan key `layer_types`)
+    std::vector<layer_mlp_kind> layer_mlp;        ///< one per layer (memplan key `mlp_layer_types`)
+    std::uint64_t attention_chunk_size = 0;  ///< tokens per attention chunk of chunked layers (Llama 4)
+    bool qk_norm = false;                 ///< RMSNorm weights over head_dim on queries and keys (Qwen3, Gemma 3)
+    bool attention_sinks = false;         ///< one learned sink logit per query head (gpt-oss)
+    bool attention_output_gate = false;   ///< q_proj also emits a sigmoid gate per head (Qwen3-Next)
+    // Multi-head latent attention (DeepSeek-V2 §2.1): 0 = not MLA.
+    std::uint64_t q_lora_rank = 0;        ///< query compression rank; 0 = queries projected directly
+    std::uint64_t kv_lora_rank = 0;       ///< cached latent width
+    std::uint64_t qk_nope_head_dim = 0;
+    std::uint64_t qk_rope_head_dim = 0;   ///< decoupled rotary key width, cached beside the latent
+    std::uint64_t v_head_dim = 0;
+    // Mixture of experts, beyond num_experts / experts_per_token / moe_intermediate_size.
+    bool router_bias = false;             ///< a bias (or e_score_correction_bias) of num_experts per router
+    bool shared_expert_gate = true;       ///< a sigmoid gate h×1 on the shared expert (Qwen2-MoE, Qwen3-Next)
+    // Linear attention, Gated DeltaNet (Qwen3-Next linear_* keys).
+    std::uint64_t linear_num_key_heads = 0;
+    std::uint64_t linear_num_value_heads = 0;
+    std::uint64_t linear_key_head_dim = 0;
+    std::uint64_t linear_value_head_dim = 0;
+    std::uint64_t linear_conv_kernel_dim = 0;
+    // Mamba mixers: version 1 (Jamba) or 2 (Nemotron-H).
+    std::uint64_t mamba_version = 0;      ///< 0 = no Mamba layers
+    std::uint64_t mamba_d_inner = 0;      ///< inner width I (Mamba-2: mamba_num_heads · mamba_head_dim)
+    std::uint64_t mamba_d_state = 0;      ///< SSM state size N
+    std::uint64_t mamba_d_conv = 0;       ///< causal convolution kernel K
+    std::uint64_t mamba_dt_rank = 0;      ///< Mamba-1 Δ projection rank
+    std::uint64_t mamba_num_heads = 0;    ///< Mamba-2 heads
+    std::uint64_t mamba_n_groups = 0;     ///< Mamba-2 B/C groups G
+    bool mamba_conv_bias = true;
+    bool mamba_proj_bias = false;
+    // Multi-token prediction (DeepSeek-V3 §2.2): extra modules, loaded only when `mtp` is true.
+    std::uint64_t num_nextn_predict_layers = 0;
+    bool mtp = false;
+    /// Vision tower and projector of a multimodal checkpoint, counted from its vision_config.
+    std::uint64_t vision_params = 0;
+    /// The released checkpoint's weight format; inference uses it unless infer.weight_dtype is given.
+    checkpoint_format checkpoint = checkpoint_format::none;
+    std::uint64_t quant_block = 0;        ///< block/group size of the checkpoint format (0 = its default)
+    bool quant_experts_only = false;      ///< only the routed experts are quantized (gpt-oss)
+    bool quant_double = false;            ///< nf4: absmax quantized again (bnb_4bit_use_double_quant)
+    bool quant_g_idx = false;             ///< int4_group: an int32 group index per input row (GPTQ g_idx)
+    /// The longest context the model is made for (config.json max_position_embeddings; GPT-2's
+    /// n_positions); 0 = not stated. Memory does not depend on it: a longer context is flagged, not refused.
+    std::uint64_t max_position_embeddings = 0;
+    /// Assumptions made while reading a model_type memplan does not know (shown as warnings).
+    std::vector<std::string> assumptions;
+};
+
+/// Where ZeRO-Offload / ZeRO-Infinity put offloaded states (Ren et al. 2021; Rajbhandari et al. 2021).
+enum class offload_target { none, cpu, nvme };
+
+/// PyTorch FSDP sharding strategies, as names for ZeRO stages (Zhao et al. 2023, "PyTorch FSDP", §3.2):
+/// full_shard = 3, shard_grad_op = 2, no_shard = 0; the hybrid ones shard within a node and
+/// replicate across nodes. `unset`: the layout is given by zero_stage alone.
+enum class fsdp_strategy { unset, full_shard, shard_grad_op, hybrid_shard, hybrid_shard_zero2, no_shard };
+
+/// How the communication buffers of ZeRO are counted: memplan's model (the allgather bucket and, at
+/// stage 3, the live parameters, each at most this GPU's parameters) or DeepSpeed's allocations as
+/// its code makes them (reduce buckets, overlap_comm's extra buffers, stage-3 prefetch and the
+/// largest layer's working copy; memplan/reference.hpp deepspeed_comm_buffer_bytes).
+enum class comm_buffer_model { memplan, deepspeed };
+
+/// DeepSpeed's zero_optimization.overlap_comm: its default (on at stage 3 only), on or off.
+enum class overlap_setting { auto_default, on, off };
+
+/// How the GPUs are divided: gpus = dp × tp × pp × cp; experts are split over ep ranks carved out of
+/// dp × cp; ZeRO shards over the data-parallel group (dp × cp, as Megatron's distributed optimizer).
+struct parallel_config {
+    std::uint64_t gpus = 1;         ///< total GPUs; data-parallel degree = gpus / (tp · pp · cp)
+    std::uint64_t tp = 1;           ///< tensor-parallel degree
+    std::uint64_t pp = 1;           ///< pipeline-parallel degree
+    std::uint64_t cp = 1;           ///< context-parallel degree (sequence split across GPUs)
+    std::uint64_t ep = 1;           ///< expert-parallel degree (MoE experts split across GPUs)
+    std::uint64_t virtual_stages = 1;  ///< interleaved 1F1B model chunks per GPU (Narayanan et al. 2021, §2.2)
+    std::int64_t zero_stage = 0;    ///< 0..3
+    fsdp_strategy fsdp = fsdp_strategy::unset;  ///< FSDP name of the sharding; sets zero_stage (resolve_layout)
+    std::uint64_t zero_shard_size = 0;  ///< GPUs one ZeRO shard group spans (hybrid/FSDP HYBRID_SHARD); 0 = the whole group
+    bool sequence_parallel = false; ///< Megatron sequence parallelism (shards norm/dropout activations over tp)
+    bool partition_activations = false;  ///< DeepSpeed ZeRO-R Pa: checkpointed layer inputs sharded over tp
+    std::uint64_t zero_bucket_params = 500000000;       ///< DeepSpeed allgather bucket, in elements
+    std::uint64_t zero3_max_live_params = 1000000000;   ///< DeepSpeed stage3_max_live_parameters
+    comm_buffer_model comm_buffers = comm_buffer_model::memplan;  ///< how communication buffers are counted
+    std::uint64_t reduce_bucket_params = 500000000;     ///< DeepSpeed reduce_bucket_size, elements
+    overlap_setting overlap_comm = overlap_setting::auto_default;  ///< DeepSpeed overlap_comm
+    std::uint64_t stage3_prefetch_bucket_params = 50000000;  ///< DeepSpeed stage3_prefetch_bucket_size, elements
+    offload_target offload_optimizer = offload_target::none;  ///< optimizer states (and fp32 master) off the GPU
+    offload_target offload_params = offload_target::none;     ///< parameters off the GPU (ZeRO-3 only)
+    std::uint64_t gpus_per_node = 8;  ///< for host memory per node
+};
+
+/// A training step.
+struct train_config {
+    std::uint64_t micro_batch = 1;      ///< sequences per micro-batch b
+    std::uint64_t seq_len = 2048;       ///< tokens per sequence s
+    recompute_mode recompute = recompute_mode::none;
+    bool flash_attention = true;        ///< attention scores never materialised
+    dtype weight_dtype = dtype::bf16;   ///< parameters used in forward/backward (fp8: Transformer Engine)
+    dtype grad_dtype = dtype::bf16;     ///< gradient buffers
+    bool master_weights = true;         ///< fp32 master copy kept by the optimizer when weights are below 32 bits
+    optimizer_kind optimizer = optimizer_kind::adam;
+    std::uint64_t microbatches_in_flight = 0;  ///< activations held by the first stage; 0 = pp (1F1B)
+    // Fine-tuning (memplan/adapters.hpp). Defaults reproduce full fine-tuning.
+    adapter_kind adapter_type = adapter_kind::none;  ///< LoRA/DoRA adapters on a frozen base; none = full fine-tuning
+    std::uint64_t adapter_rank = 8;     ///< r (PEFT LoraConfig default 8)
+    std::string adapter_targets = "all-linear";  ///< comma-separated module names, or "all-linear" (PEFT target_modules)
+    bool adapter_dropout = false;       ///< lora_dropout > 0: each adapted linear keeps its own dropped-out input
+    float_precision adapter_dtype = float_precision::fp32;  ///< adapter weights and gradients (PEFT autocast_adapter_dtype: fp32)
+    std::string modules_to_save;        ///< comma-separated: lm_head, embed_tokens (fully trained copies, PEFT modules_to_save)
+    base_precision base_dtype = base_precision::bf16;  ///< storage of the frozen base under an adapter
+    bool double_quant = false;          ///< nf4/fp4: quantized absmax constants (bnb_4bit_use_double_quant)
+    float_precision optimizer_state_dtype = float_precision::fp32;  ///< Adam moments, momentum, Adafactor factors
+    bool paged_optimizer = false;       ///< bitsandbytes paged optimizer: states in unified memory, may spill to the host
+    bool optimizer_in_backward = false; ///< optimizer step fused into backward: one layer's gradients live at a time
+    bool activation_offload = false;    ///< checkpointed layer inputs kept in host memory (needs recompute full)
+    std::uint64_t loss_chunks = 1;      ///< chunked cross-entropy: the fp32 logits are upcast chunk by chunk
+    kernel_kind kernels = kernel_kind::fused;  ///< fused CUDA kernels or eager PyTorch (norms)
+};
+
+/// How serving memory is counted: plain accounting (weights + batch × context KV cache), or the
+/// arithmetic of a serving engine that sizes its KV cache pool at start-up (memplan/serving.hpp).
+enum class serving_engine { none, vllm, sglang, trtllm };
+
+/// Serving: weights plus a KV cache.
+struct infer_config {
+    std::uint64_t batch = 1;            ///< concurrent sequences
+    std::uint64_t context_len = 2048;   ///< tokens cached per sequence (prompt + generated)
+    dtype weight_dtype = dtype::bf16;   ///< block linear weights; embeddings and norms stay in bf16 when quantized
+    dtype kv_dtype = dtype::bf16;
+    std::uint64_t quant_group_size = 0; ///< weights quantized in groups of G with an fp16 scale and a zero point; 0 = no group overhead
+    bool flash_attention = true;        ///< prefill attention without a score matrix
+    std::uint64_t prefill_tokens = 0;   ///< tokens per sequence in one prefill pass (chunked prefill); 0 = context_len
+    // Serving engines (memplan/serving.hpp); fractions are in thousandths (900 = 0.9).
+    serving_engine engine = serving_engine::none;  ///< none: plain accounting (no engine arithmetic)
+    std::uint64_t gpu_memory_utilization_permille = 900;  ///< vLLM --gpu-memory-utilization × 1000
+    std::uint64_t mem_fraction_static_permille = 0;       ///< SGLang --mem-fraction-static × 1000; 0 = not set (required for sglang)
+    std::uint64_t free_gpu_memory_fraction_permille = 900;  ///< TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction × 1000
+    std::uint64_t max_model_len = 0;    ///< longest request the engine must hold; 0 = infer.context_len
+    std::uint64_t block_size = 0;       ///< tokens per KV block/page; 0 = the engine's default (vLLM 16, SGLang 1, TensorRT-LLM 32)
+    std::uint64_t max_num_batched_tokens = 0;  ///< tokens of one scheduler step (vLLM profiling run); 0 = engine default
+    std::uint64_t max_num_seqs = 0;     ///< sequences of one scheduler step (vLLM sampler profiling); 0 = engine default
+    bool enforce_eager = false;         ///< vLLM --enforce-eager: no CUDA graphs
+    std::uint64_t max_tokens = 0;       ///< TensorRT-LLM KvCacheConfig.max_tokens cap; 0 = none
+    std::uint64_t swap_space_bytes = 0; ///< vLLM V0 --swap-space (CPU blocks); 0 = none
+    std::uint64_t kv_cache_memory_bytes = 0;  ///< vLLM --kv-cache-memory: KV pool size given outright; 0 = from the budget
+    std::uint64_t weights_bytes = 0;    ///< measured weight memory per GPU (engine log); 0 = memplan's count
+    std::uint64_t activation_peak_bytes = 0;  ///< measured activation peak of the profiling run; 0 = modelled
+    std::uint64_t non_torch_bytes = 0;  ///< measured memory outside PyTorch's allocator (NCCL, cuBLAS); 0 = assumed
+    std::uint64_t cuda_graph_bytes = 0; ///< measured CUDA-graph memory counted in the budget; 0 = not counted
+    std::string draft_preset;           ///< speculative decoding: draft model preset id; "" = none
+    /// Recurrent state of linear-attention and Mamba layers (vLLM's mamba_ssm_cache_dtype "auto"
+    /// follows the model dtype, bf16; fp32 is the common override).
+    dtype state_dtype = dtype::bf16;
+    /// True when infer.weight_dtype was given; otherwise a quantized checkpoint is served in its
+    /// native format (model.checkpoint) and an unquantized one in weight_dtype.
+    bool weight_dtype_given = false;
+};
+
+/// One whole estimate request.
+struct estimate_config {
+    run_mode mode = run_mode::train;
+    model_config model;
+    parallel_config parallel;
+    train_config train;
+    infer_config infer;
+    /// CUDA context and framework overhead per GPU. Default: the CUDA context PyTorch measured with lazy
+    /// module loading, 287,047,680 B (cudaMemGetInfo total - free after one small tensor op; pytorch/pytorch
+    /// pull request 86509, the change that made CUDA_MODULE_LOADING=LAZY PyTorch's default in 1.13). Kernels
+    /// loaded later (cuBLAS, NCCL) and allocator fragmentation come on top: the user states them here.
+    std::uint64_t misc_bytes = 287047680;
+    std::uint64_t gpu_memory_bytes = 0; ///< capacity of one GPU; 0 = not given (no fit verdict)
+};
+
+/// Bits per element of a dtype (int4 = 4).
+std::uint64_t dtype_bits(dtype type);
+
+/// Names used in JSON, the CLI and the page.
+const char* to_string(dtype type);
+const char* to_string(run_mode mode);
+const char* to_string(recompute_mode mode);
+const char* to_string(optimizer_kind kind);
+const char* to_string(norm_kind kind);
+const char* to_string(mlp_kind kind);
+const char* to_string(offload_target target);
+const char* to_string(attention_kind kind);
+const char* to_string(layer_mlp_kind kind);
+const char* to_string(checkpoint_format format);
+const char* to_string(fsdp_strategy strategy);
+const char* to_string(comm_buffer_model model);
+const char* to_string(overlap_setting setting);
+const char* to_string(serving_engine engine);
+const char* to_string(adapter_kind kind);
+const char* to_string(base_precision precision);
+const char* to_string(float_precision precision);
+const char* to_string(kernel_kind kind);
+
+/// Parses a name; false when `name` is not one of the names above.
+bool parse_enum(const std::string& name, dtype& out);
+bool parse_enum(const std::string& name, run_mode& out);
+bool parse_enum(const std::string& name, recompute_mode& out);
+bool parse_enum(const std::string& name, optimizer_kind& out);
+bool parse_enum(const std::string& name, norm_kind& out);
+bool parse_enum(const std::string& name, mlp_kind& out);
+bool parse_enum(const std::string& name, offload_target& out);
+bool parse_enum(const std::string& name, attention_kind& out);
+bool parse_enum(const std::string& name, layer_mlp_kind& out);
+bool parse_enum(const std::string& name, checkpoint_format& out);
+bool parse_enum(const std::string& name, fsdp_strategy& out);
+bool parse_enum(const std::string& name, comm_buffer_model& out);
+bool parse_enum(const std::string& name, overlap_setting& out);
+bool parse_enum(const std::string& name, serving_engine& out);
+bool parse_enum(const std::string& name, adapter_kind& out);
+bool parse_enum(const std::string& name, base_precision& out);
+bool parse_enum(const std::string& name, float_precision& out);
+bool parse_enum(const std::string& name, kernel_kind& out);
+
+/// The allowed names of an enumeration, comma-separated in declaration order ("fp32,bf16,…");
+/// the argument only selects the enumeration.
+const char* choice_names(dtype);
+const char* choice_names(run_mode);
+const char* choice_names(recompute_mode);
+const char* choice_names(optimizer_kind);
+const char* choice_names(norm_kind);
+const char* choice_names(mlp_kind);
+const char* choice_names(offload_target);
+const char* choice_names(fsdp_strategy);
+const char* choice_names(comm_buffer_model);
+const char* choice_names(overlap_setting);
+const char* choice_names(serving_engine);
+const char* choice_names(adapter_kind);
+const char* choice_names(base_precision);
+const char* choice_names(float_precision);
+const char* choice_names(kernel_kind);
+const char* choice_names(checkpoint_format);
+
+/// ZeRO stage of an FSDP strategy (unset: -1).
+std::int64_t zero_stage_of(fsdp_strategy strategy);
+
+
+
+/// Fills in what the configuration's names imply: an FSDP strategy's ZeRO stage and, for hybrid
+/// strategies without an explicit parallel.zero_shard_size, a shard group of the data-parallel ranks
+/// of one node (gpus_per_node / (tp · pp), at most the data-parallel × context-parallel group).
+/// Errors name the conflicting field.
+diagnostics resolve_layout(estimate_config& config, bool zero_stage_given, bool shard_size_given);
+
+}  // namespace memplan

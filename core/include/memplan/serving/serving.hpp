@@ -1,0 +1,35 @@
+// memplan — serving as the engines count it: the KV cache pool vLLM, SGLang and TensorRT-LLM size at
+// start-up, whether one max_model_len request fits (the engine starts), and how many fit at once.
+// The arithmetic of each engine is reproduced from its source (docs/serving.md names file and commit).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "memplan/config/config.hpp"
+#include "memplan/memory/estimate.hpp"
+#include "memplan/base/types.hpp"
+
+namespace memplan {
+
+/// Upstream sources whose arithmetic serving_for() reproduces (also the result's engine_version).
+constexpr const char* vllm_version = "vLLM V1 engine, vllm/v1/core/kv_cache_utils.py at commit 001cabc1";
+constexpr const char* sglang_version = "SGLang, python/sglang/srt/model_executor/model_runner.py at commit 01cc04e2";
+constexpr const char* trtllm_version =
+    "TensorRT-LLM, cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp at commit b35ac1b6";
+
+/// Non-torch memory assumed when infer.non_torch_bytes is not given: 0.5 GiB (vLLM logs 0.10–0.35 GiB
+/// on one GPU and more with NCCL buffers under tensor parallelism).
+constexpr std::uint64_t assumed_non_torch_bytes = 536870912ULL;
+
+/// The engine's view of one GPU for `config` (infer mode, infer.engine set, gpu.memory_bytes given),
+/// using `plain` (estimate() of the same configuration) for the per-GPU weights and the stage's layers.
+/// Assumptions are appended to `warnings`, each naming its field; errors (a draft preset that cannot
+/// be read, a layer kind the engine arithmetic does not cover) to `errors`.
+serving_result serving_for(const estimate_config& config, const estimate_result& plain, diagnostics& warnings,
+                           diagnostics& errors);
+
+/// Bytes shown as GiB with two decimals, rounded half up ("11.12"), as the engines log them.
+std::string gib_text(std::uint64_t bytes);
+
+}  // namespace memplan

@@ -1,0 +1,119 @@
+#include "memplan/api/front_end.hpp"
+
+#include "io/json_text.hpp"
+#include "memplan/search/analyze.hpp"
+#include "memplan/reproduce/compare.hpp"
+#include "memplan/memory/estimate.hpp"
+#include "memplan/io/json.hpp"
+#include "memplan/io/presets.hpp"
+
+namespace memplan {
+
+using detail::ordered_json;
+
+namespace {
+
+enum class reply_kind { estimate, analyze, compare };
+
+json_reply reply(const json_request& request, reply_kind kind) {
+    const bool analysis = kind != reply_kind::estimate;  // the shapes with "errors" beside a nested estimate
+    auto text_of = [kind](const std::string& config, const std::string& hf) {
+        switch (kind) {
+            case reply_kind::analyze: return analyze_json(config, hf);
+            case reply_kind::compare: return compare_json(config, hf);
+            case reply_kind::estimate: break;
+        }
+        return estimate_json(config, hf);
+    };
+    if (!request.preset.empty() && !request.hf_config_text.empty()) {
+        // Both would replace the model: refuse rather than pick one.
+        estimate_result failed;
+        failed.errors = {{"preset", "cannot be combined with hf_config (each replaces the model)"}};
+        if (!analysis) return {to_json(failed), false};
+        ordered_json out;
+        if (kind == reply_kind::compare) {  // compare_json's shape
+            out = ordered_json{{"memplan", nullptr}, {"tools", ordered_json::array()}, {"deepspeed_buffers", nullptr}};
+            out["errors"] = detail::errors_json(failed.errors);
+            return {detail::dump_json(out), false};
+        }
+        out["estimate"] = detail::result_json(failed, nullptr);
+        out["errors"] = detail::errors_json(failed.errors);
+        return {detail::dump_json(out), false};
+    }
+    // The configuration as given is checked first (its own model section included).
+    auto parsed = parse_config(request.config_text, request.hf_config_text);
+    if (!parsed.ok()) return {text_of(request.config_text, request.hf_config_text), false};
+    std::string config = request.config_text;
+    if (!request.preset.empty()) {
+        // The schema's own way to name a preset: {"model": {"preset": ID}} (docs/schema.md).
+        nlohmann::ordered_json doc;
+        detail::parse_json(config, doc);  // parse_config just accepted it
+        doc["model"] = nlohmann::ordered_json{{"preset", request.preset}};
+        config = detail::dump_json(doc);
+        parsed = parse_config(config);
+        if (!parsed.ok()) return {text_of(config, ""), false};
+    }
+    const bool ok = estimate(parsed.value).errors.empty();  // analyze fails exactly when estimate does
+    return {text_of(config, request.hf_config_text), ok};
+}
+
+}  // namespace
+
+json_reply estimate_reply(const json_request& request) { return reply(request, reply_kind::estimate); }
+
+json_reply analyze_reply(const json_request& request) { return reply(request, reply_kind::analyze); }
+
+json_reply compare_reply(const json_request& request) { return reply(request, reply_kind::compare); }
+
+outcome<model_config> preset_model(const std::string& id) {
+    const nlohmann::ordered_json config{{"model", {{"preset", id}}}};
+    const auto parsed = parse_config(detail::dump_json(config));
+    return {parsed.value.model, parsed.errors};
+}
+
+json_reply preset_fits_reply(const std::string& config_text) {
+    const auto parsed = parse_config(config_text);
+    ordered_json models = ordered_json::array();
+    if (parsed.ok()) {
+        std::size_t count = 0;
+        const model_preset* all = model_presets(count);
+        estimate_options totals_only;
+        totals_only.want_tensors = false;  // the per-tensor lists are not read here
+        for (std::size_t i = 0; i < count; ++i) {
+            const auto model = preset_model(all[i].id);
+            if (!model.ok()) continue;
+            estimate_config c = parsed.value;
+            c.model = model.value;
+            const estimate_result r = estimate(c, totals_only);
+            if (!r.errors.empty()) continue;  // this setup cannot hold the model
+            models.push_back(ordered_json{{"id", all[i].id},
+                                          {"name", all[i].name},
+                                          {"params", r.params},
+                                          {"total_bytes", r.per_gpu.total},
+                                          {"fits", r.has_capacity ? ordered_json(r.fits) : ordered_json(nullptr)},
+                                          {"beyond_context_limit", c.model.max_position_embeddings != 0 &&
+                                                                       asked_context(c).tokens > c.model.max_position_embeddings}});
+        }
+    }
+    return {detail::dump_json(ordered_json{{"models", models}, {"errors", detail::errors_json(parsed.errors)}}), parsed.ok()};
+}
+
+std::string preset_fits_json(const std::string& config_text) { return preset_fits_reply(config_text).text; }
+
+std::string zero_stages_json(const std::vector<std::int64_t>& stages, const std::vector<std::uint64_t>& values,
+                             const std::string& key, bool single) {
+    if (single) return detail::dump_json(ordered_json{{key, values.empty() ? 0 : values.front()}});
+    ordered_json list = ordered_json::array();
+    for (std::size_t i = 0; i < values.size() && i < stages.size(); ++i)
+        list.push_back(ordered_json{{"stage", stages[i]}, {key, values[i]}});
+    return detail::dump_json(ordered_json{{"stages", list}});
+}
+
+std::string deepspeed_rows_json(const std::vector<deepspeed_row>& rows) {
+    ordered_json list = ordered_json::array();
+    for (const auto& row : rows)
+        list.push_back(ordered_json{{"options", row.options}, {"cpu_bytes", row.cpu_bytes}, {"gpu_bytes", row.gpu_bytes}});
+    return detail::dump_json(ordered_json{{"rows", list}});
+}
+
+}  // namespace memplan

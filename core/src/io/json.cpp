@@ -1,0 +1,271 @@
+// JSON schema v1 of memplan configurations and results (docs/schema.md). The `model` section and
+// Hugging Face config.json import are read in model_json.cpp.
+#include "memplan/io/json.hpp"
+
+#include <cstring>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "base/checks.hpp"
+#include "io/json_input.hpp"
+#include "io/json_text.hpp"
+#include "io/model_details.hpp"
+#include "io/model_json.hpp"
+
+namespace memplan {
+
+namespace {
+using json = nlohmann::ordered_json;
+using ordered_json = nlohmann::ordered_json;
+using detail::dump_json;
+using detail::errors_json;
+
+using detail::object_reader;
+using detail::read_model;
+using detail::read_model_object;
+using detail::parse_document;
+
+/// Reads the schema fields whose path lies directly in `section` ("" = the top level) and records
+/// which were given.
+void read_section(object_reader& r, const std::string& section, estimate_config& c, std::set<std::string>& given) {
+    for (const auto& field : config_fields()) {
+        // The field's section is its path up to the last dot ("" without one), compared in place: this
+        // loop runs over every schema field for each section of every configuration read.
+        const char* dot = std::strrchr(field.path, '.');
+        const std::size_t owner = dot == nullptr ? 0 : static_cast<std::size_t>(dot - field.path);
+        if (owner == section.size() && section.compare(0, owner, field.path, owner) == 0 && r.read(field, c))
+            given.insert(field.path);
+    }
+}
+
+/// A list of module names (array of strings, or one string) as comma-separated text; false on a wrong type.
+bool names_text(const json& v, std::string& out) {
+    if (v.is_string()) {
+        out = v.get<std::string>();
+        return true;
+    }
+    if (!v.is_array()) return false;
+    out.clear();
+    for (const auto& item : v) {
+        if (!item.is_string()) return false;
+        out += (out.empty() ? "" : ",") + item.get<std::string>();
+    }
+    return true;
+}
+
+/// The nested form train.adapter = {"type", "rank", "targets", "modules_to_save", "dropout", "dtype"}
+/// (PEFT LoraConfig names: r, target_modules, lora_dropout, use_dora also accepted), mapped onto the
+/// flat train.adapter_* fields of the schema. Giving both forms of one field is an error.
+void read_adapter_object(object_reader& r, estimate_config& c, std::set<std::string>& given) {
+    const json* v = r.find("adapter");
+    if (v == nullptr) return;
+    if (!v->is_object()) return r.fail("train.adapter", "must be an object");
+    object_reader a(*v, "train.adapter", r.errors());
+    const auto set_field = [&](const char* path, const char* key, const json& value) {
+        if (given.count(path) != 0)
+            return a.fail(a.field(key), std::string("and ") + path + " are both given; use one");
+        given.insert(path);
+        const field_spec* spec = find_field(path);
+        json one = json::object();
+        one[std::string(path).substr(std::string(path).rfind('.') + 1)] = value;
+        object_reader inner(one, "train", r.errors());
+        inner.read(*spec, c);
+    };
+    if (const json* t = a.find("type")) set_field("train.adapter_type", "type", *t);
+    else if (const json* dora = a.find("use_dora"); dora != nullptr && dora->is_boolean())
+        set_field("train.adapter_type", "use_dora", *dora ? json("dora") : json("lora"));
+    else if (dora != nullptr) a.fail(a.field("use_dora"), "must be true or false");
+    else set_field("train.adapter_type", "type", json("lora"));  // an adapter object without a type is LoRA
+    for (const char* key : {"rank", "r"})
+        if (const json* rank = a.find(key)) set_field("train.adapter_rank", key, *rank);
+    for (const char* key : {"targets", "target_modules"})
+        if (const json* t = a.find(key)) {
+            std::string text;
+            if (!names_text(*t, text)) a.fail(a.field(key), "must be \"all-linear\" or a list of module names");
+            else set_field("train.adapter_targets", key, text);
+        }
+    if (const json* m = a.find("modules_to_save")) {
+        std::string text;
+        if (!names_text(*m, text)) a.fail(a.field("modules_to_save"), "must be a list of module names");
+        else set_field("train.modules_to_save", "modules_to_save", text);
+    }
+    for (const char* key : {"dropout", "lora_dropout"})
+        if (const json* d = a.find(key)) {
+            // PEFT lora_dropout is a probability; what memory sees is whether it is above 0.
+            if (d->is_boolean()) set_field("train.adapter_dropout", key, *d);
+            else if (d->is_number() && d->get<double>() >= 0 && d->get<double>() <= 1)
+                set_field("train.adapter_dropout", key, json(d->get<double>() > 0));
+            else a.fail(a.field(key), "must be a number from 0 to 1");
+        }
+    if (const json* d = a.find("dtype")) set_field("train.adapter_dtype", "dtype", *d);
+    a.finish();
+}
+
+}  // namespace
+
+outcome<estimate_config> parse_config(const std::string& json_text, const std::string& hf_config_text) {
+    outcome<estimate_config> out;
+    const json doc = parse_document(json_text, "config", out.errors);
+    if (!out.ok()) return out;
+    estimate_config& c = out.value;
+    object_reader top(doc, "", out.errors);
+    std::int64_t version = 1;
+    top.signed_integer("version", version, 1, 1, "must be 1");
+    std::set<std::string> given;
+    read_section(top, "", c, given);
+    for (const char* section : {"parallel", "model", "train", "infer", "overhead", "gpu"}) {
+        if (std::string(section) == "model") {
+            if (const json* model = top.find("model"); model != nullptr) {
+                if (!model->is_object()) top.fail("model", "must be an object");
+                else read_model(*model, "model", c.model, out.errors);
+            }
+            continue;
+        }
+        top.object(section, [&](object_reader& r) {
+            read_section(r, section, c, given);
+            if (std::string(section) == "train") read_adapter_object(r, c, given);
+        });
+    }
+    top.finish();
+    // Without an explicit infer.weight_dtype a quantized checkpoint is served in its native format.
+    c.infer.weight_dtype_given = given.count("infer.weight_dtype") != 0;
+    if (out.ok()) {
+        const diagnostics layout =
+            resolve_layout(c, given.count("parallel.zero_stage") != 0, given.count("parallel.zero_shard_size") != 0);
+        out.errors.insert(out.errors.end(), layout.begin(), layout.end());
+    }
+    if (!hf_config_text.empty()) {
+        // A Hugging Face config.json gives the model. Beside it the config's model object may hold only
+        // memplan's own load-time keys (model.mtp, model.max_position_embeddings), applied on top; any
+        // other model key is refused rather than silently dropped.
+        const json hf = parse_document(hf_config_text, "hf_config", out.errors);
+        if (out.ok()) {
+            const model_config given_model = c.model;
+            c.model = model_config{};
+            object_reader r(hf, "hf_config", out.errors, /*lenient=*/true);
+            read_model_object(r, c.model, 0);
+            if (const json* model = top.find("model"); model != nullptr && model->is_object()) {
+                for (const auto& item : model->items()) {
+                    if (item.key() == "mtp") c.model.mtp = given_model.mtp;
+                    else if (item.key() == "max_position_embeddings")
+                        c.model.max_position_embeddings = given_model.max_position_embeddings;
+                    else
+                        out.errors.push_back({"model." + item.key(),
+                                              "cannot stand beside hf_config, which gives the model; only model.mtp and "
+                                              "model.max_position_embeddings may"});
+                }
+            }
+        }
+    }
+    return out;
+}
+
+std::string to_json(const estimate_result& r) { return dump_json(detail::result_json(r, nullptr)); }
+
+std::string to_json(const estimate_result& r, const estimate_config* config) {
+    return dump_json(detail::result_json(r, config));
+}
+
+ordered_json detail::result_json(const estimate_result& r, const estimate_config* config) {
+    ordered_json out;
+    if (r.errors.empty()) {
+        const memory_breakdown& b = r.per_gpu;
+        const estimate_details& d = r.details;
+        out["params"] = r.params;
+        out["data_parallel"] = r.data_parallel;
+        out["per_gpu"] = ordered_json{{"weights", b.weights},
+                                      {"gradients", b.gradients},
+                                      {"optimizer_states", b.optimizer_states},
+                                      {"activations", b.activations},
+                                      {"logits", b.logits},
+                                      {"communication", b.communication},
+                                      {"kv_cache", b.kv_cache},
+                                      {"dequant_workspace", b.dequant_workspace},
+                                      {"misc", b.misc},
+                                      {"total", b.total}};
+        out["details"] = ordered_json{{"params_active", d.params_active},
+                                      {"params_on_gpu", d.params_on_gpu},
+                                      {"stage", d.stage},
+                                      {"layers_on_gpu", d.layers_on_gpu},
+                                      {"microbatches_in_flight", d.microbatches_in_flight},
+                                      {"layer_activation_bytes", d.layer_activation_bytes},
+                                      {"quantization_overhead_bytes", d.quantization_overhead_bytes},
+                                      {"kv_cache_bytes_per_token", d.kv_cache_bytes_per_token},
+                                      {"host_bytes_per_node", d.host_bytes_per_node},
+                                      {"nvme_bytes_per_node", d.nvme_bytes_per_node}};
+        ordered_json tensors = ordered_json::array();
+        for (const auto& t : d.layer_activations)
+            tensors.push_back(ordered_json{{"name", t.name}, {"bytes", t.bytes}, {"note", t.note}});
+        out["details"]["layer_activations"] = tensors;
+        // Fine-tuning (memplan/adapters.hpp): which weight bytes are the frozen base and which the adapters.
+        out["details"]["params_trainable"] = d.params_trainable;
+        out["details"]["adapter_params"] = d.adapter_params;
+        out["details"]["base_weight_bytes"] = d.base_weight_bytes;
+        out["details"]["adapter_bytes"] = d.adapter_bytes;
+        out["details"]["paged_optimizer_bytes"] = d.paged_optimizer_bytes;
+        out["details"]["offloaded_activation_bytes"] = d.offloaded_activation_bytes;
+        write_model_details(out["details"], d);
+        if (r.has_capacity)
+            out["gpu"] = ordered_json{{"fits", r.fits},
+                                      {"headroom_bytes", r.headroom_bytes},
+                                      {"shortfall_bytes", r.shortfall_bytes},
+                                      {"capacity_bytes", r.capacity_bytes}};
+        if (r.serving.present) {  // serving-engine arithmetic, per GPU (memplan/serving.hpp)
+            const serving_result& s = r.serving;
+            out["serving"] = ordered_json{{"engine", s.engine},
+                                          {"engine_version", s.engine_version},
+                                          {"budget_bytes", s.budget_bytes},
+                                          {"weights_bytes", s.weights_bytes},
+                                          {"draft_weights_bytes", s.draft_weights_bytes},
+                                          {"activation_peak_bytes", s.activation_peak_bytes},
+                                          {"non_torch_bytes", s.non_torch_bytes},
+                                          {"cuda_graph_bytes", s.cuda_graph_bytes},
+                                          {"kv_cache_bytes", s.kv_cache_bytes},
+                                          {"page_bytes", s.page_bytes},
+                                          {"block_size", s.block_size},
+                                          {"num_blocks", s.num_blocks},
+                                          {"kv_capacity_tokens", s.kv_capacity_tokens},
+                                          {"cpu_blocks", s.cpu_blocks},
+                                          {"max_model_len", s.max_model_len},
+                                          {"blocks_per_request", s.blocks_per_request},
+                                          {"max_concurrency", ordered_json{{"numerator", s.max_concurrency_numerator},
+                                                                           {"denominator", s.max_concurrency_denominator}}},
+                                          {"replicas", s.replicas},
+                                          {"starts", s.starts},
+                                          {"refusal", s.refusal.empty() ? ordered_json(nullptr) : ordered_json(s.refusal)},
+                                          {"max_model_len_that_starts", s.max_model_len_that_starts},
+                                          {"draft_kv_cache_bytes", s.draft_kv_cache_bytes},
+                                          {"state_page_bytes", s.state_page_bytes},
+                                          {"state_page_padded_bytes", s.state_page_padded_bytes},
+                                          {"swa_capacity_tokens", s.swa_capacity_tokens}};
+        }
+        if (config != nullptr) out["config"] = detail::config_echo_json(*config);
+    }
+    out["warnings"] = errors_json(r.warnings);
+    out["errors"] = errors_json(r.errors);
+    return out;
+}
+
+std::string estimate_json(const std::string& json_text, const std::string& hf_config_text) {
+    const auto config = parse_config(json_text, hf_config_text);
+    if (!config.ok()) {
+        estimate_result failed;
+        failed.errors = config.errors;
+        return to_json(failed);
+    }
+    return to_json(estimate(config.value), &config.value);
+}
+
+std::string errors_json_text(const diagnostics& errors) {
+    return dump_json(ordered_json{{"errors", errors_json(errors)}});
+}
+
+std::string outcome_json_text(const outcome<std::uint64_t>& result) {
+    ordered_json out;
+    out["value"] = result.ok() ? ordered_json(result.value) : ordered_json(nullptr);
+    out["errors"] = errors_json(result.errors);
+    return dump_json(out);
+}
+
+}  // namespace memplan

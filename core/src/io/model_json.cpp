@@ -1,0 +1,814 @@
+// The `model` section of a configuration: memplan's own model keys, presets, and Hugging Face
+// config.json import (lenient: keys that cannot change memory are ignored); and the resolved model
+// as explicit keys.
+#include "io/model_json.hpp"
+
+#include <algorithm>
+
+#include "base/checks.hpp"
+#include "io/json_text.hpp"
+#include "memplan/model/arch.hpp"
+#include "memplan/io/json.hpp"
+#include "memplan/io/presets.hpp"
+
+namespace memplan {
+
+namespace detail {
+namespace {
+using json = nlohmann::ordered_json;
+
+/// Structural defaults for a family; an unknown family is recognised by its keys (RMSNorm epsilon,
+/// SiLU activation), as most recent decoder-only models are Llama-like.
+model_config defaults_for(const json& object, const std::string& model_type) {
+    if (model_type.empty() || is_known_family(model_type)) return family_defaults(model_type);
+    model_config m = family_defaults("");
+    m.model_type = model_type;
+    if (object.contains("rms_norm_eps")) {
+        m = family_defaults("llama");
+        m.model_type = model_type;
+    }
+    const auto act = object.find("hidden_act");
+    if (act != object.end() && act->is_string()) {
+        const std::string a = act->get<std::string>();
+        m.mlp = (a == "silu" || a == "swiglu" || a == "swish") ? mlp_kind::gated : m.mlp;
+    }
+    return m;
+}
+
+/// A value that says something: not null, 0, false, "" or an empty list.
+bool meaningful(const json& v) {
+    if (v.is_null()) return false;
+    if (v.is_boolean()) return v.get<bool>();
+    if (v.is_number()) return v.get<double>() != 0;
+    if (v.is_string() || v.is_array() || v.is_object()) return !v.empty();
+    return true;
+}
+
+/// Hugging Face keys that change the parameter count or the cache and that only some families
+/// define; a config that sets one its family does not handle is refused, naming the key.
+constexpr const char* family_keys[] = {
+    "n_routed_experts", "n_shared_experts", "num_shared_experts", "first_k_dense_replace", "moe_layer_freq",
+    "interleave_moe_layer_step", "moe_layers", "decoder_sparse_step", "mlp_only_layers", "expert_layer_period",
+    "expert_layer_offset", "attn_layer_period", "attn_layer_offset", "hybrid_override_pattern",
+    "layers_block_type", "sliding_window_pattern", "attention_chunk_size", "no_rope_layers",
+    "full_attention_interval", "linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim",
+    "linear_value_head_dim", "linear_conv_kernel_dim", "mamba_d_state", "mamba_d_conv", "mamba_expand",
+    "mamba_dt_rank", "mamba_num_heads", "mamba_head_dim", "ssm_state_size", "n_groups", "conv_kernel",
+    "num_nextn_predict_layers", "mtp_num_hidden_layers", "kv_lora_rank", "q_lora_rank", "qk_nope_head_dim",
+    "qk_rope_head_dim", "v_head_dim", "intermediate_size_mlp", "use_qk_norm", "vision_config", "audio_config",
+    "attn_type_list", "moe_shared_expert_intermediate_size", "shared_intermediate_size", "index_n_heads",
+    "moe_intermediate_size_mlp", "num_experts_per_layer", "moe_every_n_layers", "dense_intermediate_size"};
+
+/// The family keys each family's modelling file reads (and memplan with it).
+std::vector<std::string> keys_of_family(const std::string& t) {
+    if (t == "deepseek_v2" || t == "deepseek_v3" || t == "kimi_k2")
+        return {"n_routed_experts", "n_shared_experts", "first_k_dense_replace", "moe_layer_freq", "kv_lora_rank",
+                "q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim", "num_nextn_predict_layers"};
+    if (t == "glm4_moe")
+        return {"n_routed_experts", "n_shared_experts", "first_k_dense_replace", "use_qk_norm", "num_nextn_predict_layers"};
+    if (t == "qwen2_moe" || t == "qwen3_moe") return {"decoder_sparse_step", "mlp_only_layers"};
+    if (t == "qwen3_next")
+        return {"decoder_sparse_step", "mlp_only_layers", "full_attention_interval", "linear_num_key_heads",
+                "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim", "linear_conv_kernel_dim"};
+    if (t == "llama4" || t == "llama4_text")
+        return {"interleave_moe_layer_step", "moe_layers", "intermediate_size_mlp", "attention_chunk_size",
+                "no_rope_layers", "use_qk_norm", "vision_config"};
+    if (t == "gemma3" || t == "gemma3_text") return {"sliding_window_pattern", "vision_config"};
+    if (t == "mistral3") return {"vision_config"};
+    if (t == "jamba")
+        return {"attn_layer_period", "attn_layer_offset", "expert_layer_period", "expert_layer_offset", "mamba_d_state",
+                "mamba_d_conv", "mamba_expand", "mamba_dt_rank"};
+    if (t == "nemotron_h")
+        return {"hybrid_override_pattern", "mamba_num_heads", "mamba_head_dim", "ssm_state_size", "n_groups", "conv_kernel",
+                "mamba_d_state", "mamba_d_conv"};
+    return {};
+}
+
+/// Reads a list of layer indices (moe_layers, mlp_only_layers); false (with an error) when not one.
+bool index_list(object_reader& r, const char* key, std::uint64_t layers, std::vector<char>& out) {
+    out.assign(layers, 0);
+    const json* v = r.find(key);
+    if (v == nullptr) return true;
+    if (!v->is_array()) {
+        r.fail(r.field(key), "must be a list of layer indices");
+        return false;
+    }
+    for (const auto& e : *v) {
+        if (!e.is_number_unsigned() || e.get<std::uint64_t>() >= layers) {
+            r.fail(r.field(key), "must list layer indices from 0 to " + std::to_string(layers == 0 ? 0 : layers - 1));
+            return false;
+        }
+        out[e.get<std::size_t>()] = 1;
+    }
+    return true;
+}
+
+/// An integer HF key read into a value, marking it understood.
+std::uint64_t hf_int(object_reader& r, const char* key, std::uint64_t fallback, std::uint64_t lo = 0,
+                     std::uint64_t hi = 16777216) {
+    std::uint64_t v = fallback;
+    r.integer(key, v, lo, hi);
+    return v;
+}
+
+}  // namespace
+
+void read_model_object(object_reader& r, model_config& m, int depth);
+
+namespace {
+
+/// memplan's own per-layer lists: `layer_types` (attention kinds; Hugging Face names accepted) and
+/// `mlp_layer_types` (dense, moe, none).
+void read_layer_lists(object_reader& r, model_config& m) {
+    if (const json* types = r.find("layer_types"); types != nullptr) {
+        std::vector<attention_kind> kinds;
+        bool ok = types->is_array();
+        for (const auto& t : ok ? *types : json::array()) {
+            attention_kind k{};
+            if (!t.is_string() || !parse_enum(t.get<std::string>(), k)) {
+                r.fail(r.field("layer_types"), "has an unknown layer type " + t.dump() +
+                                                   " (known: full_attention, sliding_attention, chunked_attention, "
+                                                   "linear_attention, mla, mamba, none)");
+                ok = false;
+                break;
+            }
+            kinds.push_back(k);
+        }
+        if (!types->is_array()) r.fail(r.field("layer_types"), "must be a list with one attention kind per layer");
+        if (ok) m.layer_attention = kinds;
+    }
+    if (const json* types = r.find("mlp_layer_types"); types != nullptr) {
+        std::vector<layer_mlp_kind> kinds;
+        bool ok = types->is_array();
+        for (const auto& t : ok ? *types : json::array()) {
+            layer_mlp_kind k{};
+            std::string name = t.is_string() ? t.get<std::string>() : "";
+            if (name == "sparse") name = "moe";
+            if (!parse_enum(name, k)) {
+                r.fail(r.field("mlp_layer_types"), "has an unknown MLP kind " + t.dump() + " (known: dense, moe, none)");
+                ok = false;
+                break;
+            }
+            kinds.push_back(k);
+        }
+        if (!types->is_array()) r.fail(r.field("mlp_layer_types"), "must be a list with one MLP kind per layer");
+        if (ok) m.layer_mlp = kinds;
+    }
+}
+
+/// Hugging Face config.json keys (lenient), and memplan's own structural keys.
+void read_model_keys(object_reader& r, model_config& m) {
+    r.integer("params", m.params, 0, max_param_count);
+    // Sizes, with GPT-2's names as aliases (n_layer, n_embd, n_head, n_inner).
+    for (const char* k : {"num_hidden_layers", "n_layer", "num_layers"}) r.integer(k, m.num_hidden_layers, 1, 65536);
+    for (const char* k : {"hidden_size", "n_embd", "d_model"}) r.integer(k, m.hidden_size, 1, 1048576);
+    for (const char* k : {"num_attention_heads", "n_head"}) r.integer(k, m.num_attention_heads, 1, 65536);
+    r.integer("num_key_value_heads", m.num_key_value_heads, 1, 65536);
+    r.integer("head_dim", m.head_dim, 1, 65536);
+    for (const char* k : {"intermediate_size", "n_inner", "ffn_hidden_size"}) r.integer(k, m.intermediate_size, 1, 1048576);
+    r.integer("vocab_size", m.vocab_size, 1, 16777216);
+    r.boolean("tie_word_embeddings", m.tie_word_embeddings);
+    r.integer("learned_positions", m.learned_positions, 0, 16777216);
+    if (m.model_type == "gpt2") r.integer("n_positions", m.learned_positions, 0, 16777216);
+    // The context limit: max_position_embeddings (GPT-2: n_positions, also its learned position table).
+    r.integer("max_position_embeddings", m.max_position_embeddings, 0, max_context_limit);
+    if (m.model_type == "gpt2" && m.max_position_embeddings == 0) m.max_position_embeddings = m.learned_positions;
+    r.name("norm", m.norm, "layernorm, rmsnorm");
+    r.name("mlp", m.mlp, "plain, gated");
+    r.integer("norms_per_layer", m.norms_per_layer, 0, 16);
+    bool attention_bias = m.qkv_bias;
+    if (r.has("attention_bias")) {  // Llama-family key: biases on q, k, v and o
+        r.boolean("attention_bias", attention_bias);
+        m.qkv_bias = attention_bias;
+        // modeling_glm4_moe.py: attention_bias applies to q/k/v only, o_proj has none.
+        m.attention_out_bias = m.model_type == "glm4_moe" ? false : attention_bias;
+    }
+    r.boolean("qkv_bias", m.qkv_bias);
+    r.boolean("attention_out_bias", m.attention_out_bias);
+    r.boolean("mlp_bias", m.mlp_bias);
+    r.boolean("dropout", m.dropout);
+    // Dropout probabilities of HF configs: any positive one means dropout layers are active in training.
+    bool any_probability = false, any_positive = false;
+    for (const char* k : {"attention_dropout", "hidden_dropout", "resid_pdrop", "attn_pdrop", "embd_pdrop",
+                          "hidden_dropout_prob", "attention_probs_dropout_prob"}) {
+        double p = 0;
+        if (r.probability(k, p)) {
+            any_probability = true;
+            any_positive = any_positive || p > 0;
+        }
+    }
+    if (any_probability && !r.raw().contains("dropout")) m.dropout = any_positive;
+    // Mixture of experts: Mixtral's num_local_experts, Qwen2-MoE's num_experts, DeepSeek's n_routed_experts.
+    for (const char* k : {"num_local_experts", "num_experts"}) r.integer(k, m.num_experts, 0, 65536);
+    r.integer("num_experts_per_tok", m.experts_per_token, 0, 65536);
+    if (m.model_type == "gpt_oss") r.integer("experts_per_token", m.experts_per_token, 0, 65536);
+    r.integer("moe_intermediate_size", m.moe_intermediate_size, 1, 1048576);
+    r.integer("shared_expert_intermediate_size", m.shared_expert_intermediate_size, 0, 1048576);
+    // Sliding-window attention.
+    r.integer("sliding_window", m.sliding_window, 0, 16777216);
+    r.integer("sliding_window_layers", m.sliding_window_layers, 0, 65536);
+    bool use_window = true;
+    if (r.has("use_sliding_window")) r.boolean("use_sliding_window", use_window);
+    if (!use_window) m.sliding_window = 0;  // Qwen2: the window is configured but switched off
+    if (use_window && r.has("max_window_layers") && m.sliding_window != 0) {
+        // Qwen2 (modeling_qwen2.py / configuration_qwen2.py layer_types): layers from max_window_layers on
+        // use the window; with max_window_layers ≥ num_hidden_layers no layer does.
+        std::uint64_t max_window_layers = 0;
+        r.integer("max_window_layers", max_window_layers, 0, 65536);
+        if (max_window_layers >= m.num_hidden_layers) m.sliding_window = 0;
+        else m.sliding_window_layers = m.num_hidden_layers - max_window_layers;
+    }
+    if (m.model_type == "gemma2" && m.sliding_window != 0 && m.sliding_window_layers == 0 && m.num_hidden_layers != 0) {
+        // modeling_gemma2.py: even layers (0, 2, …) slide, odd ones attend globally.
+        m.layer_attention.assign(m.num_hidden_layers, attention_kind::full);
+        for (std::uint64_t i = 0; i < m.num_hidden_layers; i += 2) m.layer_attention[i] = attention_kind::sliding;
+        m.sliding_window_layers = (m.num_hidden_layers + 1) / 2;
+    }
+    read_layer_lists(r, m);
+    if (!m.layer_attention.empty()) {
+        std::uint64_t sliding = 0;  // newer configs list each layer's attention kind
+        for (auto k : m.layer_attention) sliding += k == attention_kind::sliding ? 1 : 0;
+        m.sliding_window_layers = sliding;
+    }
+    // memplan's own keys for the structures of 2025–2026 models (arch.hpp / config.hpp).
+    r.integer("attention_chunk_size", m.attention_chunk_size, 0, 16777216);
+    r.boolean("qk_norm", m.qk_norm);
+    r.boolean("attention_sinks", m.attention_sinks);
+    r.boolean("attention_output_gate", m.attention_output_gate);
+    r.integer("q_lora_rank", m.q_lora_rank, 0, 1048576);
+    r.integer("kv_lora_rank", m.kv_lora_rank, 0, 1048576);
+    r.integer("qk_nope_head_dim", m.qk_nope_head_dim, 0, 65536);
+    r.integer("qk_rope_head_dim", m.qk_rope_head_dim, 0, 65536);
+    r.integer("v_head_dim", m.v_head_dim, 0, 65536);
+    r.boolean("router_bias", m.router_bias);
+    r.boolean("shared_expert_gate", m.shared_expert_gate);
+    r.integer("linear_num_key_heads", m.linear_num_key_heads, 0, 65536);
+    r.integer("linear_num_value_heads", m.linear_num_value_heads, 0, 65536);
+    r.integer("linear_key_head_dim", m.linear_key_head_dim, 0, 65536);
+    r.integer("linear_value_head_dim", m.linear_value_head_dim, 0, 65536);
+    r.integer("linear_conv_kernel_dim", m.linear_conv_kernel_dim, 0, 1024);
+    r.integer("mamba_version", m.mamba_version, 0, 2);
+    r.integer("mamba_d_inner", m.mamba_d_inner, 0, 1048576);
+    r.integer("mamba_d_state", m.mamba_d_state, 0, 65536);
+    r.integer("mamba_d_conv", m.mamba_d_conv, 0, 1024);
+    r.integer("mamba_dt_rank", m.mamba_dt_rank, 0, 1048576);
+    r.integer("mamba_num_heads", m.mamba_num_heads, 0, 65536);
+    r.integer("mamba_n_groups", m.mamba_n_groups, 0, 65536);
+    r.boolean("mamba_conv_bias", m.mamba_conv_bias);
+    r.boolean("mamba_proj_bias", m.mamba_proj_bias);
+    r.integer("num_nextn_predict_layers", m.num_nextn_predict_layers, 0, 64);
+    r.boolean("mtp", m.mtp);
+    r.integer("vision_params", m.vision_params, 0, max_param_count);
+    r.name("checkpoint", m.checkpoint, "none, fp8_block, mxfp4, nf4, int8, int4_group");
+    r.integer("quant_block", m.quant_block, 0, 1048576);
+    r.boolean("quant_experts_only", m.quant_experts_only);
+    r.boolean("quant_double", m.quant_double);
+    r.boolean("quant_g_idx", m.quant_g_idx);
+}
+
+/// A positive size in a vision config object `o` (1 … 2^24), or `fallback` when the key is absent or
+/// null; anything else is an error naming `prefix` + key, and 0.
+std::uint64_t vision_size(object_reader& r, const json& o, const char* key, std::uint64_t fallback, const std::string& prefix) {
+    const auto it = o.find(key);
+    if (it == o.end() || it->is_null()) return fallback;
+    if (!it->is_number_unsigned() || it->get<std::uint64_t>() == 0 || it->get<std::uint64_t>() > 16777216) {
+        r.fail(prefix + key, detail::integer_range_message(1, 16777216));
+        return 0;
+    }
+    return it->get<std::uint64_t>();
+}
+
+/// A ViT vision tower as SigLIP (modeling_siglip.py SiglipVisionTransformer without head): patch
+/// convolution C·p²·d + d, position embeddings (image/p)²·d, per layer two LayerNorms (2·2d),
+/// q/k/v/o with biases (4d² + 4d) and an MLP d×f + f + f×d + d, and a final LayerNorm 2d.
+bool siglip_params(object_reader& r, const json& v, std::uint64_t& out) {
+    const std::string prefix = r.field("vision_config") + ".";
+    const auto get = [&](const char* key, std::uint64_t fallback) { return vision_size(r, v, key, fallback, prefix); };
+    // Defaults of SiglipVisionConfig (configuration_siglip.py).
+    const u128 d = get("hidden_size", 768), f = get("intermediate_size", 3072), layers = get("num_hidden_layers", 12),
+               c = get("num_channels", 3), patch = get("patch_size", 16), image = get("image_size", 224);
+    if (d == 0 || f == 0 || layers == 0 || c == 0 || patch == 0 || image == 0) return false;
+    if (const auto it = v.find("vision_use_head"); it != v.end() && it->is_boolean() && it->get<bool>()) {
+        r.fail(r.field("vision_config.vision_use_head"), "is not supported yet (SigLIP attention-pooling head)");
+        return false;
+    }
+    const u128 grid = image / patch;
+    const u128 total = c * patch * patch * d + d + grid * grid * d + layers * (4 * d + 4 * d * d + 4 * d + 2 * d * f + f + d) + 2 * d;
+    out = static_cast<std::uint64_t>(std::min<u128>(total, max_param_count));
+    return true;
+}
+
+/// Pixtral vision tower and Mistral 3 projector (modeling_pixtral.py PixtralVisionModel:
+/// patch_conv C·p²·d without bias, ln_pre RMSNorm d, per layer attention_norm and ffn_norm (2d),
+/// q/k/v/o without bias (4d²) and a gated MLP 3·d·f; modeling_mistral3.py Mistral3MultiModalProjector:
+/// norm d, patch_merger d·s² × d, linear_1 d × h and linear_2 h × h, with biases when
+/// multimodal_projector_bias).
+bool pixtral_params(object_reader& r, const json& outer, const json& v, std::uint64_t text_hidden, std::uint64_t& out) {
+    const auto get = [&](const json& o, const char* key, std::uint64_t fallback, const std::string& where) {
+        return vision_size(r, o, key, fallback, r.field(where));
+    };
+    // Defaults of PixtralVisionConfig and Mistral3Config.
+    const u128 d = get(v, "hidden_size", 1024, "vision_config."), f = get(v, "intermediate_size", 4096, "vision_config."),
+               layers = get(v, "num_hidden_layers", 24, "vision_config."), c = get(v, "num_channels", 3, "vision_config."),
+               patch = get(v, "patch_size", 16, "vision_config."), merge = get(outer, "spatial_merge_size", 2, "");
+    if (d == 0 || f == 0 || layers == 0 || c == 0 || patch == 0 || merge == 0) return false;
+    if (const auto it = outer.find("vision_feature_layer"); it != outer.end() && !(it->is_number_integer() && it->get<std::int64_t>() == -1)) {
+        r.fail(r.field("vision_feature_layer"), "is supported as -1 only (one feature layer)");
+        return false;
+    }
+    const bool bias = outer.value("multimodal_projector_bias", false);
+    const u128 h = text_hidden;
+    const u128 tower = c * patch * patch * d + d + layers * (2 * d + 4 * d * d + 3 * d * f);
+    const u128 projector = d + d * merge * merge * d + d * h + h * h + (bias ? 2 * h : 0);
+    out = static_cast<std::uint64_t>(std::min<u128>(tower + projector, max_param_count));
+    return true;
+}
+
+/// Llama 4 vision tower and projector, as transformers' src/transformers/models/llama4/modeling_llama4.py
+/// (commit 63210d0e3b74c2119b7998ff65bc6a2729283626) builds them; defaults of Llama4VisionConfig
+/// (configuration_llama4.py, commit b17cfe48c5a9631dcf9f57f3865a055903800f81).
+bool llama4_vision_params(object_reader& r, const json& v, std::uint64_t text_hidden, std::uint64_t& out) {
+    const std::string prefix = r.field("vision_config") + ".";
+    const auto get = [&](const char* key, std::uint64_t fallback) { return vision_size(r, v, key, fallback, prefix); };
+    const u128 d = get("hidden_size", 768), layers = get("num_hidden_layers", 34), heads = get("num_attention_heads", 16),
+               c = get("num_channels", 3), f = get("intermediate_size", 5632), out_dim = get("vision_output_dim", 7680),
+               image = get("image_size", 448), patch = get("patch_size", 14), p_in = get("projector_input_dim", 4096),
+               p_out = get("projector_output_dim", 4096);
+    if (d == 0 || layers == 0 || heads == 0 || c == 0 || f == 0 || out_dim == 0 || image == 0 || patch == 0 || p_in == 0 || p_out == 0)
+        return false;
+    // Llama4VisionAttention: head_dim = hidden_size // num_attention_heads (integer division).
+    if (heads > d) {
+        r.fail(r.field("vision_config.num_attention_heads"), "must not exceed vision_config.hidden_size (" + std::to_string(static_cast<std::uint64_t>(d)) + ")");
+        return false;
+    }
+    // Llama4VisionMLP2 feeds fc1's projector_input_dim outputs to fc2 (projector_output_dim inputs), and
+    // Llama4MultiModalProjector reads vision_output_dim features: a checkpoint whose sizes differ does not run.
+    if (p_in != p_out) {
+        r.fail(r.field("vision_config.projector_output_dim"), "must equal vision_config.projector_input_dim (" + std::to_string(static_cast<std::uint64_t>(p_in)) + ")");
+        return false;
+    }
+    if (out_dim != p_out) {
+        r.fail(r.field("vision_config.vision_output_dim"), "must equal vision_config.projector_output_dim (" + std::to_string(static_cast<std::uint64_t>(p_out)) + ")");
+        return false;
+    }
+    const u128 attn_width = heads * (d / heads);  // num_heads · head_dim: q/k/v output width, o_proj input width
+    // Llama4UnfoldConvolution: linear C·p² × d, bias=False.
+    const u128 patch_embedding = c * patch * patch * d;
+    // Llama4VisionModel: class_embedding d; positional_embedding_vlm ((image_size // patch_size)² + 1) × d.
+    const u128 grid = image / patch;
+    const u128 embeddings = d + (grid * grid + 1) * d;
+    // Llama4VisionModel: layernorm_pre and layernorm_post, nn.LayerNorm (weight and bias) each.
+    const u128 outer_norms = 2 * 2 * d;
+    // Llama4VisionEncoderLayer: q/k/v d × attn_width with bias, o_proj attn_width × d with bias (Llama4VisionAttention);
+    // Llama4VisionMLP fc1 d × f and fc2 f × d with biases; input_layernorm and post_attention_layernorm (2 · 2d).
+    const u128 layer = 3 * (d * attn_width + attn_width) + (attn_width * d + d) + (d * f + f) + (f * d + d) + 2 * 2 * d;
+    // Llama4VisionPixelShuffleMLP → Llama4VisionMLP2: fc1 intermediate_size × projector_input_dim and
+    // fc2 projector_output_dim × projector_output_dim, both bias=False.
+    const u128 adapter = f * p_in + p_out * p_out;
+    // Llama4MultiModalProjector: linear_1 vision_output_dim × text hidden_size, bias=False (the modelling file
+    // does not read multi_modal_projector_bias).
+    const u128 projector = out_dim * text_hidden;
+    const u128 total = patch_embedding + embeddings + outer_norms + layers * layer + adapter + projector;
+    out = static_cast<std::uint64_t>(std::min<u128>(total, max_param_count));
+    return true;
+}
+
+/// The vision tower and projector of a multimodal checkpoint (vision_config beside the language model of
+/// `outer_type`) into m.vision_params; a tower memplan cannot count is refused, naming vision_config, so
+/// that no total silently leaves it out (and the resolved keys, which hold vision_params, say the same).
+void read_vision_tower(object_reader& r, const json& outer, const json& vision, const std::string& outer_type, model_config& m) {
+    std::uint64_t tower = 0;
+    if (outer_type == "gemma3") {
+        // modeling_gemma3.py Gemma3MultiModalProjector: mm_input_projection_weight d_vision × h and
+        // mm_soft_emb_norm (RMSNorm d_vision), after a SigLIP tower.
+        if (siglip_params(r, vision, tower)) {
+            const std::uint64_t dv = vision.value("hidden_size", std::uint64_t{768});
+            m.vision_params = tower + dv * m.hidden_size + dv;
+        }
+    } else if (outer_type == "mistral3") {
+        if (pixtral_params(r, outer, vision, m.hidden_size, tower)) m.vision_params = tower;
+        for (const char* k : {"spatial_merge_size", "multimodal_projector_bias", "vision_feature_layer"}) (void)r.find(k);
+    } else if (outer_type == "llama4") {
+        if (llama4_vision_params(r, vision, m.hidden_size, tower)) m.vision_params = tower;
+    } else {
+        r.fail(r.field("vision_config"), "is not supported yet for model_type " +
+                                             (outer_type.empty() ? std::string("\"\"") : outer_type) +
+                                             " (its vision tower cannot be counted; leave vision_config out to size the language model alone)");
+    }
+}
+
+/// quantization_config of a released checkpoint.
+void read_quantization(object_reader& r, model_config& m) {
+    const json* q = r.find("quantization_config");
+    if (q == nullptr) return;
+    const std::string field = r.field("quantization_config");
+    if (!q->is_object()) return r.fail(field, "must be an object");
+    const std::string method = q->value("quant_method", std::string());
+    if (method == "fp8") {
+        // DeepSeek-V3 / Qwen3 FP8: weight_block_size [128, 128] (transformers finegrained_fp8.py).
+        const auto bs = q->find("weight_block_size");
+        if (bs == q->end() || !bs->is_array() || bs->size() != 2 || !(*bs)[0].is_number_unsigned() ||
+            (*bs)[0] != (*bs)[1] || (*bs)[0].get<std::uint64_t>() == 0)
+            return r.fail(field + ".weight_block_size", "must be a square block such as [128, 128] (other FP8 layouts are not supported yet)");
+        m.checkpoint = checkpoint_format::fp8_block;
+        m.quant_block = (*bs)[0].get<std::uint64_t>();
+    } else if (method == "mxfp4") {
+        // transformers quantizer_mxfp4.py: only the MoE experts are MXFP4; gpt-oss lists attention,
+        // router, embeddings and lm_head in modules_to_not_convert.
+        if (m.num_experts == 0 && m.model_type != "gpt_oss")
+            return r.fail(field, "mxfp4 is supported for MoE experts only (gpt-oss)");
+        m.checkpoint = checkpoint_format::mxfp4;
+        m.quant_experts_only = true;
+    } else if (method == "bitsandbytes") {
+        if (q->value("load_in_4bit", false)) {
+            m.checkpoint = checkpoint_format::nf4;
+            m.quant_block = 64;  // bitsandbytes Linear4bit blocksize
+            m.quant_double = q->value("bnb_4bit_use_double_quant", false);
+        } else if (q->value("load_in_8bit", false)) {
+            m.checkpoint = checkpoint_format::int8;
+        } else {
+            return r.fail(field, "bitsandbytes needs load_in_4bit or load_in_8bit");
+        }
+    } else if (method == "awq" || method == "gptq") {
+        const std::uint64_t bits = q->contains("bits") && (*q)["bits"].is_number_unsigned() ? (*q)["bits"].get<std::uint64_t>()
+                                   : q->contains("w_bit") && (*q)["w_bit"].is_number_unsigned() ? (*q)["w_bit"].get<std::uint64_t>() : 0;
+        if (bits != 4) return r.fail(field + ".bits", "must be 4 (other widths are not supported yet)");
+        std::uint64_t group = 0;
+        for (const char* k : {"group_size", "q_group_size"})
+            if (q->contains(k) && (*q)[k].is_number_integer() && (*q)[k].get<std::int64_t>() > 0) group = (*q)[k].get<std::uint64_t>();
+        if (group == 0) return r.fail(field + ".group_size", "must be a positive group size (per-channel is not supported yet)");
+        m.checkpoint = checkpoint_format::int4_group;
+        m.quant_block = group;
+        m.quant_g_idx = method == "gptq";
+    } else {
+        r.fail(field + ".quant_method", "'" + method + "' is not supported yet (fp8, mxfp4, bitsandbytes, awq, gptq are)");
+    }
+}
+
+/// Family-specific Hugging Face keys: layer patterns, MLA, MoE placement, hybrid mixers.
+void read_family_keys(object_reader& r, model_config& m) {
+    const std::string& t = m.model_type;
+    const std::uint64_t L = m.num_hidden_layers;
+    const json& obj = r.raw();
+    // memplan's explicit per-layer lists (a resolved model) take precedence over the HF patterns.
+    const bool own_attention = obj.contains("layer_types") && !m.layer_attention.empty();
+    const bool own_mlp = obj.contains("mlp_layer_types");
+    if (t == "deepseek_v2" || t == "deepseek_v3" || t == "kimi_k2" || t == "glm4_moe") {
+        // modeling_deepseek_v3.py / modeling_glm4_moe.py: layers ≥ first_k_dense_replace (and a multiple of
+        // moe_layer_freq, DeepSeek-V2's modeling_deepseek.py) are MoE with n_routed_experts of
+        // moe_intermediate_size and one shared MLP of n_shared_experts · moe_intermediate_size.
+        m.num_experts = hf_int(r, "n_routed_experts", m.num_experts, 0, 65536);
+        const std::uint64_t shared = hf_int(r, "n_shared_experts", 0, 0, 1024);
+        const std::uint64_t first_dense = hf_int(r, "first_k_dense_replace", 0, 0, 65536);
+        const std::uint64_t freq = hf_int(r, "moe_layer_freq", 1, 1, 65536);
+        if (shared != 0 && m.moe_intermediate_size != 0) m.shared_expert_intermediate_size = shared * m.moe_intermediate_size;
+        if (!own_mlp && m.num_experts != 0 && L != 0 && (obj.contains("first_k_dense_replace") || obj.contains("moe_layer_freq"))) {
+            m.layer_mlp.assign(L, layer_mlp_kind::dense);
+            for (std::uint64_t i = first_dense; i < L; ++i)
+                if (i % freq == 0) m.layer_mlp[i] = layer_mlp_kind::moe;
+        }
+        if (t != "glm4_moe") {
+            // Nulls read as absent: q_lora_rank null means queries are projected directly (DeepSeek-V2-Lite).
+            if (!own_attention && obj.contains("kv_lora_rank") && !obj.at("kv_lora_rank").is_null()) {
+                m.layer_attention.assign(L, attention_kind::mla);
+                m.sliding_window_layers = 0;
+            }
+        } else {
+            r.boolean("use_qk_norm", m.qk_norm);
+        }
+    } else if (t == "qwen2_moe" || t == "qwen3_moe" || t == "qwen3_next") {
+        // modeling_qwen3_moe.py: layer i is sparse when not in mlp_only_layers and (i + 1) % decoder_sparse_step == 0.
+        const std::uint64_t step = hf_int(r, "decoder_sparse_step", 1, 1, 65536);
+        std::vector<char> dense_only;
+        if (index_list(r, "mlp_only_layers", L, dense_only) && !own_mlp && m.num_experts != 0 && L != 0 &&
+            (obj.contains("decoder_sparse_step") || obj.contains("mlp_only_layers"))) {
+            m.layer_mlp.assign(L, layer_mlp_kind::dense);
+            for (std::uint64_t i = 0; i < L; ++i)
+                if (!dense_only[i] && (i + 1) % step == 0) m.layer_mlp[i] = layer_mlp_kind::moe;
+        }
+        if (t == "qwen3_next" && L != 0 && !obj.contains("layer_types")) {
+            // configuration_qwen3_next.py: layer_types default, every full_attention_interval-th layer full.
+            const std::uint64_t interval = hf_int(r, "full_attention_interval", 4, 1, 65536);
+            m.layer_attention.assign(L, attention_kind::linear);
+            for (std::uint64_t i = 0; i < L; ++i)
+                if ((i + 1) % interval == 0) m.layer_attention[i] = attention_kind::full;
+        } else if (t == "qwen3_next") {
+            hf_int(r, "full_attention_interval", 4, 1, 65536);
+        }
+    } else if ((t == "llama4" || t == "llama4_text") && !obj.contains("moe_intermediate_size")) {
+        // configuration_llama4.py / modeling_llama4.py: experts and the shared expert are intermediate_size
+        // wide, dense layers intermediate_size_mlp; moe_layers default every interleave_moe_layer_step-th
+        // layer; no_rope_layers (1 = RoPE layer, chunked attention; 0 = NoPE, global) default every 4th NoPE.
+        // Both widths are required: Llama4TextConfig's defaults (8192, 16384) would be silent guesses.
+        const std::uint64_t expert_ffn = m.intermediate_size;
+        if (expert_ffn == 0) r.fail(r.field("intermediate_size"), "is required for a Llama 4 config (the experts' width)");
+        m.moe_intermediate_size = expert_ffn;
+        m.shared_expert_intermediate_size = expert_ffn;
+        m.intermediate_size = hf_int(r, "intermediate_size_mlp", 0, 0, 1048576);
+        const std::uint64_t step = hf_int(r, "interleave_moe_layer_step", 1, 1, 65536);
+        bool use_qk_norm = false;
+        r.boolean("use_qk_norm", use_qk_norm);  // L2 norm without weights: no parameters
+        if (L != 0) {
+            std::vector<char> moe;
+            if (obj.contains("moe_layers") && !obj.at("moe_layers").is_null()) index_list(r, "moe_layers", L, moe);
+            else {
+                moe.assign(L, false);
+                for (std::uint64_t i = step - 1; i < L; i += step) moe[i] = true;
+            }
+            m.layer_mlp.assign(L, layer_mlp_kind::dense);
+            for (std::uint64_t i = 0; i < L; ++i)
+                if (moe[i] && m.num_experts != 0) m.layer_mlp[i] = layer_mlp_kind::moe;
+            if (m.intermediate_size == 0) {
+                if (std::find(m.layer_mlp.begin(), m.layer_mlp.end(), layer_mlp_kind::dense) != m.layer_mlp.end())
+                    r.fail(r.field("intermediate_size_mlp"), "is required for a Llama 4 config with dense layers (their width)");
+                m.intermediate_size = expert_ffn;  // no dense layer uses it
+            }
+            m.attention_chunk_size = hf_int(r, "attention_chunk_size", 0, 0, 16777216);
+            std::vector<std::uint64_t> rope(L);
+            for (std::uint64_t i = 0; i < L; ++i) rope[i] = (i + 1) % 4 != 0 ? 1 : 0;
+            if (const json* nr = r.find("no_rope_layers"); nr != nullptr && nr->is_array() && !nr->empty()) {
+                if (nr->size() != L) r.fail(r.field("no_rope_layers"), "must list one 0/1 entry per layer (" + std::to_string(L) + ")");
+                else
+                    for (std::uint64_t i = 0; i < L; ++i) rope[i] = (*nr)[i].is_number() && (*nr)[i].get<double>() != 0 ? 1 : 0;
+            }
+            m.layer_attention.assign(L, attention_kind::full);
+            if (m.attention_chunk_size != 0)
+                for (std::uint64_t i = 0; i < L; ++i)
+                    if (rope[i] != 0) m.layer_attention[i] = attention_kind::chunked;
+        }
+    } else if ((t == "gemma3" || t == "gemma3_text") && L != 0 && !obj.contains("layer_types") && m.sliding_window != 0) {
+        // configuration_gemma3.py: layer i slides unless (i + 1) % sliding_window_pattern == 0 (default 6).
+        const std::uint64_t pattern = hf_int(r, "sliding_window_pattern", 6, 1, 65536);
+        m.layer_attention.assign(L, attention_kind::sliding);
+        for (std::uint64_t i = 0; i < L; ++i)
+            if ((i + 1) % pattern == 0) m.layer_attention[i] = attention_kind::full;
+    } else if (t == "jamba" && L != 0 && !own_attention) {
+        // modeling_jamba.py: attention where i % attn_layer_period == attn_layer_offset, Mamba elsewhere;
+        // MoE where i % expert_layer_period == expert_layer_offset. Mamba-1: I = mamba_expand · h,
+        // dt_rank "auto" = ceil(h / 16).
+        const std::uint64_t ap = hf_int(r, "attn_layer_period", 8, 1, 65536), ao = hf_int(r, "attn_layer_offset", 4, 0, 65536);
+        const std::uint64_t ep = hf_int(r, "expert_layer_period", 2, 1, 65536), eo = hf_int(r, "expert_layer_offset", 1, 0, 65536);
+        m.layer_attention.assign(L, attention_kind::mamba);
+        m.layer_mlp.assign(L, layer_mlp_kind::dense);
+        for (std::uint64_t i = 0; i < L; ++i) {
+            if (i % ap == ao) m.layer_attention[i] = attention_kind::full;
+            if (i % ep == eo && m.num_experts != 0) m.layer_mlp[i] = layer_mlp_kind::moe;
+        }
+        m.mamba_d_state = hf_int(r, "mamba_d_state", 16, 1, 65536);
+        m.mamba_d_conv = hf_int(r, "mamba_d_conv", 4, 1, 1024);
+        m.mamba_d_inner = hf_int(r, "mamba_expand", 2, 1, 1024) * m.hidden_size;
+        const json* dt = r.find("mamba_dt_rank");
+        m.mamba_dt_rank = (m.hidden_size + 15) / 16;
+        if (dt != nullptr && dt->is_number_unsigned()) m.mamba_dt_rank = dt->get<std::uint64_t>();
+        else if (dt != nullptr && !(dt->is_string() && dt->get<std::string>() == "auto"))
+            r.fail(r.field("mamba_dt_rank"), "must be a positive integer or \"auto\"");
+        // mamba_conv_bias / mamba_proj_bias are read below as memplan keys of the same name (defaults true / false).
+    } else if (t == "nemotron_h" && L != 0 && obj.contains("hybrid_override_pattern")) {
+        // modeling_nemotron_h.py: hybrid_override_pattern gives each layer's one mixer: M = Mamba-2,
+        // * = attention, - = MLP. I = mamba_num_heads · mamba_head_dim.
+        std::string pattern;
+        r.text("hybrid_override_pattern", pattern);
+        if (pattern.size() != L) {
+            r.fail(r.field("hybrid_override_pattern"), "must have one character per layer (" + std::to_string(L) + ")");
+        } else {
+            m.layer_attention.assign(L, attention_kind::none);
+            m.layer_mlp.assign(L, layer_mlp_kind::none);
+            for (std::uint64_t i = 0; i < L; ++i) {
+                const char c = pattern[i];
+                if (c == 'M') m.layer_attention[i] = attention_kind::mamba;
+                else if (c == '*') m.layer_attention[i] = attention_kind::full;
+                else if (c == '-') m.layer_mlp[i] = layer_mlp_kind::dense;
+                else {
+                    r.fail(r.field("hybrid_override_pattern"), std::string("has a layer kind '") + c +
+                                                                   "' that is not supported yet (M, *, - are)");
+                    break;
+                }
+            }
+        }
+        m.mamba_num_heads = hf_int(r, "mamba_num_heads", 0, 0, 65536);
+        m.mamba_d_inner = m.mamba_num_heads * hf_int(r, "mamba_head_dim", 64, 1, 65536);
+        m.mamba_d_state = hf_int(r, "ssm_state_size", 128, 1, 65536);
+        m.mamba_n_groups = hf_int(r, "n_groups", 8, 1, 65536);
+        m.mamba_d_conv = hf_int(r, "conv_kernel", 4, 1, 1024);
+        for (const char* k : {"use_conv_bias"}) r.boolean(k, m.mamba_conv_bias);
+        for (const char* k : {"use_bias"}) r.boolean(k, m.mamba_proj_bias);
+        if (obj.contains("attention_head_dim")) r.integer("attention_head_dim", m.head_dim, 1, 65536);
+    }
+}
+
+}  // namespace
+
+void read_model_object(object_reader& r, model_config& m, int depth) {
+    const json& obj = r.raw();
+    // A preset: the stored config of a published model, which the remaining keys may override.
+    if (const json* preset = r.find("preset"); preset != nullptr) {
+        // The stored document, parsed once (presets.cpp); null for an id that is no preset.
+        const json* stored = preset->is_string() ? preset_config(preset->get<std::string>()) : nullptr;
+        if (stored == nullptr) {
+            r.fail(r.field("preset"), "must be the id of a model preset (memplan presets)");
+            return;
+        }
+        object_reader inner(*stored, r.field("preset"), r.errors(), /*lenient=*/true);
+        read_model_object(inner, m, depth + 1);
+    }
+    // Multimodal configs keep the language model under text_config and the vision tower under vision_config.
+    if (const json* text = r.find("text_config"); text != nullptr && text->is_object() && depth < 2 &&
+                                                   !obj.contains("num_hidden_layers")) {
+        object_reader inner(*text, r.field("text_config"), r.errors(), /*lenient=*/true);
+        std::string outer_type;
+        if (const auto it = obj.find("model_type"); it != obj.end() && it->is_string()) outer_type = it->get<std::string>();
+        model_config text_model = m;
+        // Families whose text_config may leave keys at the configuration class's defaults.
+        const auto tt = text->find("model_type");
+        const std::string text_type = tt != text->end() && tt->is_string() ? tt->get<std::string>() : "";
+        read_model_object(inner, text_model, depth + 1);
+        m = text_model;
+        r.find("model_type");
+        if (const json* vision = r.find("vision_config"); vision != nullptr && vision->is_object() && !vision->empty())
+            read_vision_tower(r, obj, *vision, outer_type, m);
+        read_quantization(r, m);
+        // Other towers of a multimodal checkpoint are not modelled: refused, not ignored.
+        for (const char* k : {"audio_config", "speech_config", "talker_config"})
+            if (const auto it = obj.find(k); it != obj.end() && meaningful(*it))
+                r.fail(r.field(k), "is not supported yet for model_type " + outer_type);
+        for (const char* k : {"mtp", "checkpoint"}) (void)r.find(k);
+        r.boolean("mtp", m.mtp);
+        return;
+    }
+    std::string model_type = m.model_type;
+    r.text("model_type", model_type);
+    if (model_type != m.model_type || !r.has("preset")) {
+        const model_config sizes = m;
+        m = defaults_for(obj, model_type);
+        // keep sizes read from a preset
+        m.params = sizes.params;
+        m.num_hidden_layers = sizes.num_hidden_layers;
+        m.hidden_size = sizes.hidden_size;
+        m.num_attention_heads = sizes.num_attention_heads;
+        m.num_key_value_heads = sizes.num_key_value_heads;
+        m.head_dim = sizes.head_dim;
+        m.intermediate_size = sizes.intermediate_size;
+        m.vocab_size = sizes.vocab_size;
+        m.mtp = sizes.mtp;
+        m.vision_params = sizes.vision_params;
+    }
+    if (model_type == "gemma3_text" && depth > 0) {
+        // configuration_gemma3.py Gemma3TextConfig defaults, which the released text_config objects rely on.
+        if (m.vocab_size == 0) m.vocab_size = 262208;
+        if (m.num_attention_heads == 0) m.num_attention_heads = 8;
+        if (m.num_key_value_heads == 0) m.num_key_value_heads = 4;
+        if (m.head_dim == 0) m.head_dim = 256;
+        if (m.sliding_window == 0 && !obj.contains("sliding_window")) m.sliding_window = 4096;
+    }
+    read_model_keys(r, m);
+    const bool hf = obj.contains("model_type") && !obj.contains("preset");
+    if (hf) {
+        read_family_keys(r, m);
+        read_quantization(r, m);
+        // A flattened config (language keys at the top level) of a family that defines vision_config; for the
+        // others the family-key check below refuses it.
+        const auto understood = keys_of_family(model_type);
+        if (const json* vision = r.find("vision_config"); vision != nullptr && vision->is_object() && !vision->empty() &&
+                                                          std::find(understood.begin(), understood.end(), "vision_config") != understood.end())
+            read_vision_tower(r, obj, *vision, model_type == "llama4_text" ? "llama4" : model_type, m);
+        // Keys that change memory and that this family does not define: refused, not ignored.
+        for (const char* key : family_keys) {
+            const auto it = obj.find(key);
+            if (it == obj.end() || !meaningful(*it)) continue;
+            if (std::find(understood.begin(), understood.end(), key) != understood.end()) continue;
+            r.fail(r.field(key), "is not supported yet for model_type " + (model_type.empty() ? std::string("\"\"") : model_type));
+        }
+        if (!model_type.empty() && !is_known_family(model_type)) {
+            m.assumptions.push_back(
+                "model_type '" + model_type + "' is not a family memplan knows: counted as a decoder with " +
+                (m.norm == norm_kind::rmsnorm ? "RMSNorm (rms_norm_eps given)" : "LayerNorm") + ", a " +
+                (m.mlp == mlp_kind::gated ? "gated" : "plain") + " MLP (hidden_act), " +
+                (m.qkv_bias ? "attention biases" : "no attention biases") + ", " +
+                (m.tie_word_embeddings ? "tied" : "untied") + " embeddings" +
+                (m.num_experts != 0 ? ", Mixtral-style experts (router without bias, no shared expert)" : ""));
+        }
+    }
+}
+
+
+void read_model(const json& object, const std::string& path, model_config& m, diagnostics& errors) {
+    // A Hugging Face config (it names its model_type) may carry any keys that cannot change memory;
+    // an object built on a preset is memplan's own and stays strict.
+    const bool lenient = (object.contains("model_type") || object.contains("text_config")) && !object.contains("preset");
+    object_reader r(object, path, errors, lenient);
+    read_model_object(r, m, 0);
+    r.finish();
+}
+}  // namespace detail
+
+using ordered_json = nlohmann::ordered_json;
+using detail::dump_json;
+using detail::errors_json;
+
+/// The model a configuration describes (preset, Hugging Face config and overrides applied), as the
+/// explicit memplan model keys that reproduce it, with its exact parameter counts:
+/// {"model": {...}, "params": N|null, "params_active": N|null, "errors": [...]}.
+std::string resolve_model_json(const std::string& config_json, const std::string& hf_config_json) {
+    const auto parsed = parse_config(config_json, hf_config_json);
+    ordered_json out;
+    out["model"] = nullptr;
+    out["params"] = nullptr;
+    out["params_active"] = nullptr;
+    if (!parsed.ok()) {
+        out["errors"] = errors_json(parsed.errors);
+        return dump_json(out);
+    }
+    const model_config& m = parsed.value.model;
+    ordered_json model;
+    // Keys whose allowed range starts at 1 are left out when 0 ("not given": the core's default).
+    const auto positive = [&model](const char* key, std::uint64_t value) {
+        if (value != 0) model[key] = value;
+    };
+    if (!m.model_type.empty()) model["model_type"] = m.model_type;
+    if (m.params != 0) model["params"] = m.params;
+    positive("num_hidden_layers", m.num_hidden_layers);
+    positive("hidden_size", m.hidden_size);
+    positive("num_attention_heads", m.num_attention_heads);
+    positive("num_key_value_heads", m.num_key_value_heads);
+    positive("head_dim", m.head_dim);
+    positive("intermediate_size", m.intermediate_size);
+    positive("vocab_size", m.vocab_size);
+    model["tie_word_embeddings"] = m.tie_word_embeddings;
+    model["learned_positions"] = m.learned_positions;
+    model["norm"] = to_string(m.norm);
+    model["norms_per_layer"] = m.norms_per_layer;
+    model["mlp"] = to_string(m.mlp);
+    model["qkv_bias"] = m.qkv_bias;
+    model["attention_out_bias"] = m.attention_out_bias;
+    model["mlp_bias"] = m.mlp_bias;
+    model["dropout"] = m.dropout;
+    model["num_local_experts"] = m.num_experts;
+    model["num_experts_per_tok"] = m.experts_per_token;
+    positive("moe_intermediate_size", m.moe_intermediate_size);
+    model["shared_expert_intermediate_size"] = m.shared_expert_intermediate_size;
+    model["sliding_window"] = m.sliding_window;
+    // With a per-layer list the sliding layers are the list's (as reading the list back sets them).
+    std::uint64_t sliding_layers = m.sliding_window_layers;
+    if (!m.layer_attention.empty()) {
+        sliding_layers = 0;
+        for (auto k : m.layer_attention) sliding_layers += k == attention_kind::sliding ? 1 : 0;
+    }
+    model["sliding_window_layers"] = sliding_layers;
+    // The structures of 2025–2026 models: written when they differ from the family's defaults.
+    const model_config base = family_defaults(m.model_type);
+    if (!m.layer_attention.empty()) {
+        ordered_json kinds = ordered_json::array();
+        for (auto k : m.layer_attention) kinds.push_back(to_string(k));
+        model["layer_types"] = kinds;
+    }
+    if (!m.layer_mlp.empty()) {
+        ordered_json kinds = ordered_json::array();
+        for (auto k : m.layer_mlp) kinds.push_back(to_string(k));
+        model["mlp_layer_types"] = kinds;
+    }
+    const auto flag = [&model](const char* key, bool value, bool fallback) {
+        if (value != fallback) model[key] = value;
+    };
+    flag("qk_norm", m.qk_norm, base.qk_norm);
+    flag("attention_sinks", m.attention_sinks, base.attention_sinks);
+    flag("attention_output_gate", m.attention_output_gate, base.attention_output_gate);
+    flag("router_bias", m.router_bias, base.router_bias);
+    flag("shared_expert_gate", m.shared_expert_gate, base.shared_expert_gate);
+    flag("mamba_conv_bias", m.mamba_conv_bias, base.mamba_conv_bias);
+    flag("mamba_proj_bias", m.mamba_proj_bias, base.mamba_proj_bias);
+    flag("mtp", m.mtp, base.mtp);
+    flag("quant_experts_only", m.quant_experts_only, base.quant_experts_only);
+    flag("quant_double", m.quant_double, base.quant_double);
+    flag("quant_g_idx", m.quant_g_idx, base.quant_g_idx);
+    for (const auto& [key, value] : std::initializer_list<std::pair<const char*, std::uint64_t>>{
+             {"attention_chunk_size", m.attention_chunk_size}, {"q_lora_rank", m.q_lora_rank},
+             {"kv_lora_rank", m.kv_lora_rank}, {"qk_nope_head_dim", m.qk_nope_head_dim},
+             {"qk_rope_head_dim", m.qk_rope_head_dim}, {"v_head_dim", m.v_head_dim},
+             {"linear_num_key_heads", m.linear_num_key_heads}, {"linear_num_value_heads", m.linear_num_value_heads},
+             {"linear_key_head_dim", m.linear_key_head_dim}, {"linear_value_head_dim", m.linear_value_head_dim},
+             {"linear_conv_kernel_dim", m.linear_conv_kernel_dim}, {"mamba_version", m.mamba_version},
+             {"mamba_d_inner", m.mamba_d_inner}, {"mamba_d_state", m.mamba_d_state}, {"mamba_d_conv", m.mamba_d_conv},
+             {"mamba_dt_rank", m.mamba_dt_rank}, {"mamba_num_heads", m.mamba_num_heads},
+             {"mamba_n_groups", m.mamba_n_groups}, {"num_nextn_predict_layers", m.num_nextn_predict_layers},
+             {"vision_params", m.vision_params}, {"quant_block", m.quant_block},
+             {"max_position_embeddings", m.max_position_embeddings}})
+        if (value != 0 && !(std::string(key) == "mamba_version" && value == base.mamba_version)) model[key] = value;
+    if (m.checkpoint != checkpoint_format::none) model["checkpoint"] = to_string(m.checkpoint);
+    out["model"] = model;
+    if (m.num_hidden_layers != 0 && m.hidden_size != 0 && m.num_attention_heads != 0) {
+        const auto counted = count_params(m);
+        if (counted.ok()) {
+            out["params"] = counted.value.total;
+            out["params_active"] = counted.value.active;
+        }
+        out["errors"] = errors_json(counted.errors);
+    } else {
+        out["errors"] = ordered_json::array();
+    }
+    diagnostics assumed;
+    for (const auto& a : m.assumptions) assumed.push_back({"model.model_type", a});
+    out["warnings"] = errors_json(assumed);
+    return dump_json(out);
+}
+
+}  // namespace memplan

@@ -1,0 +1,214 @@
+// Per-GPU memory of a transformer training step or serving, for the most loaded GPU: validation
+// (validate.cpp), then every pipeline stage (train_memory.cpp / infer_memory.cpp) and the busiest
+// one reported. All arithmetic is exact in 128-bit integers and rounded up to a whole byte once,
+// at the end of each part.
+#include "memplan/memory/estimate.hpp"
+
+#include <optional>
+
+#include "memplan/api/fast_estimate.hpp"
+#include "memplan/serving/serving.hpp"
+#include "memory/stage.hpp"
+
+namespace memplan {
+
+using detail::u128;
+using detail::parts128;
+using detail::stage_params;
+using detail::params_of_stage;
+using detail::train_stage;
+using detail::infer_stage;
+
+namespace {
+bool assign_checked(u128 value, const char* field, std::uint64_t& out, diagnostics& errors) {
+    if (value > max_exact_integer) {
+        errors.push_back({field, "exceeds " + detail::to_decimal(max_exact_integer) +
+                                     " bytes (2^53); the inputs are out of any realistic range"});
+        return false;
+    }
+    out = static_cast<std::uint64_t>(value);
+    return true;
+}
+
+/// True when every decoder layer has the same parameters (then pipeline stages differ only in their
+/// layer count, the first stage's embeddings and the last stage's output layer and logits).
+bool uniform_layers(const param_breakdown& pb) {
+    if (pb.layers.empty()) return true;
+    const layer_params& a = pb.layers.front();
+    for (const layer_params& b : pb.layers)
+        if (b.total != a.total || b.experts != a.experts || b.linear != a.linear || b.expert_linear != a.expert_linear ||
+            b.native_bytes != a.native_bytes || b.native_expert_bytes != a.native_expert_bytes ||
+            b.native_scale_bytes != a.native_scale_bytes || b.packed_params != a.packed_params ||
+            b.packed_expert_params != a.packed_expert_params)
+            return false;
+    return true;
+}
+}  // namespace
+
+estimate_result estimate(const estimate_config& c) { return estimate(c, estimate_options{}); }
+
+model_counts count_model(const model_config& model) {
+    model_counts out;
+    out.params = count_params(model);
+    out.layer_kinds = count_layer_kinds(model);
+    out.uniform_layers = out.params.ok() && uniform_layers(out.params.value);
+    // count_params runs validate_architecture first: a model it counts has none of its errors.
+    if (!out.params.ok()) out.architecture_errors = validate_architecture(model);
+    if (out.params.ok()) {
+        out.train_warnings = architecture_warnings(model, run_mode::train);
+        out.infer_warnings = architecture_warnings(model, run_mode::infer);
+    }
+    return out;
+}
+
+context_asked asked_context(const estimate_config& c) {
+    if (c.mode == run_mode::train) return {"train.seq_len", c.train.seq_len};
+    if (c.infer.engine != serving_engine::none && c.infer.max_model_len > c.infer.context_len)
+        return {"infer.max_model_len", c.infer.max_model_len};
+    return {"infer.context_len", c.infer.context_len};
+}
+
+estimate_result estimate(const estimate_config& c, const estimate_options& options) {
+    estimate_result r;
+    r.errors = detail::validate(c, options.counts != nullptr ? &options.counts->architecture_errors : nullptr,
+                                options.fields_in_range);
+    if (!r.errors.empty()) return r;
+    const model_config& m = c.model;
+    const parallel_config& p = c.parallel;
+
+    std::optional<model_counts> counted_here;  // built (and destroyed) only when the caller has no counts
+    if (options.counts == nullptr) counted_here.emplace(count_model(m));
+    const model_counts& counts = options.counts != nullptr ? *options.counts : *counted_here;
+    const outcome<param_breakdown>& counted = counts.params;
+    if (!counted.ok()) {
+        r.errors = counted.errors;
+        return r;
+    }
+    const param_breakdown& pb = counted.value;
+    r.params = m.params != 0 ? m.params : pb.total;
+    r.data_parallel = p.gpus / (p.tp * p.pp * p.cp);
+    const bool warn = options.want_warnings;
+    if (warn && m.num_hidden_layers % p.pp != 0)
+        r.warnings.push_back({"parallel.pp", "does not divide model.num_hidden_layers; the first stages get one "
+                                             "layer more"});
+    if (warn && m.params != 0 && m.vocab_size != 0) {  // without a vocabulary the count is incomplete
+        const u128 diff = pb.total > m.params ? pb.total - m.params : m.params - pb.total;
+        if (diff * 100 > m.params)
+            r.warnings.push_back({"model.params", "differs by more than 1% from the architecture's count (" +
+                                                      detail::to_decimal(pb.total) +
+                                                      "); the explicit count is used, spread evenly over stages"});
+    }
+
+    // The most loaded pipeline stage is reported (first-stage activations against last-stage logits
+    // and output layer); of equal totals, the first.
+    //
+    // Training with every layer alike (uniform_layers) and no adapter: only stages 0, r = L mod pp
+    // (the first stage with one layer fewer, when 0 < r < pp − 1) and pp − 1 can be the busiest, so
+    // only they are computed. Proof: stage i's total (train_memory.cpp) depends on i only through
+    //   (a) its layer count: L/pp + 1 for i < r, L/pp after, and with uniform layers its parameters
+    //       are that count times one layer's (plus edges), every part non-decreasing in them (ZeRO
+    //       shards are ceil_divs, buffers min(bucket, local), offloaded activations min(·, on-GPU));
+    //   (b) the micro-batches in flight, max(first − i, 1), non-increasing in i, activations
+    //       non-decreasing in it;
+    //   (c) first-stage terms (embeddings, token ids, interleaving factor) and last-stage terms
+    //       (output layer, logits), each non-negative and only adding.
+    // A stage 0 < j < r has stage 0's layers, no fewer micro-batches on stage 0 and no first-stage
+    // terms: total(0) ≥ total(j). A stage r < j < pp − 1 has stage r's layers and no more micro-batches:
+    // total(r) ≥ total(j). So the busiest total is reached on a candidate, and the first stage that
+    // reaches it is a candidate too (the dominating candidate has a smaller index). Adapters (prorated
+    // stage-3 buffers), heterogeneous layers and serving (per-layer KV kinds) compute every stage.
+    const bool train = c.mode == run_mode::train;
+    detail::train_layer layer = train ? detail::train_layer_activations(c, options.want_tensors) : detail::train_layer{};
+    layer.uniform_layers = counts.uniform_layers;
+    const bool candidates_only = train && c.train.adapter_type == adapter_kind::none && counts.uniform_layers;
+    const std::uint64_t uneven = m.num_hidden_layers % p.pp;
+    parts128 busiest;
+    std::uint64_t busiest_stage = 0;
+    for (std::uint64_t i = 0; i < p.pp; ++i) {
+        if (candidates_only && i != 0 && i + 1 != p.pp && i != uneven) {
+            // Skip to the next candidate: r when still ahead, else the last stage.
+            i = (i < uneven ? uneven : p.pp - 1) - 1;
+            continue;
+        }
+        const parts128 s = train ? train_stage(c, pb, i, layer) : infer_stage(c, pb, i);
+        if (i == 0 || s.total() > busiest.total()) {
+            busiest = s;
+            busiest_stage = i;
+        }
+    }
+
+    memory_breakdown& b = r.per_gpu;
+    bool ok = assign_checked(busiest.weights, "per_gpu.weights", b.weights, r.errors) &&
+              assign_checked(busiest.gradients, "per_gpu.gradients", b.gradients, r.errors) &&
+              assign_checked(busiest.optimizer, "per_gpu.optimizer_states", b.optimizer_states, r.errors) &&
+              assign_checked(busiest.activations, "per_gpu.activations", b.activations, r.errors) &&
+              assign_checked(busiest.logits, "per_gpu.logits", b.logits, r.errors) &&
+              assign_checked(busiest.communication, "per_gpu.communication", b.communication, r.errors) &&
+              assign_checked(busiest.kv, "per_gpu.kv_cache", b.kv_cache, r.errors) &&
+              assign_checked(busiest.dequant, "per_gpu.dequant_workspace", b.dequant_workspace, r.errors);
+    b.misc = c.misc_bytes;
+    ok = ok && assign_checked(busiest.total() + c.misc_bytes, "per_gpu.total", b.total, r.errors);
+    // Host memory per node: every GPU of the node offloads its own shard.
+    const u128 gpus_in_node = std::min<u128>(p.gpus, p.gpus_per_node);
+    estimate_details& d = r.details;
+    ok = ok && assign_checked(busiest.host * gpus_in_node, "details.host_bytes_per_node", d.host_bytes_per_node, r.errors) &&
+         assign_checked(busiest.nvme * gpus_in_node, "details.nvme_bytes_per_node", d.nvme_bytes_per_node, r.errors);
+    if (!ok) {
+        r.per_gpu = memory_breakdown{};
+        r.details = estimate_details{};
+        return r;
+    }
+    d.params_active = m.params != 0 ? m.params : pb.active;
+    const stage_params sp = params_of_stage(c, pb, busiest_stage, counts.uniform_layers);
+    d.params_on_gpu = static_cast<std::uint64_t>(sp.dense + sp.experts);
+    d.stage = busiest_stage;
+    d.layers_on_gpu = static_cast<std::uint64_t>(sp.layers);
+    d.microbatches_in_flight = static_cast<std::uint64_t>(busiest.in_flight);
+    d.layer_activation_bytes = static_cast<std::uint64_t>(busiest.layer_activation);
+    d.quantization_overhead_bytes = static_cast<std::uint64_t>(busiest.quant_overhead);
+    d.kv_cache_bytes_per_token = static_cast<std::uint64_t>(busiest.kv_per_token);
+    // Model structure (arch.cpp): parameters by place, layer kinds, recurrent state, weights by type.
+    d.param_parts = pb.parts;
+    d.layer_kinds = counts.layer_kinds;
+    d.state_bytes_per_sequence = static_cast<std::uint64_t>(busiest.state_per_sequence);
+    if (options.want_tensors)  // a list: only when asked for (the totals-only path allocates nothing)
+        for (const auto& w : busiest.weight_by_dtype) d.weight_bytes_by_dtype.push_back({w.first, static_cast<std::uint64_t>(w.second)});
+    if (warn)
+        for (const auto& a : m.assumptions) r.warnings.push_back({"model.model_type", a});
+    // A context beyond the model's stated limit (config.json max_position_embeddings) is flagged, not
+    // refused: memory is counted as asked, but the model was not made for that many positions.
+    if (const context_asked asked = asked_context(c);
+        warn && m.max_position_embeddings != 0 && asked.tokens > m.max_position_embeddings)
+        r.warnings.push_back({asked.field, "(" + detail::to_decimal(asked.tokens) +
+                                               " tokens) is beyond the model's context limit (max_position_embeddings " +
+                                               detail::to_decimal(m.max_position_embeddings) +
+                                               "): memory is counted as asked, but the model is not made for such "
+                                               "contexts unless a RoPE scaling extends it"});
+    if (warn && m.params == 0)
+        for (const auto& w : train ? counts.train_warnings : counts.infer_warnings) r.warnings.push_back(w);
+    if (train) d.layer_activations = layer.tensors;
+    detail::finetune_details(c, busiest, r);
+
+    if (c.gpu_memory_bytes != 0) {
+        r.has_capacity = true;
+        r.capacity_bytes = c.gpu_memory_bytes;
+        r.fits = b.total <= c.gpu_memory_bytes;
+        r.headroom_bytes = r.fits ? c.gpu_memory_bytes - b.total : 0;
+        r.shortfall_bytes = r.fits ? 0 : b.total - c.gpu_memory_bytes;
+    }
+    // Serving engines' start-up arithmetic beside the plain accounting (serving.cpp).
+    if (c.mode == run_mode::infer && c.infer.engine != serving_engine::none) {
+        diagnostics serving_errors;
+        r.serving = serving_for(c, r, r.warnings, serving_errors);
+        if (!serving_errors.empty()) {
+            estimate_result failed;
+            failed.errors = serving_errors;
+            return failed;
+        }
+    }
+    if (!warn) r.warnings.clear();  // those of finetune_details and serving_for, which build their own
+    return r;
+}
+
+
+}  // namespace memplan

@@ -1,0 +1,113 @@
+// One serving stage: weights in their inference dtype, KV cache, prefill workspace and logits.
+#include <algorithm>
+
+#include "memplan/model/arch.hpp"
+#include "memory/stage.hpp"
+
+namespace memplan::detail {
+
+parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, std::uint64_t i) {
+    const model_config& m = c.model;
+    const parallel_config& p = c.parallel;
+    const infer_config& inf = c.infer;
+    const stage_params sp = params_of_stage(c, counted, i);
+    parts128 r;
+
+    // Weights: block linear weights in the chosen dtype; embeddings, norms and biases stay bf16 when
+    // the linear weights are quantized (as GPTQ and AWQ checkpoints keep them).
+    const u128 local = sp.dense + sp.experts;
+    if (m.checkpoint != checkpoint_format::none && !inf.weight_dtype_given && m.params == 0) {
+        // A quantized checkpoint (quantization_config) is served as released: its packed weights and
+        // scales (arch.cpp native_matrix), everything else bf16.
+        r.weights = sp.native_bytes;
+        r.quant_overhead = sp.native_scales;
+        const u128 plain = local > sp.packed ? local - sp.packed : 0;
+        r.weight_by_dtype = {{to_string(m.checkpoint), r.weights - std::min(r.weights, 2 * plain)}, {"bf16", 2 * plain}};
+    } else {
+        const bool quantized = dtype_bits(inf.weight_dtype) < 16;
+        const u128 packed = quantized ? sp.linear : local;
+        r.weights = bytes_of(packed, inf.weight_dtype) + bytes_of(local - packed, quantized ? dtype::bf16 : inf.weight_dtype);
+        if (inf.quant_group_size != 0) {
+            // Group-wise quantization: one fp16 scale and one zero point of the weight width per group of G
+            // weights (Frantar et al. 2023, GPTQ §4; Lin et al. 2024, AWQ §3).
+            r.quant_overhead = ceil_div(ceil_div(packed, inf.quant_group_size) * (16 + dtype_bits(inf.weight_dtype)), 8);
+            r.weights += r.quant_overhead;
+        }
+        const u128 packed_bytes = r.weights - bytes_of(local - packed, quantized ? dtype::bf16 : inf.weight_dtype);
+        r.weight_by_dtype = {{to_string(inf.weight_dtype), packed_bytes}};
+        if (quantized) r.weight_by_dtype.push_back({"bf16", r.weights - packed_bytes});
+    }
+
+    // KV cache, layer kind by layer kind (arch.cpp kv_layer_groups), for the stage's own layers:
+    // - full attention: K and V for every KV head, head dim, token and sequence (Pope et al. 2022,
+    //   "Efficiently Scaling Transformer Inference", §2); KV heads split over tp, replicated when tp
+    //   exceeds them; context parallelism splits the tokens;
+    // - sliding window / chunked layers keep at most `window` / `chunk` tokens (Beltagy et al. 2020;
+    //   Jiang et al. 2023, Mistral §2; Llama 4 attention_chunk_size);
+    // - MLA caches one latent of kv_lora_rank + qk_rope_head_dim per token, the same on every tp rank
+    //   (DeepSeek-V2 §2.1.2; vLLM's MLA backends keep the latent unsplit);
+    // - linear attention and Mamba keep a fixed state per sequence in infer.state_dtype, split over tp.
+    const auto kinds = resolved_layer_attention(m);
+    const auto groups = kv_layer_groups(m);
+    const auto group_of = [&groups](attention_kind k) {
+        for (const auto& g : groups)
+            if (g.kind == k) return g;
+        return kv_layer_group{};
+    };
+    const u128 heads = ceil_div(resolved_kv_heads(m), p.tp);
+    const u128 full_tokens = ceil_div(inf.context_len, p.cp);
+    u128 token_elements = 0, kv_elements = 0, state_elements = 0;
+    for (u128 l = sp.first_layer; l < sp.first_layer + sp.layers && l < kinds.size(); ++l) {
+        const attention_kind k = kinds[static_cast<std::size_t>(l)];
+        const kv_layer_group g = group_of(k);
+        switch (k) {
+            case attention_kind::full:
+            case attention_kind::sliding:
+            case attention_kind::chunked: {
+                const u128 per_token = 2 * heads * g.head_dim;
+                const u128 tokens =
+                    g.window_tokens != 0 ? ceil_div(std::min<u128>(inf.context_len, g.window_tokens), p.cp) : full_tokens;
+                // details.kv_cache_bytes_per_token: the growth per token over the layers that cache every
+                // token; a window or chunk is capped (its bytes are in kv_elements at this context).
+                if (g.window_tokens == 0) token_elements += per_token;
+                kv_elements += per_token * tokens;
+                break;
+            }
+            case attention_kind::mla:
+                token_elements += g.latent_dim;
+                kv_elements += u128{g.latent_dim} * full_tokens;
+                break;
+            case attention_kind::linear:
+            case attention_kind::mamba: state_elements += ceil_div(g.state_elements_per_sequence, p.tp); break;
+            case attention_kind::none: break;
+        }
+    }
+    r.state_per_sequence = bytes_of(state_elements, inf.state_dtype);
+    r.kv = bytes_of(kv_elements * inf.batch, inf.kv_dtype) + r.state_per_sequence * inf.batch;
+    r.kv_per_token = bytes_of(token_elements, inf.kv_dtype);
+
+    // Forward workspace: the largest set of tensors live at once inside one layer during prefill of
+    // batch × prefill tokens (derivation: residual + normed input + the widest intermediates).
+    const u128 tp = p.tp;
+    const u128 h = m.hidden_size;
+    const u128 d = resolved_head_dim(m);
+    const u128 prefill = ceil_div(inf.prefill_tokens != 0 ? inf.prefill_tokens : inf.context_len, p.cp);
+    const u128 tokens = u128{inf.batch} * prefill;
+    const u128 q_width = ceil_div(u128{m.num_attention_heads} * d, tp);
+    const u128 kv_width = heads * d;
+    u128 attention_live = 2 * h + 2 * q_width + 2 * kv_width;  // residual, normed, q, k, v, attention output
+    u128 ffn = resolved_ffn(m);
+    if (m.num_experts != 0)  // routed copies of each token: top-k experts plus the shared expert
+        ffn = u128{m.experts_per_token} * (m.moe_intermediate_size != 0 ? m.moe_intermediate_size : resolved_ffn(m)) +
+              m.shared_expert_intermediate_size;
+    const u128 mlp_live = 2 * h + (m.mlp == mlp_kind::gated ? 3 : 2) * ceil_div(ffn, tp);  // gate, up, product
+    u128 workspace = tokens * std::max(attention_live, mlp_live) * 2;  // bf16 activations
+    if (!inf.flash_attention)  // eager attention materialises fp16 scores and softmax: 2 + 2 bytes each
+        workspace += u128{inf.batch} * ceil_div(m.num_attention_heads, tp) * prefill * prefill * 4;
+    r.activations = workspace;
+    if (i + 1 == p.pp && m.vocab_size != 0)  // last position's logits: bf16 output + fp32 copy for sampling
+        r.logits = u128{inf.batch} * m.vocab_size * (2 + 4);
+    return r;
+}
+
+}  // namespace memplan::detail

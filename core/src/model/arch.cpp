@@ -1,0 +1,756 @@
+// Transformer architectures: family defaults and exact parameter counts, layer by layer.
+// Counts follow the modules Hugging Face transformers instantiates for each family (the modelling
+// file is named at each formula); tests pin them to published totals (Llama-2-7B 6,738,415,616;
+// Llama-3-8B 8,030,261,248; Mixtral-8x7B 46,702,792,704 total and 12,879,925,248 active; DeepSeek-V3
+// 671,026,419,200; Qwen3-30B-A3B 30,532,122,624; gpt-oss-20b 20,914,757,184; Qwen3-8B 8,190,735,360).
+#include "memplan/model/arch.hpp"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+#include <vector>
+
+#include "base/checks.hpp"
+
+namespace memplan {
+
+using detail::ceil_div;
+using detail::u128;
+
+// ---------------------------------------------------------------------------------------------
+// Names of the per-layer kinds and checkpoint formats
+
+namespace {
+constexpr std::array<std::pair<attention_kind, const char*>, 7> attention_names{{{attention_kind::full, "full"},
+                                                                                 {attention_kind::sliding, "sliding"},
+                                                                                 {attention_kind::chunked, "chunked"},
+                                                                                 {attention_kind::mla, "mla"},
+                                                                                 {attention_kind::linear, "linear"},
+                                                                                 {attention_kind::mamba, "mamba"},
+                                                                                 {attention_kind::none, "none"}}};
+constexpr std::array<std::pair<layer_mlp_kind, const char*>, 3> layer_mlp_names{
+    {{layer_mlp_kind::dense, "dense"}, {layer_mlp_kind::moe, "moe"}, {layer_mlp_kind::none, "none"}}};
+constexpr std::array<std::pair<checkpoint_format, const char*>, 6> checkpoint_names{
+    {{checkpoint_format::none, "none"},
+     {checkpoint_format::fp8_block, "fp8_block"},
+     {checkpoint_format::mxfp4, "mxfp4"},
+     {checkpoint_format::nf4, "nf4"},
+     {checkpoint_format::int8, "int8"},
+     {checkpoint_format::int4_group, "int4_group"}}};
+
+template <class E, std::size_t N>
+const char* name_of(const std::array<std::pair<E, const char*>, N>& table, E value) {
+    for (const auto& entry : table)
+        if (entry.first == value) return entry.second;
+    return "?";
+}
+template <class E, std::size_t N>
+bool parse_of(const std::array<std::pair<E, const char*>, N>& table, const std::string& text, E& out) {
+    for (const auto& entry : table)
+        if (text == entry.second) {
+            out = entry.first;
+            return true;
+        }
+    return false;
+}
+}  // namespace
+
+const char* to_string(attention_kind kind) { return name_of(attention_names, kind); }
+const char* to_string(layer_mlp_kind kind) { return name_of(layer_mlp_names, kind); }
+const char* to_string(checkpoint_format format) { return name_of(checkpoint_names, format); }
+bool parse_enum(const std::string& name, attention_kind& out) {
+    // Hugging Face layer_types values are accepted beside memplan's short names.
+    if (name == "full_attention") return (out = attention_kind::full), true;
+    if (name == "sliding_attention") return (out = attention_kind::sliding), true;
+    if (name == "chunked_attention") return (out = attention_kind::chunked), true;
+    if (name == "linear_attention") return (out = attention_kind::linear), true;
+    return parse_of(attention_names, name, out);
+}
+bool parse_enum(const std::string& name, layer_mlp_kind& out) { return parse_of(layer_mlp_names, name, out); }
+bool parse_enum(const std::string& name, checkpoint_format& out) { return parse_of(checkpoint_names, name, out); }
+const char* choice_names(checkpoint_format) { return "none,fp8_block,mxfp4,nf4,int8,int4_group"; }
+
+// ---------------------------------------------------------------------------------------------
+// Families
+
+namespace {
+/// Llama-style block: RMSNorm, gated MLP, no biases, no dropout, untied embeddings
+/// (Touvron et al. 2023, §2.2; modeling_llama.py).
+model_config llama_style() {
+    model_config m;
+    m.norm = norm_kind::rmsnorm;
+    m.mlp = mlp_kind::gated;
+    m.qkv_bias = false;
+    m.attention_out_bias = false;
+    m.mlp_bias = false;
+    m.dropout = false;
+    m.tie_word_embeddings = false;
+    return m;
+}
+
+constexpr std::array<const char*, 28> known_families = {
+    "gpt2",       "gpt_neox",    "llama",       "mistral",    "mixtral",   "qwen2",       "qwen2_moe",
+    "gemma",      "gemma2",      "phi3",        "qwen3",      "qwen3_moe", "qwen3_next",  "deepseek_v2",
+    "deepseek_v3", "kimi_k2",    "llama4",      "llama4_text", "gpt_oss",  "gemma3",      "gemma3_text",
+    "glm4_moe",   "mistral3",    "jamba",       "nemotron_h", "qwen2_5_vl_text", "phi4", "ministral"};
+}  // namespace
+
+bool is_known_family(const std::string& model_type) {
+    for (const char* f : known_families)
+        if (model_type == f) return true;
+    return false;
+}
+
+model_config family_defaults(const std::string& model_type) {
+    model_config m;  // GPT-style: LayerNorm, plain MLP, biases, dropout, tied embeddings
+    const auto is = [&model_type](std::initializer_list<const char*> names) {
+        for (const char* n : names)
+            if (model_type == n) return true;
+        return false;
+    };
+    if (model_type == "gpt2") {
+        // modeling_gpt2.py: Conv1D layers with biases, LayerNorm, learned positions, tied lm_head, dropout 0.1.
+    } else if (model_type == "gpt_neox") {
+        // modeling_gpt_neox.py: biases everywhere, LayerNorm, rotary, untied embed_out; Pythia trains without dropout.
+        m.tie_word_embeddings = false;
+        m.dropout = false;
+    } else if (is({"llama", "mistral", "mixtral", "phi3", "phi4", "mistral3", "ministral"})) {
+        m = llama_style();
+    } else if (model_type == "qwen2" || model_type == "qwen2_moe" || model_type == "qwen2_5_vl_text") {
+        m = llama_style();
+        m.qkv_bias = true;  // modeling_qwen2.py: q_proj, k_proj, v_proj with bias=True, o_proj without
+    } else if (model_type == "gemma" || model_type == "gemma2") {
+        m = llama_style();
+        m.tie_word_embeddings = true;  // Gemma ties lm_head to embed_tokens (Gemma Team 2024, §2)
+        if (model_type == "gemma2") m.norms_per_layer = 4;  // pre- and post-norm around attention and MLP
+    } else if (model_type == "gemma3" || model_type == "gemma3_text") {
+        // modeling_gemma3.py: Gemma 2's four norms per layer plus q_norm/k_norm over head_dim; tied.
+        m = llama_style();
+        m.tie_word_embeddings = true;
+        m.norms_per_layer = 4;
+        m.qk_norm = true;
+    } else if (model_type == "qwen3" || model_type == "qwen3_moe") {
+        // modeling_qwen3.py / modeling_qwen3_moe.py: no biases, q_norm and k_norm (RMSNorm over head_dim).
+        m = llama_style();
+        m.qk_norm = true;
+    } else if (model_type == "qwen3_next") {
+        // modeling_qwen3_next.py (Qwen3NextAttention): q_proj emits queries and a sigmoid gate, QK-norm;
+        // Qwen2-MoE-style sparse block with a gated shared expert.
+        m = llama_style();
+        m.qk_norm = true;
+        m.attention_output_gate = true;
+    } else if (is({"deepseek_v2", "deepseek_v3", "kimi_k2"})) {
+        // modeling_deepseek_v3.py: MLA, shared experts without a gate; V3 routers carry e_score_correction_bias.
+        m = llama_style();
+        m.shared_expert_gate = false;
+        m.router_bias = model_type != "deepseek_v2";
+    } else if (model_type == "glm4_moe") {
+        // modeling_glm4_moe.py: q/k/v biases (attention_bias), o_proj without; router with e_score_correction_bias.
+        m = llama_style();
+        m.shared_expert_gate = false;
+        m.router_bias = true;
+    } else if (model_type == "llama4" || model_type == "llama4_text") {
+        // modeling_llama4.py: Llama4TextMoe = router (no bias) + experts + an ungated shared expert;
+        // the L2 QK-norm has no weights.
+        m = llama_style();
+        m.shared_expert_gate = false;
+    } else if (model_type == "gpt_oss") {
+        // modeling_gpt_oss.py: biases on q/k/v/o (attention_bias), sinks per head, router and expert biases.
+        m = llama_style();
+        m.qkv_bias = m.attention_out_bias = true;
+        m.mlp_bias = true;
+        m.attention_sinks = true;
+        m.router_bias = true;
+    } else if (model_type == "jamba") {
+        // modeling_jamba.py: attention or Mamba-1 mixer, then a dense MLP or MoE, two RMSNorms per layer.
+        m = llama_style();
+        m.mamba_version = 1;
+    } else if (model_type == "nemotron_h") {
+        // modeling_nemotron_h.py: each layer is one RMSNorm and one mixer (Mamba-2, attention or a
+        // squared-ReLU MLP up/down).
+        m = llama_style();
+        m.mlp = mlp_kind::plain;
+        m.norms_per_layer = 1;
+        m.mamba_version = 2;
+    }
+    m.model_type = model_type;
+    return m;
+}
+
+std::uint64_t resolved_head_dim(const model_config& m) {
+    if (m.head_dim != 0) return m.head_dim;
+    return m.num_attention_heads != 0 ? m.hidden_size / m.num_attention_heads : 0;
+}
+std::uint64_t resolved_kv_heads(const model_config& m) {
+    return m.num_key_value_heads != 0 ? m.num_key_value_heads : m.num_attention_heads;
+}
+std::uint64_t resolved_ffn(const model_config& m) {
+    return m.intermediate_size != 0 ? m.intermediate_size : 4 * m.hidden_size;
+}
+std::uint64_t resolved_sliding_layers(const model_config& m) {
+    if (!m.layer_attention.empty()) {
+        std::uint64_t n = 0;
+        for (auto k : m.layer_attention) n += k == attention_kind::sliding ? 1 : 0;
+        return n;
+    }
+    if (m.sliding_window == 0) return 0;
+    return m.sliding_window_layers != 0 ? m.sliding_window_layers : m.num_hidden_layers;
+}
+
+std::vector<attention_kind> resolved_layer_attention(const model_config& m) {
+    if (m.layer_attention.size() == m.num_hidden_layers) return m.layer_attention;
+    std::vector<attention_kind> kinds(m.num_hidden_layers,
+                                      m.kv_lora_rank != 0 ? attention_kind::mla : attention_kind::full);
+    // Uniform models: the last sliding_window_layers layers slide (Qwen2's max_window_layers order).
+    const std::uint64_t sliding = m.kv_lora_rank != 0 ? 0 : resolved_sliding_layers(m);
+    for (std::uint64_t i = m.num_hidden_layers - std::min(sliding, m.num_hidden_layers); i < m.num_hidden_layers; ++i)
+        kinds[i] = attention_kind::sliding;
+    return kinds;
+}
+
+std::vector<layer_mlp_kind> resolved_layer_mlp(const model_config& m) {
+    if (m.layer_mlp.size() == m.num_hidden_layers) return m.layer_mlp;
+    return std::vector<layer_mlp_kind>(m.num_hidden_layers, m.num_experts != 0 ? layer_mlp_kind::moe : layer_mlp_kind::dense);
+}
+
+layer_kind_counts count_layer_kinds(const model_config& m) {
+    layer_kind_counts c;
+    for (auto k : resolved_layer_attention(m)) {
+        switch (k) {
+            case attention_kind::full: ++c.full; break;
+            case attention_kind::sliding: ++c.sliding; break;
+            case attention_kind::chunked: ++c.chunked; break;
+            case attention_kind::mla: ++c.mla; break;
+            case attention_kind::linear: ++c.linear; break;
+            case attention_kind::mamba: ++c.mamba; break;
+            case attention_kind::none: ++c.no_attention; break;
+        }
+    }
+    for (auto k : resolved_layer_mlp(m)) {
+        if (k == layer_mlp_kind::dense) ++c.dense;
+        else if (k == layer_mlp_kind::moe) ++c.moe;
+        else ++c.no_mlp;
+    }
+    return c;
+}
+
+diagnostics validate_architecture(const model_config& m) {
+    diagnostics errors;
+    if (m.num_hidden_layers == 0 || m.hidden_size == 0 || m.num_attention_heads == 0) return errors;
+    if (m.head_dim == 0 && m.kv_lora_rank == 0 && m.hidden_size % m.num_attention_heads != 0)
+        errors.push_back({"model.hidden_size", "must be divisible by model.num_attention_heads (" +
+                                                   std::to_string(m.num_attention_heads) +
+                                                   ") when model.head_dim is not given"});
+    const std::uint64_t kv = resolved_kv_heads(m);
+    if (kv > m.num_attention_heads || m.num_attention_heads % kv != 0)
+        errors.push_back({"model.num_key_value_heads", "must divide model.num_attention_heads (" +
+                                                           std::to_string(m.num_attention_heads) + ")"});
+    if (m.num_experts != 0 && (m.experts_per_token == 0 || m.experts_per_token > m.num_experts))
+        errors.push_back({"model.num_experts_per_tok", "must be from 1 to the number of experts (" +
+                                                           std::to_string(m.num_experts) + ")"});
+    if (m.num_experts == 0 && m.experts_per_token != 0)
+        errors.push_back({"model.num_experts_per_tok", "needs model.num_local_experts (or num_experts)"});
+    if (m.sliding_window_layers > m.num_hidden_layers)
+        errors.push_back({"model.sliding_window_layers", "must not exceed model.num_hidden_layers (" +
+                                                             std::to_string(m.num_hidden_layers) + ")"});
+    const std::string layers = std::to_string(m.num_hidden_layers);
+    if (!m.layer_attention.empty() && m.layer_attention.size() != m.num_hidden_layers)
+        errors.push_back({"model.layer_types", "must list one entry per layer (" + layers + ")"});
+    if (!m.layer_mlp.empty() && m.layer_mlp.size() != m.num_hidden_layers)
+        errors.push_back({"model.mlp_layer_types", "must list one entry per layer (" + layers + ")"});
+    if (!errors.empty()) return errors;
+    const layer_kind_counts k = count_layer_kinds(m);
+    if (k.moe != 0 && m.num_experts == 0)
+        errors.push_back({"model.mlp_layer_types", "lists moe layers but model.num_local_experts is 0"});
+    if (k.sliding != 0 && m.sliding_window == 0)
+        errors.push_back({"model.sliding_window", "is required by the sliding layers of model.layer_types"});
+    if (k.chunked != 0 && m.attention_chunk_size == 0)
+        errors.push_back({"model.attention_chunk_size", "is required by the chunked layers of model.layer_types"});
+    if (k.mla != 0 && (m.kv_lora_rank == 0 || m.qk_nope_head_dim + m.qk_rope_head_dim == 0 || m.v_head_dim == 0))
+        errors.push_back({"model.kv_lora_rank", "MLA layers need kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim and v_head_dim"});
+    if (k.linear != 0 && (m.linear_num_key_heads == 0 || m.linear_num_value_heads == 0 || m.linear_key_head_dim == 0 ||
+                          m.linear_value_head_dim == 0 || m.linear_conv_kernel_dim == 0))
+        errors.push_back({"model.linear_num_value_heads", "linear-attention layers need linear_num_key_heads, "
+                                                          "linear_num_value_heads, linear_key_head_dim, "
+                                                          "linear_value_head_dim and linear_conv_kernel_dim"});
+    if (k.mamba != 0) {
+        if (m.mamba_version != 1 && m.mamba_version != 2)
+            errors.push_back({"model.mamba_version", "must be 1 or 2 when model.layer_types has mamba layers"});
+        else if (m.mamba_d_inner == 0 || m.mamba_d_state == 0 || m.mamba_d_conv == 0 ||
+                 (m.mamba_version == 1 && m.mamba_dt_rank == 0) ||
+                 (m.mamba_version == 2 && (m.mamba_num_heads == 0 || m.mamba_n_groups == 0)))
+            errors.push_back({"model.mamba_d_inner", "Mamba layers need mamba_d_inner, mamba_d_state, mamba_d_conv "
+                                                     "and (Mamba-1) mamba_dt_rank or (Mamba-2) mamba_num_heads "
+                                                     "and mamba_n_groups"});
+        else if (m.mamba_version == 2 && m.mamba_d_inner % m.mamba_num_heads != 0)
+            errors.push_back({"model.mamba_d_inner", "must be a multiple of model.mamba_num_heads"});
+    }
+    return errors;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Counting, layer by layer
+
+namespace {
+/// One kind of weight matrix in a layer: d_in × d_out, `count` of them (experts), HF module name.
+struct matrix {
+    const char* name;
+    u128 d_in, d_out, count;
+    bool expert;
+};
+
+/// One layer's parameters by place, and its weight matrices.
+struct layer_build {
+    u128 attention = 0;        ///< mixer: projections, their biases, mixer-internal norms, sinks
+    u128 mlp = 0;              ///< dense MLP
+    u128 experts = 0;          ///< routed experts, all
+    u128 experts_active = 0;   ///< top-k of them
+    u128 shared = 0;           ///< shared experts and their gate
+    u128 router = 0;
+    u128 norms = 0;            ///< the layer's own norms (norms_per_layer)
+    std::vector<matrix> matrices;
+    u128 total() const { return attention + mlp + experts + shared + router + norms; }
+    u128 active() const { return attention + mlp + experts_active + shared + router + norms; }
+};
+
+u128 norm_params(const model_config& m, u128 width) { return m.norm == norm_kind::layernorm ? 2 * width : width; }
+
+/// MLP of width f: gated (gate_proj, up_proj h×f; down_proj f×h; SwiGLU, Shazeer 2020) or plain
+/// (up h×f, down f×h; Vaswani et al. 2017, §3.3); biases when mlp_bias.
+u128 add_mlp(const model_config& m, u128 f, const char* prefix, bool expert, u128 count, std::vector<matrix>& mats) {
+    const u128 h = m.hidden_size;
+    const bool gated = m.mlp == mlp_kind::gated;
+    const std::string p = prefix;
+    if (gated) {
+        mats.push_back({p == "experts" ? "experts.gate_proj" : p == "shared_expert" ? "shared_expert.gate_proj" : "gate_proj", h, f, count, expert});
+        mats.push_back({p == "experts" ? "experts.up_proj" : p == "shared_expert" ? "shared_expert.up_proj" : "up_proj", h, f, count, expert});
+    } else {
+        mats.push_back({p == "experts" ? "experts.up_proj" : p == "shared_expert" ? "shared_expert.up_proj" : "up_proj", h, f, count, expert});
+    }
+    mats.push_back({p == "experts" ? "experts.down_proj" : p == "shared_expert" ? "shared_expert.down_proj" : "down_proj", f, h, count, expert});
+    const u128 weights = (gated ? 3 : 2) * h * f;
+    const u128 biases = m.mlp_bias ? (gated ? 2 * f : f) + h : 0;
+    return count * (weights + biases);
+}
+
+layer_build build_layer(const model_config& m, attention_kind a, layer_mlp_kind f) {
+    layer_build L;
+    const u128 h = m.hidden_size;
+    const u128 heads = m.num_attention_heads;
+    auto& mats = L.matrices;
+    switch (a) {
+        case attention_kind::full:
+        case attention_kind::sliding:
+        case attention_kind::chunked: {
+            // q h×(a·d) (×2 with an output gate, modeling_qwen3_next.py), k and v h×(kv·d), o (a·d)×h
+            // (Vaswani et al. 2017, §3.2.2; GQA: Ainslie et al. 2023); explicit head_dim may exceed h/a.
+            const u128 d = resolved_head_dim(m);
+            const u128 q = heads * d * (m.attention_output_gate ? 2 : 1);
+            const u128 kv = u128{resolved_kv_heads(m)} * d;
+            mats.push_back({"q_proj", h, q, 1, false});
+            mats.push_back({"k_proj", h, kv, 1, false});
+            mats.push_back({"v_proj", h, kv, 1, false});
+            mats.push_back({"o_proj", heads * d, h, 1, false});
+            L.attention = h * q + 2 * h * kv + heads * d * h;
+            L.attention += (m.qkv_bias ? q + 2 * kv : 0) + (m.attention_out_bias ? h : 0);
+            if (m.qk_norm) L.attention += 2 * norm_params(m, d);  // q_norm, k_norm over head_dim (modeling_qwen3.py)
+            if (m.attention_sinks) L.attention += heads;           // sinks, one per head (modeling_gpt_oss.py)
+            break;
+        }
+        case attention_kind::mla: {
+            // modeling_deepseek_v3.py DeepseekV3Attention: q_a_proj h×q_lora, q_a_layernorm, q_b_proj
+            // q_lora×a·(nope+rope) (or q_proj h×a·(nope+rope) without q_lora_rank); kv_a_proj_with_mqa
+            // h×(kv_lora+rope), kv_a_layernorm, kv_b_proj kv_lora×a·(nope+v); o_proj a·v×h.
+            const u128 qk = u128{m.qk_nope_head_dim} + m.qk_rope_head_dim;
+            const u128 bias = m.qkv_bias ? 1 : 0;
+            if (m.q_lora_rank != 0) {
+                mats.push_back({"q_a_proj", h, m.q_lora_rank, 1, false});
+                mats.push_back({"q_b_proj", m.q_lora_rank, heads * qk, 1, false});
+                L.attention += h * m.q_lora_rank + bias * m.q_lora_rank + m.q_lora_rank + u128{m.q_lora_rank} * heads * qk;
+            } else {
+                mats.push_back({"q_proj", h, heads * qk, 1, false});
+                L.attention += h * heads * qk;
+            }
+            const u128 kv_a = u128{m.kv_lora_rank} + m.qk_rope_head_dim;
+            mats.push_back({"kv_a_proj_with_mqa", h, kv_a, 1, false});
+            mats.push_back({"kv_b_proj", m.kv_lora_rank, heads * (u128{m.qk_nope_head_dim} + m.v_head_dim), 1, false});
+            mats.push_back({"o_proj", heads * m.v_head_dim, h, 1, false});
+            L.attention += h * kv_a + bias * kv_a + m.kv_lora_rank +
+                           u128{m.kv_lora_rank} * heads * (u128{m.qk_nope_head_dim} + m.v_head_dim) +
+                           heads * m.v_head_dim * h + bias * h;
+            break;
+        }
+        case attention_kind::linear: {
+            // modeling_qwen3_next.py Qwen3NextGatedDeltaNet: in_proj_qkvz h×(2·nk·dk + 2·nv·dv), in_proj_ba
+            // h×2nv, conv1d (2·nk·dk + nv·dv)×K without bias, dt_bias nv, A_log nv, gated norm dv, out_proj nv·dv×h.
+            const u128 key = u128{m.linear_num_key_heads} * m.linear_key_head_dim;
+            const u128 value = u128{m.linear_num_value_heads} * m.linear_value_head_dim;
+            const u128 nv = m.linear_num_value_heads;
+            mats.push_back({"in_proj_qkvz", h, 2 * key + 2 * value, 1, false});
+            mats.push_back({"in_proj_ba", h, 2 * nv, 1, false});
+            mats.push_back({"out_proj", value, h, 1, false});
+            L.attention = h * (2 * key + 2 * value) + h * 2 * nv + (2 * key + value) * m.linear_conv_kernel_dim + 2 * nv +
+                          m.linear_value_head_dim + value * h;
+            break;
+        }
+        case attention_kind::mamba: {
+            const u128 I = m.mamba_d_inner, N = m.mamba_d_state, K = m.mamba_d_conv;
+            const u128 proj_bias = m.mamba_proj_bias ? 1 : 0, conv_bias = m.mamba_conv_bias ? 1 : 0;
+            if (m.mamba_version == 1) {
+                // modeling_jamba.py JambaMambaMixer: in_proj h×2I, conv1d I×K (+I), x_proj I×(R + 2N),
+                // dt_proj R×I + I, A_log I×N, D I, out_proj I×h, dt/b/c layernorms R + N + N.
+                const u128 R = m.mamba_dt_rank;
+                mats.push_back({"in_proj", h, 2 * I, 1, false});
+                mats.push_back({"x_proj", I, R + 2 * N, 1, false});
+                mats.push_back({"dt_proj", R, I, 1, false});
+                mats.push_back({"out_proj", I, h, 1, false});
+                L.attention = h * 2 * I + proj_bias * 2 * I + I * K + conv_bias * I + I * (R + 2 * N) + R * I + I +
+                              I * N + I + I * h + proj_bias * h + R + 2 * N;
+            } else {
+                // modeling_nemotron_h.py NemotronHMamba2Mixer: in_proj h×(2I + 2GN + nh), conv1d (I + 2GN)×K
+                // (+ bias), dt_bias, A_log, D (nh each), gated RMSNorm I, out_proj I×h.
+                const u128 G = m.mamba_n_groups, nh = m.mamba_num_heads;
+                const u128 conv = I + 2 * G * N;
+                mats.push_back({"in_proj", h, 2 * I + 2 * G * N + nh, 1, false});
+                mats.push_back({"out_proj", I, h, 1, false});
+                L.attention = h * (2 * I + 2 * G * N + nh) + proj_bias * (2 * I + 2 * G * N + nh) + conv * K +
+                              conv_bias * conv + 3 * nh + I + I * h + proj_bias * h;
+            }
+            break;
+        }
+        case attention_kind::none: break;
+    }
+    if (f == layer_mlp_kind::dense) {
+        L.mlp = add_mlp(m, resolved_ffn(m), "", false, 1, mats);
+    } else if (f == layer_mlp_kind::moe) {
+        // MoE (Fedus et al. 2022; Jiang et al. 2024, Mixtral §2.1): E experts of moe_intermediate_size, a
+        // router h×E (+ E bias: gpt-oss router bias, DeepSeek-V3 e_score_correction_bias), optionally a
+        // shared expert (DeepSeek: moe_intermediate_size · n_shared_experts wide) with a sigmoid gate h×1
+        // (Qwen2-MoE, Qwen3-Next).
+        const u128 expert_ffn = m.moe_intermediate_size != 0 ? m.moe_intermediate_size : resolved_ffn(m);
+        std::vector<matrix> one;
+        const u128 one_expert = add_mlp(m, expert_ffn, "experts", true, 1, one);
+        for (auto& mat : one) mat.count = m.num_experts;
+        mats.insert(mats.end(), one.begin(), one.end());
+        L.experts = u128{m.num_experts} * one_expert;
+        L.experts_active = u128{m.experts_per_token} * one_expert;
+        L.router = h * m.num_experts + (m.router_bias ? m.num_experts : 0);
+        if (m.shared_expert_intermediate_size != 0)
+            L.shared = add_mlp(m, m.shared_expert_intermediate_size, "shared_expert", false, 1, mats) +
+                       (m.shared_expert_gate ? h : 0);
+    }
+    L.norms = u128{m.norms_per_layer} * norm_params(m, h);
+    return L;
+}
+
+/// Bytes of one matrix kind in the checkpoint's native format, and the scales among them.
+struct packed_bytes {
+    u128 bytes = 0, scales = 0;
+};
+packed_bytes native_matrix(const model_config& m, const matrix& x) {
+    const u128 n = x.d_in * x.d_out;
+    packed_bytes p;
+    switch (m.checkpoint) {
+        case checkpoint_format::none: p.bytes = 2 * n; break;
+        case checkpoint_format::fp8_block: {
+            // DeepSeek-V3 inference/convert.py + kernel.py: e4m3 weight and an fp32 weight_scale_inv per
+            // block of B×B (B = weight_block_size, 128), partial edge blocks included.
+            const u128 b = m.quant_block != 0 ? m.quant_block : 128;
+            p.scales = ceil_div(x.d_out, b) * ceil_div(x.d_in, b) * 4;
+            p.bytes = n + p.scales;
+            break;
+        }
+        case checkpoint_format::mxfp4:
+            // OCP Microscaling spec v1.0 §5: 32 FP4 values share one E8M0 scale byte (4.25 bits per weight).
+            p.scales = x.d_out * ceil_div(x.d_in, 32);
+            p.bytes = ceil_div(n, 2) + p.scales;
+            break;
+        case checkpoint_format::nf4: {
+            // bitsandbytes 4-bit (Dettmers et al. 2023, QLoRA §3): one fp32 absmax per block of 64 weights.
+            const u128 b = m.quant_block != 0 ? m.quant_block : 64;
+            // Double quantization (QLoRA §3): int8 absmax per block and an fp32 constant per 256 of them.
+            p.scales = m.quant_double ? ceil_div(n, b) + ceil_div(ceil_div(n, b), 256) * 4 : ceil_div(n, b) * 4;
+            p.bytes = ceil_div(n, 2) + p.scales;
+            break;
+        }
+        case checkpoint_format::int8:
+            // bitsandbytes LLM.int8() (Dettmers et al. 2022, §3): row-wise fp32 scale (SCB) per output row.
+            p.scales = x.d_out * 4;
+            p.bytes = n + p.scales;
+            break;
+        case checkpoint_format::int4_group: {
+            // AWQ / GPTQ (Lin et al. 2024 §3; Frantar et al. 2023 §4): 4-bit weights, per group of G along
+            // the input an fp16 scale and a packed 4-bit zero point.
+            const u128 g = m.quant_block != 0 ? m.quant_block : 128;
+            const u128 groups = x.d_out * ceil_div(x.d_in, g);
+            p.scales = groups * 2 + ceil_div(groups, 2) + (m.quant_g_idx ? 4 * x.d_in : 0);  // GPTQ g_idx int32
+            p.bytes = ceil_div(n, 2) + p.scales;
+            break;
+        }
+    }
+    return p;
+}
+
+/// The layer's parameters summarised, with its native checkpoint bytes.
+struct layer_summary {
+    u128 total = 0, active = 0, experts = 0, linear = 0, expert_linear = 0;
+    u128 native = 0, native_expert = 0, native_scales = 0, packed_dense = 0, packed_expert = 0;
+};
+layer_summary summarise(const model_config& m, const layer_build& L) {
+    layer_summary s;
+    s.total = L.total();
+    s.active = L.active();
+    s.experts = L.experts;
+    u128& packed_dense = s.packed_dense;  // parameters that are packed, per side
+    u128& packed_expert = s.packed_expert;
+    for (const auto& x : L.matrices) {
+        const u128 weights = x.d_in * x.d_out * x.count;
+        (x.expert ? s.expert_linear : s.linear) += weights;
+        const bool quantized = m.checkpoint != checkpoint_format::none && (x.expert || !m.quant_experts_only);
+        if (!quantized) continue;
+        const packed_bytes p = native_matrix(m, x);
+        (x.expert ? s.native_expert : s.native) += p.bytes * x.count;
+        (x.expert ? packed_expert : packed_dense) += weights;
+        s.native_scales += p.scales * x.count;
+    }
+    // Everything not packed (biases, norms, router, unquantized matrices) stays bf16.
+    s.native += 2 * (s.total - s.experts - packed_dense);
+    s.native_expert += 2 * (s.experts - packed_expert);
+    return s;
+}
+
+std::uint64_t narrow(u128 v) { return static_cast<std::uint64_t>(v); }
+
+/// The entry of `kinds` (a list of distinct layer kinds, each with `attention` and `mlp` members) for
+/// the pair (attention, mlp), or kinds.end(): count_params and linear_modules build each pair once.
+template <class Kind>
+typename std::vector<Kind>::iterator find_kind(std::vector<Kind>& kinds, attention_kind attention, layer_mlp_kind mlp) {
+    return std::find_if(kinds.begin(), kinds.end(), [&](const Kind& k) { return k.attention == attention && k.mlp == mlp; });
+}
+}  // namespace
+
+outcome<param_breakdown> count_params(const model_config& m) {
+    outcome<param_breakdown> out;
+    if (m.num_hidden_layers == 0 || m.hidden_size == 0 || m.num_attention_heads == 0) {
+        out.errors.push_back({"model", "needs num_hidden_layers, hidden_size and num_attention_heads"});
+        return out;
+    }
+    out.errors = validate_architecture(m);
+    if (!out.ok()) return out;
+    const u128 h = m.hidden_size;
+    const auto attention = resolved_layer_attention(m);
+    const auto mlps = resolved_layer_mlp(m);
+    param_breakdown& p = out.value;
+
+    // Sums by place, over the layers.
+    u128 attn = 0, mlp = 0, experts = 0, experts_active = 0, shared = 0, router = 0, norms = 0;
+    u128 total = 0, active = 0;
+    layer_summary largest;
+    // A layer's counts depend only on its (attention, MLP) kinds: each distinct pair is built once.
+    struct built_kind {
+        attention_kind attention;
+        layer_mlp_kind mlp;
+        layer_build build;
+        layer_summary summary;
+    };
+    std::vector<built_kind> built;
+    for (std::uint64_t i = 0; i < m.num_hidden_layers; ++i) {
+        auto b = find_kind(built, attention[i], mlps[i]);
+        if (b == built.end()) {
+            layer_build L = build_layer(m, attention[i], mlps[i]);
+            const layer_summary summary = summarise(m, L);
+            built.push_back({attention[i], mlps[i], std::move(L), summary});
+            b = built.end() - 1;
+        }
+        const layer_build& L = b->build;
+        attn += L.attention;
+        mlp += L.mlp;
+        experts += L.experts;
+        experts_active += L.experts_active;
+        shared += L.shared;
+        router += L.router;
+        norms += L.norms;
+        const layer_summary& s = b->summary;
+        total += s.total;
+        active += s.active;
+        layer_params lp;
+        lp.attention = attention[i];
+        lp.mlp = mlps[i];
+        lp.total = narrow(std::min<u128>(s.total, max_param_count + 1));
+        lp.active = narrow(std::min<u128>(s.active, max_param_count + 1));
+        lp.experts = narrow(std::min<u128>(s.experts, max_param_count + 1));
+        lp.linear = narrow(std::min<u128>(s.linear, max_param_count + 1));
+        lp.expert_linear = narrow(std::min<u128>(s.expert_linear, max_param_count + 1));
+        lp.native_bytes = narrow(std::min<u128>(s.native, 4 * u128{max_param_count}));
+        lp.native_expert_bytes = narrow(std::min<u128>(s.native_expert, 4 * u128{max_param_count}));
+        lp.native_scale_bytes = narrow(std::min<u128>(s.native_scales, 4 * u128{max_param_count}));
+        lp.packed_params = narrow(std::min<u128>(s.packed_dense, max_param_count + 1));
+        lp.packed_expert_params = narrow(std::min<u128>(s.packed_expert, max_param_count + 1));
+        p.layers.push_back(lp);
+        if (i == 0 || s.total > largest.total) largest = s;
+        if (total > max_param_count) break;
+    }
+    const u128 final_norm = norm_params(m, h);
+    const u128 embedding = u128{m.vocab_size} * h + u128{m.learned_positions} * h;
+    const u128 lm_head = m.tie_word_embeddings ? 0 : u128{m.vocab_size} * h;
+
+    // Multi-token prediction (DeepSeek-V3 §2.2; modeling in DeepSeek-V3 inference/model.py and vLLM
+    // deepseek_mtp.py): per module one decoder layer like the last one, enorm and hnorm (h each),
+    // eh_proj 2h×h and shared_head.norm (h); its copies of the embedding and output head are the
+    // main model's and are not counted again.
+    u128 mtp = 0, mtp_active = 0;
+    layer_summary mtp_layer;
+    if (m.mtp && m.num_nextn_predict_layers != 0) {
+        const layer_build L = build_layer(m, attention.back(), mlps.back());
+        layer_build extra;
+        extra.matrices.push_back({"eh_proj", 2 * h, h, 1, false});
+        extra.attention = 2 * h * h;
+        const u128 module_extra = 2 * h * h + 3 * norm_params(m, h);
+        mtp_layer = summarise(m, L);
+        const layer_summary ex = summarise(m, extra);
+        mtp_layer.total += module_extra;
+        mtp_layer.active += module_extra;
+        mtp_layer.linear += ex.linear;
+        mtp_layer.native += ex.native + 2 * (3 * norm_params(m, h));
+        mtp_layer.native_scales += ex.native_scales;
+        const u128 n = m.num_nextn_predict_layers;
+        mtp = n * mtp_layer.total;
+        mtp_active = n * mtp_layer.active;
+        p.mtp = narrow(std::min<u128>(mtp, max_param_count + 1));
+        p.mtp_linear = narrow(std::min<u128>(n * mtp_layer.linear, max_param_count + 1));
+        p.mtp_experts = narrow(std::min<u128>(n * mtp_layer.experts, max_param_count + 1));
+        p.mtp_expert_linear = narrow(std::min<u128>(n * mtp_layer.expert_linear, max_param_count + 1));
+        p.mtp_native_bytes = narrow(std::min<u128>(n * mtp_layer.native, 4 * u128{max_param_count}));
+        p.mtp_native_expert_bytes = narrow(std::min<u128>(n * mtp_layer.native_expert, 4 * u128{max_param_count}));
+        p.mtp_native_scale_bytes = narrow(std::min<u128>(n * mtp_layer.native_scales, 4 * u128{max_param_count}));
+        p.mtp_packed_params = narrow(std::min<u128>(n * (mtp_layer.packed_dense + ex.packed_dense), max_param_count + 1));
+        p.mtp_packed_expert_params = narrow(std::min<u128>(n * mtp_layer.packed_expert, max_param_count + 1));
+    }
+    const u128 vision = m.vision_params;
+    const u128 all = total + embedding + lm_head + final_norm + mtp + vision;
+    if (all > max_param_count) {
+        out.errors.push_back({"model", "has more than " + detail::to_decimal(max_param_count) +
+                                           " parameters, the largest count memplan supports"});
+        out.value = param_breakdown{};
+        return out;
+    }
+    p.total = narrow(all);
+    // The vision tower is counted as active: image tokens pass through all of it.
+    p.active = narrow(active + embedding + lm_head + final_norm + mtp_active + vision);
+    p.embedding = narrow(embedding);
+    p.lm_head = narrow(lm_head);
+    p.final_norm = narrow(final_norm);
+    p.per_layer = narrow(largest.total);
+    p.per_layer_active = narrow(largest.active);
+    p.per_layer_experts = narrow(largest.experts);
+    p.per_layer_linear = narrow(largest.linear);
+    p.per_layer_expert_linear = narrow(largest.expert_linear);
+    p.vision = narrow(vision);
+    model_param_parts& q = p.parts;
+    q.embedding = {narrow(embedding), narrow(embedding)};
+    q.attention = {narrow(attn), narrow(attn)};
+    q.mlp = {narrow(mlp), narrow(mlp)};
+    q.experts = {narrow(experts), narrow(experts_active)};
+    q.shared_experts = {narrow(shared), narrow(shared)};
+    q.router = {narrow(router), narrow(router)};
+    q.norms = {narrow(norms + final_norm), narrow(norms + final_norm)};
+    q.output = {narrow(lm_head), narrow(lm_head)};
+    q.mtp = {narrow(mtp), narrow(mtp_active)};
+    q.vision = {narrow(vision), narrow(vision)};
+    return out;
+}
+
+diagnostics architecture_warnings(const model_config& m, run_mode mode) {
+    diagnostics out;
+    if (m.num_hidden_layers == 0 || m.hidden_size == 0 || m.num_attention_heads == 0) return out;
+    const layer_kind_counts k = count_layer_kinds(m);
+    if (k.mla + k.linear + k.mamba + k.no_attention != 0 || (k.dense != 0 && k.moe != 0))
+        out.push_back({"model.layer_types",
+                       mode == run_mode::train
+                           ? "training activations are counted per layer as for a GQA attention layer with this model's "
+                             "MLP (MoE when the model has experts); MLA, linear-attention, Mamba and mixed dense/MoE "
+                             "layers keep other tensors, so the activation figure is an approximation"
+                           : "the prefill workspace is sized as for a GQA attention layer with this model's MLP; MLA, "
+                             "linear-attention, Mamba and mixed dense/MoE layers differ, so that row is an approximation"});
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Linear modules (LoRA) and cache groups (serving engines)
+
+std::vector<linear_module> linear_modules(const model_config& m) {
+    std::vector<linear_module> out;
+    if (m.num_hidden_layers == 0 || m.hidden_size == 0 || m.num_attention_heads == 0 || !validate_architecture(m).empty())
+        return out;
+    const auto attention = resolved_layer_attention(m);
+    const auto mlps = resolved_layer_mlp(m);
+    // A layer's matrices depend only on its (attention, MLP) kinds: each distinct pair is built once, in
+    // the order of its first layer, and counted times its layers. The modules come out in the order and
+    // with the counts of building every layer (a new name can only appear at a pair's first layer).
+    struct kind_pair {
+        attention_kind attention;
+        layer_mlp_kind mlp;
+        std::uint64_t layers;
+    };
+    std::vector<kind_pair> pairs;
+    for (std::uint64_t i = 0; i < m.num_hidden_layers; ++i) {
+        auto p = find_kind(pairs, attention[i], mlps[i]);
+        if (p == pairs.end()) pairs.push_back({attention[i], mlps[i], 1});
+        else ++p->layers;
+    }
+    for (const kind_pair& pair : pairs) {
+        for (const auto& x : build_layer(m, pair.attention, pair.mlp).matrices) {
+            auto it = std::find_if(out.begin(), out.end(), [&](const linear_module& l) {
+                return l.name == x.name && l.d_in == x.d_in && l.d_out == x.d_out && l.expert == x.expert;
+            });
+            if (it == out.end()) {
+                out.push_back({x.name, narrow(x.d_in), narrow(x.d_out), 0, x.expert});
+                it = out.end() - 1;
+            }
+            it->count += narrow(u128{x.count} * pair.layers);
+        }
+    }
+    return out;
+}
+
+std::vector<kv_layer_group> kv_layer_groups(const model_config& m) {
+    std::vector<kv_layer_group> out;
+    if (m.num_hidden_layers == 0 || m.hidden_size == 0 || m.num_attention_heads == 0) return out;
+    const layer_kind_counts k = count_layer_kinds(m);
+    const std::uint64_t kv = resolved_kv_heads(m), d = resolved_head_dim(m);
+    if (k.full != 0) out.push_back({attention_kind::full, k.full, kv, d, 0, 0, 0});
+    if (k.sliding != 0) out.push_back({attention_kind::sliding, k.sliding, kv, d, 0, m.sliding_window, 0});
+    if (k.chunked != 0) out.push_back({attention_kind::chunked, k.chunked, kv, d, 0, m.attention_chunk_size, 0});
+    if (k.mla != 0)  // one latent per token: kv_lora_rank + qk_rope_head_dim (DeepSeek-V2 §2.1.2, Eq. 10–11)
+        out.push_back({attention_kind::mla, k.mla, 0, 0, m.kv_lora_rank + m.qk_rope_head_dim, 0, 0});
+    if (k.linear != 0) {
+        // vLLM mamba_utils.py gated_delta_net_state_shape: conv state (K − 1) × (2·nk·dk + nv·dv) and
+        // recurrent state nv × dk × dv per sequence.
+        const std::uint64_t conv_dim =
+            2 * m.linear_num_key_heads * m.linear_key_head_dim + m.linear_num_value_heads * m.linear_value_head_dim;
+        const std::uint64_t state = (m.linear_conv_kernel_dim > 0 ? m.linear_conv_kernel_dim - 1 : 0) * conv_dim +
+                                    m.linear_num_value_heads * m.linear_key_head_dim * m.linear_value_head_dim;
+        out.push_back({attention_kind::linear, k.linear, 0, 0, 0, 0, state});
+    }
+    if (k.mamba != 0) {
+        // vLLM mamba_utils.py: Mamba-1 conv (K − 1) × I and SSM I × N; Mamba-2 conv (K − 1) × (I + 2GN)
+        // and SSM nh × head_dim × N (= I × N).
+        const std::uint64_t conv_dim =
+            m.mamba_version == 2 ? m.mamba_d_inner + 2 * m.mamba_n_groups * m.mamba_d_state : m.mamba_d_inner;
+        const std::uint64_t state = (m.mamba_d_conv > 0 ? m.mamba_d_conv - 1 : 0) * conv_dim + m.mamba_d_inner * m.mamba_d_state;
+        out.push_back({attention_kind::mamba, k.mamba, 0, 0, 0, 0, state});
+    }
+    return out;
+}
+
+std::uint64_t cache_elements_per_token(const kv_layer_group& g) {
+    switch (g.kind) {
+        case attention_kind::full:
+        case attention_kind::sliding:
+        case attention_kind::chunked: return 2 * g.kv_heads * g.head_dim;  // K and V
+        case attention_kind::mla: return g.latent_dim;
+        default: return 0;
+    }
+}
+
+}  // namespace memplan
