@@ -15,7 +15,8 @@
 #include <vector>
 
 #include "memplan/search/analyze.hpp"
-#include "memplan/memory/estimate.hpp"
+#include "memplan/report/json.hpp"
+#include "memplan/api/estimate.hpp"
 #include "memplan/api/fast_estimate.hpp"
 #include "memplan/io/json.hpp"
 

@@ -6,6 +6,7 @@
 #include "input.hpp"
 #include "memplan/api/front_end.hpp"
 #include "memplan/io/presets.hpp"
+#include "memplan/report/json.hpp"
 #include "report.hpp"
 
 namespace memplan::cli {

@@ -7,6 +7,7 @@
 #include "memplan/model/arch.hpp"
 #include "memplan/api/front_end.hpp"
 #include "memplan/io/presets.hpp"
+#include "memplan/report/json.hpp"
 #include "memplan/config/schema.hpp"
 #include "report.hpp"
 

@@ -7,7 +7,8 @@
 #include "commands.hpp"
 #include "memplan/reproduce/eleuther.hpp"
 #include "memplan/reproduce/eleuther_flags.hpp"
-#include "memplan/memory/estimate.hpp"
+#include "memplan/report/json.hpp"
+#include "memplan/api/estimate.hpp"
 #include "memplan/io/json.hpp"
 #include "report.hpp"
 

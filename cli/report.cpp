@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "memplan/io/json.hpp"
+#include "memplan/report/json.hpp"
 
 namespace memplan::cli {
 

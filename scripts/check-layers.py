@@ -3,7 +3,7 @@
 
 The core is a stack of layers, each a folder of core/src/ mirrored in core/include/memplan/:
 
-    base → config → model → memory → serving → search → reproduce → io → api
+    base → config → model → memory → serving → search → reproduce → io → report → api
 
 A file may include files of its own layer and of the layers below it, never above. A unit (a .cpp
 and the header of the same stem, public or internal) may not be part of an include cycle with other
@@ -17,7 +17,7 @@ import os
 import re
 import sys
 
-LAYERS = ["base", "config", "model", "memory", "serving", "search", "reproduce", "io", "api"]
+LAYERS = ["base", "config", "model", "memory", "serving", "search", "reproduce", "io", "report", "api"]
 MAX_FILES = 14
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

@@ -6,7 +6,9 @@
 
 #include <string>
 
+#include "memplan/api/estimate.hpp"
 #include "memplan/search/analyze.hpp"
+#include "memplan/report/json.hpp"
 #include "memplan/reproduce/compare.hpp"
 #include "memplan/io/gpus.hpp"
 #include "memplan/io/json.hpp"

@@ -6,7 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "memplan/api/estimate.hpp"
 #include "memplan/search/analyze.hpp"
+#include "memplan/report/json.hpp"
 #include "memplan/io/json.hpp"
 
 using namespace memplan;

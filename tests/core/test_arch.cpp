@@ -6,6 +6,7 @@
 
 #include "memplan/model/arch.hpp"
 #include "memplan/io/json.hpp"
+#include "memplan/report/json.hpp"
 #include "memplan/io/presets.hpp"
 
 using namespace memplan;

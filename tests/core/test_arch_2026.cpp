@@ -9,10 +9,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "memplan/api/estimate.hpp"
 #include "memplan/model/arch.hpp"
 #include "memplan/io/json.hpp"
+#include "memplan/report/json.hpp"
 #include "memplan/io/presets.hpp"
-#include "io/model_details.hpp"
+#include "report/model_details.hpp"
 
 using namespace memplan;
 using nlohmann::json;

@@ -4,7 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "memplan/api/estimate.hpp"
 #include "memplan/reproduce/compare.hpp"
+#include "memplan/report/json.hpp"
 #include "memplan/io/json.hpp"
 #include "memplan/reproduce/reference.hpp"
 

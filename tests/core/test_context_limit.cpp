@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "memplan/search/analyze.hpp"
+#include "memplan/report/json.hpp"
 #include "memplan/io/json.hpp"
 
 using namespace memplan;

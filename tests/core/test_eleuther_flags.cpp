@@ -3,7 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "memplan/reproduce/eleuther_flags.hpp"
-#include "memplan/memory/estimate.hpp"
+#include "memplan/report/json.hpp"
+#include "memplan/api/estimate.hpp"
 
 using namespace memplan;
 

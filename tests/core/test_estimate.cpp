@@ -3,7 +3,7 @@
 
 #include <random>
 
-#include "memplan/memory/estimate.hpp"
+#include "memplan/api/estimate.hpp"
 
 using namespace memplan;
 

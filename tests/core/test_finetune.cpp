@@ -9,8 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "memplan/api/estimate.hpp"
 #include "memplan/model/adapters.hpp"
 #include "memplan/search/analyze.hpp"
+#include "memplan/report/json.hpp"
 #include "memplan/model/arch.hpp"
 #include "memplan/io/json.hpp"
 #include "memplan/config/schema.hpp"

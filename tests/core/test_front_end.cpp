@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "memplan/search/analyze.hpp"
+#include "memplan/report/json.hpp"
 #include "memplan/model/arch.hpp"
 #include "memplan/api/front_end.hpp"
 #include "memplan/base/input_limits.hpp"

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "memplan/io/json.hpp"
+#include "memplan/report/json.hpp"
 
 using namespace memplan;
 using nlohmann::json;

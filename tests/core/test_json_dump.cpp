@@ -12,6 +12,7 @@
 
 #include "io/json_text.hpp"
 #include "memplan/search/analyze.hpp"
+#include "memplan/report/json.hpp"
 #include "memplan/io/json.hpp"
 #include "memplan/io/presets.hpp"
 #include "memplan/config/schema.hpp"

@@ -11,6 +11,7 @@
 
 #include "io/json_text.hpp"
 #include "memplan/io/presets.hpp"
+#include "memplan/report/json.hpp"
 #include "memplan/config/schema.hpp"
 
 using memplan::detail::ordered_json;

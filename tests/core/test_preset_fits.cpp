@@ -7,6 +7,7 @@
 #include "cli_runner.hpp"
 #include "memplan/api/front_end.hpp"
 #include "memplan/io/json.hpp"
+#include "memplan/report/json.hpp"
 #include "memplan/io/presets.hpp"
 
 using namespace memplan;

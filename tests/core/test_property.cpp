@@ -28,7 +28,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "memplan/api/estimate.hpp"
 #include "memplan/io/json.hpp"
+#include "memplan/report/json.hpp"
 #include "memplan/io/presets.hpp"
 
 using namespace memplan;

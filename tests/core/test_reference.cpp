@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "memplan/memory/estimate.hpp"
+#include "memplan/api/estimate.hpp"
 #include "memplan/reproduce/reference.hpp"
 
 using namespace memplan;

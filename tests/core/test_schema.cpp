@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "memplan/io/json.hpp"
+#include "memplan/report/json.hpp"
 #include "memplan/config/schema.hpp"
 
 using namespace memplan;

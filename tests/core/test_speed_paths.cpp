@@ -9,9 +9,10 @@
 #include <vector>
 
 #include "memory/stage.hpp"
-#include "memplan/memory/estimate.hpp"
+#include "memplan/api/estimate.hpp"
 #include "memplan/api/fast_estimate.hpp"
 #include "memplan/io/json.hpp"
+#include "memplan/report/json.hpp"
 #include "memplan/config/schema.hpp"
 
 using namespace memplan;

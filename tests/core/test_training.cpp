@@ -2,7 +2,9 @@
 // hybrid sharding, offload, precisions, optimizers, and the most loaded pipeline stage.
 #include <catch2/catch.hpp>
 
+#include "memplan/api/estimate.hpp"
 #include "memplan/io/json.hpp"
+#include "memplan/report/json.hpp"
 
 using namespace memplan;
 

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "memplan/search/analyze.hpp"
+#include "memplan/report/json.hpp"
 #include "memplan/io/json.hpp"
 #include "memplan/base/types.hpp"
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "memplan/memory/estimate.hpp"
+#include "memplan/api/estimate.hpp"
 #include "memplan/io/json.hpp"
 #include "memplan/config/schema.hpp"
 

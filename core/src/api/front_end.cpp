@@ -1,9 +1,11 @@
 #include "memplan/api/front_end.hpp"
 
 #include "io/json_text.hpp"
+#include "memplan/report/json.hpp"
+#include "report/json.hpp"
 #include "memplan/search/analyze.hpp"
 #include "memplan/reproduce/compare.hpp"
-#include "memplan/memory/estimate.hpp"
+#include "memplan/api/estimate.hpp"
 #include "memplan/io/json.hpp"
 #include "memplan/io/presets.hpp"
 
@@ -64,12 +66,6 @@ json_reply estimate_reply(const json_request& request) { return reply(request, r
 json_reply analyze_reply(const json_request& request) { return reply(request, reply_kind::analyze); }
 
 json_reply compare_reply(const json_request& request) { return reply(request, reply_kind::compare); }
-
-outcome<model_config> preset_model(const std::string& id) {
-    const nlohmann::ordered_json config{{"model", {{"preset", id}}}};
-    const auto parsed = parse_config(detail::dump_json(config));
-    return {parsed.value.model, parsed.errors};
-}
 
 json_reply preset_fits_reply(const std::string& config_text) {
     const auto parsed = parse_config(config_text);

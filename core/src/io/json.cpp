@@ -10,7 +10,6 @@
 #include "base/checks.hpp"
 #include "io/json_input.hpp"
 #include "io/json_text.hpp"
-#include "io/model_details.hpp"
 #include "io/model_json.hpp"
 
 namespace memplan {
@@ -158,114 +157,22 @@ outcome<estimate_config> parse_config(const std::string& json_text, const std::s
             }
         }
     }
+    // The draft model of speculative decoding, read as the `model` section reads a preset; an id that
+    // names no stored model stays unresolved, and validate() says so (infer.draft_preset).
+    if (out.ok() && !c.infer.draft_preset.empty()) {
+        model_config draft;
+        diagnostics draft_errors;
+        read_model(json{{"preset", c.infer.draft_preset}}, "infer.draft_preset", draft, draft_errors);
+        if (draft_errors.empty()) c.infer.draft_model = std::move(draft);
+    }
     return out;
 }
 
-std::string to_json(const estimate_result& r) { return dump_json(detail::result_json(r, nullptr)); }
-
-std::string to_json(const estimate_result& r, const estimate_config* config) {
-    return dump_json(detail::result_json(r, config));
+outcome<model_config> preset_model(const std::string& id) {
+    const ordered_json config{{"model", {{"preset", id}}}};
+    const auto parsed = parse_config(dump_json(config));
+    return {parsed.value.model, parsed.errors};
 }
 
-ordered_json detail::result_json(const estimate_result& r, const estimate_config* config) {
-    ordered_json out;
-    if (r.errors.empty()) {
-        const memory_breakdown& b = r.per_gpu;
-        const estimate_details& d = r.details;
-        out["params"] = r.params;
-        out["data_parallel"] = r.data_parallel;
-        out["per_gpu"] = ordered_json{{"weights", b.weights},
-                                      {"gradients", b.gradients},
-                                      {"optimizer_states", b.optimizer_states},
-                                      {"activations", b.activations},
-                                      {"logits", b.logits},
-                                      {"communication", b.communication},
-                                      {"kv_cache", b.kv_cache},
-                                      {"dequant_workspace", b.dequant_workspace},
-                                      {"misc", b.misc},
-                                      {"total", b.total}};
-        out["details"] = ordered_json{{"params_active", d.params_active},
-                                      {"params_on_gpu", d.params_on_gpu},
-                                      {"stage", d.stage},
-                                      {"layers_on_gpu", d.layers_on_gpu},
-                                      {"microbatches_in_flight", d.microbatches_in_flight},
-                                      {"layer_activation_bytes", d.layer_activation_bytes},
-                                      {"quantization_overhead_bytes", d.quantization_overhead_bytes},
-                                      {"kv_cache_bytes_per_token", d.kv_cache_bytes_per_token},
-                                      {"host_bytes_per_node", d.host_bytes_per_node},
-                                      {"nvme_bytes_per_node", d.nvme_bytes_per_node}};
-        ordered_json tensors = ordered_json::array();
-        for (const auto& t : d.layer_activations)
-            tensors.push_back(ordered_json{{"name", t.name}, {"bytes", t.bytes}, {"note", t.note}});
-        out["details"]["layer_activations"] = tensors;
-        // Fine-tuning (memplan/adapters.hpp): which weight bytes are the frozen base and which the adapters.
-        out["details"]["params_trainable"] = d.params_trainable;
-        out["details"]["adapter_params"] = d.adapter_params;
-        out["details"]["base_weight_bytes"] = d.base_weight_bytes;
-        out["details"]["adapter_bytes"] = d.adapter_bytes;
-        out["details"]["paged_optimizer_bytes"] = d.paged_optimizer_bytes;
-        out["details"]["offloaded_activation_bytes"] = d.offloaded_activation_bytes;
-        write_model_details(out["details"], d);
-        if (r.has_capacity)
-            out["gpu"] = ordered_json{{"fits", r.fits},
-                                      {"headroom_bytes", r.headroom_bytes},
-                                      {"shortfall_bytes", r.shortfall_bytes},
-                                      {"capacity_bytes", r.capacity_bytes}};
-        if (r.serving.present) {  // serving-engine arithmetic, per GPU (memplan/serving.hpp)
-            const serving_result& s = r.serving;
-            out["serving"] = ordered_json{{"engine", s.engine},
-                                          {"engine_version", s.engine_version},
-                                          {"budget_bytes", s.budget_bytes},
-                                          {"weights_bytes", s.weights_bytes},
-                                          {"draft_weights_bytes", s.draft_weights_bytes},
-                                          {"activation_peak_bytes", s.activation_peak_bytes},
-                                          {"non_torch_bytes", s.non_torch_bytes},
-                                          {"cuda_graph_bytes", s.cuda_graph_bytes},
-                                          {"kv_cache_bytes", s.kv_cache_bytes},
-                                          {"page_bytes", s.page_bytes},
-                                          {"block_size", s.block_size},
-                                          {"num_blocks", s.num_blocks},
-                                          {"kv_capacity_tokens", s.kv_capacity_tokens},
-                                          {"cpu_blocks", s.cpu_blocks},
-                                          {"max_model_len", s.max_model_len},
-                                          {"blocks_per_request", s.blocks_per_request},
-                                          {"max_concurrency", ordered_json{{"numerator", s.max_concurrency_numerator},
-                                                                           {"denominator", s.max_concurrency_denominator}}},
-                                          {"replicas", s.replicas},
-                                          {"starts", s.starts},
-                                          {"refusal", s.refusal.empty() ? ordered_json(nullptr) : ordered_json(s.refusal)},
-                                          {"max_model_len_that_starts", s.max_model_len_that_starts},
-                                          {"draft_kv_cache_bytes", s.draft_kv_cache_bytes},
-                                          {"state_page_bytes", s.state_page_bytes},
-                                          {"state_page_padded_bytes", s.state_page_padded_bytes},
-                                          {"swa_capacity_tokens", s.swa_capacity_tokens}};
-        }
-        if (config != nullptr) out["config"] = detail::config_echo_json(*config);
-    }
-    out["warnings"] = errors_json(r.warnings);
-    out["errors"] = errors_json(r.errors);
-    return out;
-}
-
-std::string estimate_json(const std::string& json_text, const std::string& hf_config_text) {
-    const auto config = parse_config(json_text, hf_config_text);
-    if (!config.ok()) {
-        estimate_result failed;
-        failed.errors = config.errors;
-        return to_json(failed);
-    }
-    return to_json(estimate(config.value), &config.value);
-}
-
-std::string errors_json_text(const diagnostics& errors) {
-    return dump_json(ordered_json{{"errors", errors_json(errors)}});
-}
-
-std::string outcome_json_text(const outcome<std::uint64_t>& result) {
-    ordered_json out;
-    out["value"] = result.ok() ? ordered_json(result.value) : ordered_json(nullptr);
-    out["errors"] = errors_json(result.errors);
-    return dump_json(out);
-}
 
 }  // namespace memplan

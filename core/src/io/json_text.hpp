@@ -5,8 +5,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "memplan/config/config.hpp"
-#include "memplan/memory/estimate.hpp"
 #include "memplan/base/types.hpp"
 
 namespace memplan::detail {
@@ -35,11 +33,5 @@ struct repeated_key {
 /// parses JSON, so that the WebAssembly module compiles nlohmann's parser once.
 bool parse_json(const std::string& text, ordered_json& out, repeated_key* repeated = nullptr);
 
-/// The result object of `memplan estimate` (json.cpp); with `config`, its resolved-configuration echo.
-ordered_json result_json(const estimate_result& result, const estimate_config* config);
-
-/// The configuration's schema fields as JSON sections ({"mode":…, "parallel":{…}, …}),
-/// in schema order; an optional field left unset is null (schema.cpp).
-ordered_json config_echo_json(const estimate_config& config);
 
 }  // namespace memplan::detail

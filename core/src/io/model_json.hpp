@@ -13,9 +13,6 @@ namespace memplan::detail {
 /// Reads a `model` object at `path` (memplan's keys, a preset, or a Hugging Face config) into `m`.
 void read_model(const nlohmann::ordered_json& object, const std::string& path, model_config& m, diagnostics& errors);
 
-/// The stored config object of the preset `id` (presets.cpp: the models document parsed once; an
-/// empty object when the entry has none), or nullptr when there is no such preset.
-const nlohmann::ordered_json* preset_config(const std::string& id);
 
 /// Reads a Hugging Face config.json given beside a configuration (`--hf-config`) into `m`.
 void read_model_object(object_reader& r, model_config& m, int depth);

@@ -9,10 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/json_text.hpp"
-#include "memplan/model/arch.hpp"
-#include "memplan/io/json.hpp"
-#include "io/model_details.hpp"
-#include "io/model_json.hpp"
+#include "io/presets.hpp"
 #include "base/small_sort.hpp"
 
 namespace memplan {
@@ -67,6 +64,9 @@ const nlohmann::ordered_json* preset_config(const std::string& id) {
     static const nlohmann::ordered_json empty = nlohmann::ordered_json::object();
     return model.contains("config") ? &model["config"] : &empty;
 }
+const nlohmann::ordered_json& presets_document() { return stored_presets().doc; }
+
+const char* presets_text() { return presets_json_text; }
 }  // namespace detail
 
 const model_preset* find_preset(const std::string& id) {
@@ -75,28 +75,6 @@ const model_preset* find_preset(const std::string& id) {
     return nullptr;
 }
 
-std::string model_presets_json() {
-    nlohmann::ordered_json doc = stored_presets().doc;  // a copy of the document parsed once
-    if (!doc.is_object() || !doc.contains("models")) return presets_json_text;
-    for (auto& model : doc["models"]) {
-        const std::string id = model.value("id", std::string());
-        // One sequence of one token in bf16 on one GPU: the per-token and per-sequence cache sizes.
-        const auto parsed = parse_config(R"({"mode": "infer", "infer": {"context_len": 1}, "model": {"preset": ")" + id + R"("}})");
-        if (!parsed.ok()) continue;
-        estimate_options totals;  // the fields below only: no per-tensor list, no warning texts
-        totals.want_tensors = false;
-        totals.want_warnings = false;
-        const estimate_result r = estimate(parsed.value, totals);
-        if (!r.errors.empty()) continue;
-        model["params"] = r.params;
-        model["params_active"] = r.details.params_active;
-        model["param_breakdown"] = detail::param_parts_json(r.details.param_parts);
-        model["layer_kinds"] = detail::layer_kinds_json(r.details.layer_kinds);
-        model["kv_cache_bytes_per_token"] = r.details.kv_cache_bytes_per_token;
-        model["state_bytes_per_sequence"] = r.details.state_bytes_per_sequence;
-    }
-    return detail::dump_json(doc);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Search

@@ -6,8 +6,6 @@
 
 #include <optional>
 
-#include "memplan/api/fast_estimate.hpp"
-#include "memplan/serving/serving.hpp"
 #include "memory/stage.hpp"
 
 namespace memplan {
@@ -45,8 +43,6 @@ bool uniform_layers(const param_breakdown& pb) {
 }
 }  // namespace
 
-estimate_result estimate(const estimate_config& c) { return estimate(c, estimate_options{}); }
-
 model_counts count_model(const model_config& model) {
     model_counts out;
     out.params = count_params(model);
@@ -68,7 +64,7 @@ context_asked asked_context(const estimate_config& c) {
     return {"infer.context_len", c.infer.context_len};
 }
 
-estimate_result estimate(const estimate_config& c, const estimate_options& options) {
+estimate_result estimate_memory(const estimate_config& c, const estimate_options& options) {
     estimate_result r;
     r.errors = detail::validate(c, options.counts != nullptr ? &options.counts->architecture_errors : nullptr,
                                 options.fields_in_range);
@@ -196,17 +192,7 @@ estimate_result estimate(const estimate_config& c, const estimate_options& optio
         r.headroom_bytes = r.fits ? c.gpu_memory_bytes - b.total : 0;
         r.shortfall_bytes = r.fits ? 0 : b.total - c.gpu_memory_bytes;
     }
-    // Serving engines' start-up arithmetic beside the plain accounting (serving.cpp).
-    if (c.mode == run_mode::infer && c.infer.engine != serving_engine::none) {
-        diagnostics serving_errors;
-        r.serving = serving_for(c, r, r.warnings, serving_errors);
-        if (!serving_errors.empty()) {
-            estimate_result failed;
-            failed.errors = serving_errors;
-            return failed;
-        }
-    }
-    if (!warn) r.warnings.clear();  // those of finetune_details and serving_for, which build their own
+    if (!warn) r.warnings.clear();  // those of finetune_details, which builds its own
     return r;
 }
 

@@ -14,7 +14,7 @@
 #include "memplan/memory/activations.hpp"
 #include "memplan/model/adapters.hpp"
 #include "memplan/model/arch.hpp"
-#include "memplan/memory/estimate.hpp"
+#include "memplan/memory/result.hpp"
 
 namespace memplan::detail {
 

@@ -7,7 +7,6 @@
 #include "memory/stage.hpp"
 #include "memplan/model/adapters.hpp"
 #include "memplan/model/arch.hpp"
-#include "memplan/io/presets.hpp"
 #include "memplan/config/schema.hpp"
 
 namespace memplan {
@@ -97,7 +96,7 @@ diagnostics validate(const estimate_config& c, const diagnostics* architecture_e
         if (c.infer.engine == serving_engine::sglang && c.infer.mem_fraction_static_permille == 0)
             errors.push_back({"infer.mem_fraction_static_permille",
                               "is required with infer.engine sglang (SGLang picks it from the GPU size)"});
-        if (!c.infer.draft_preset.empty() && find_preset(c.infer.draft_preset) == nullptr)
+        if (!c.infer.draft_preset.empty() && !c.infer.draft_model)  // resolved by the reader when it is a preset
             errors.push_back({"infer.draft_preset", "must be the id of a model preset (memplan presets)"});
     }
     if (c.infer.prefill_tokens > c.infer.context_len)

@@ -9,7 +9,6 @@
 
 #include "base/checks.hpp"
 #include "memplan/model/arch.hpp"
-#include "memory/stage.hpp"
 
 namespace memplan {
 
@@ -346,50 +345,5 @@ diagnostics validate_finetune(const estimate_config& c) {
     return errors;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Details of an estimate
-
-namespace detail {
-void finetune_details(const estimate_config& c, const parts128& stage, estimate_result& r) {
-    estimate_details& d = r.details;
-    if (c.mode != run_mode::train) return;
-    const train_config& t = c.train;
-    const auto clamp = [](u128 v) { return static_cast<std::uint64_t>(std::min<u128>(v, max_exact_integer)); };
-    d.paged_optimizer_bytes = clamp(stage.paged_spill);
-    d.offloaded_activation_bytes = clamp(stage.offloaded_activations);
-    const u128 total = stage.total() + c.misc_bytes;
-    if (stage.paged_spill != 0 && c.gpu_memory_bytes != 0 && total > c.gpu_memory_bytes &&
-        total - stage.paged_spill <= c.gpu_memory_bytes)
-        r.warnings.push_back({"train.paged_optimizer",
-                              "the total counts the paged optimizer states on the GPU and does not fit; without them ("
-                              + detail::to_decimal(total - stage.paged_spill) +
-                              " bytes) it fits, with the states paged to host memory during the optimizer step"});
-    if (t.adapter_type == adapter_kind::none) {
-        d.params_trainable = t.optimizer == optimizer_kind::none ? 0 : r.params;
-        return;
-    }
-    const auto counted = count_finetune_params(c.model, t);
-    d.params_trainable = counted.value.trainable;
-    d.adapter_params = counted.value.adapter;
-    d.base_weight_bytes = clamp(stage.base_weights);
-    d.adapter_bytes = clamp(stage.trainable_weights);
-    if (c.model.params != 0)
-        r.warnings.push_back({"model.params", "is not used for the frozen base and the adapters: their bytes come "
-                                              "from the architecture's own layers"});
-    if (c.model.model_type == "gpt2") {
-        const auto names = adapted_linear_names(c.model, t);
-        for (const char* qkv : {"q_proj", "k_proj", "v_proj"})
-            if (std::find(names.begin(), names.end(), qkv) != names.end()) {
-                r.warnings.push_back({"train.adapter_targets",
-                                      "GPT-2's fused c_attn is counted as separate q_proj, k_proj, v_proj (3 · r · 2h "
-                                      "per layer); PEFT on c_attn trains r · (h + 3h)"});
-                break;
-            }
-    }
-    if (c.parallel.tp > 1)
-        r.warnings.push_back({"train.adapter_type", "adapter parameters and their activations are assumed split over "
-                                                    "parallel.tp like the layers they adapt"});
-}
-}  // namespace detail
 
 }  // namespace memplan

@@ -7,11 +7,10 @@
 #include <cmath>
 
 #include "base/checks.hpp"
-#include "io/json_text.hpp"
 #include "memplan/model/arch.hpp"
 #include "memplan/reproduce/eleuther.hpp"
-#include "memplan/io/json.hpp"
 #include "memplan/reproduce/reference.hpp"
+#include "memplan/serving/serving.hpp"
 
 namespace memplan {
 
@@ -141,17 +140,6 @@ tool_comparison deepspeed_zero2(const context& x, deepspeed_zero2_formula formul
 }
 
 }  // namespace
-
-std::uint64_t deepspeed_largest_layer_params(const model_config& m) {
-    const std::uint64_t h = m.hidden_size, ffn = resolved_ffn(m);
-    std::uint64_t largest = m.vocab_size * h;
-    largest = std::max(largest, h * ffn + (m.mlp_bias ? ffn : 0));
-    if (m.num_experts != 0) {
-        const std::uint64_t e_ffn = m.moe_intermediate_size != 0 ? m.moe_intermediate_size : ffn;
-        largest = std::max(largest, h * e_ffn + (m.mlp_bias ? e_ffn : 0));
-    }
-    return largest;
-}
 
 namespace {
 std::uint64_t largest_layer_params(const model_config& m) { return deepspeed_largest_layer_params(m); }
@@ -485,62 +473,11 @@ tool_comparison accelerate(const context& x) {
     return t;
 }
 
-nlohmann::ordered_json to_json_value(const comparison& cmp) {
-    using detail::ordered_json;
-    ordered_json out = ordered_json::object();
-    if (cmp.errors.empty()) {
-        const auto& b = cmp.memplan.per_gpu;
-        out["memplan"] = ordered_json{{"total_bytes", b.total},
-                                      {"params", cmp.memplan.params},
-                                      {"weights", b.weights},
-                                      {"gradients", b.gradients},
-                                      {"optimizer_states", b.optimizer_states},
-                                      {"activations", b.activations},
-                                      {"logits", b.logits},
-                                      {"communication", b.communication},
-                                      {"kv_cache", b.kv_cache},
-                                      {"misc", b.misc}};
-    } else {
-        out["memplan"] = nullptr;
-    }
-    ordered_json tools = ordered_json::array();
-    for (const auto& t : cmp.tools) {
-        ordered_json terms = ordered_json::array();
-        for (const auto& x : t.terms)
-            terms.push_back(ordered_json{{"term", x.term}, {"tool_bytes", x.tool_bytes},
-                                         {"memplan_bytes", x.memplan_bytes}, {"reason", x.reason}});
-        tools.push_back(ordered_json{{"tool", t.tool}, {"version", t.version}, {"source", t.source},
-                                     {"expressible", t.expressible}, {"lacks", t.lacks},
-                                     {"figure", t.expressible ? ordered_json(t.figure_bytes) : ordered_json(nullptr)},
-                                     {"figure_text", t.figure_text}, {"units", t.units}, {"terms", terms}});
-    }
-    out["tools"] = tools;
-    if (cmp.has_deepspeed_buffers) {
-        const auto& c = cmp.deepspeed_buffer_config;
-        const auto& b = cmp.deepspeed_buffers;
-        ordered_json allocated = ordered_json::array();
-        for (const auto& x : b.allocated)
-            allocated.push_back(ordered_json{{"name", x.name}, {"bytes", x.bytes}, {"formula", x.formula}, {"source", x.source}});
-        out["deepspeed_buffers"] = ordered_json{
-            {"stage", c.stage}, {"overlap_comm", b.overlap_comm}, {"reduce_bucket_size", c.reduce_bucket_size},
-            {"allgather_bucket_size", c.allgather_bucket_size}, {"prefetch_bucket_size", c.prefetch_bucket_size},
-            {"max_live_parameters", c.max_live_parameters}, {"largest_layer_params", c.largest_layer_params},
-            {"allocated", allocated}, {"allocated_bytes", b.allocated_bytes}, {"guide_bytes", b.guide_bytes},
-            {"memplan_communication_bytes", cmp.memplan.per_gpu.communication},
-            {"assumptions", "DeepSpeed's defaults for reduce_bucket_size, overlap_comm, contiguous_gradients and "
-                            "stage3_prefetch_bucket_size; persistent parameters (tensors below "
-                            "stage3_param_persistence_threshold) not counted"}};
-    } else {
-        out["deepspeed_buffers"] = nullptr;
-    }
-    out["errors"] = detail::errors_json(cmp.errors);
-    return out;
-}
 }  // namespace
 
 comparison compare(const estimate_config& config) {
     comparison cmp;
-    cmp.memplan = estimate(config);
+    cmp.memplan = estimate_with_engine(config);
     if (!cmp.memplan.errors.empty()) {
         cmp.errors = cmp.memplan.errors;
         return cmp;
@@ -579,17 +516,6 @@ comparison compare(const estimate_config& config) {
         cmp.has_deepspeed_buffers = cmp.deepspeed_buffers.errors.empty();
     }
     return cmp;
-}
-
-std::string compare_json(const std::string& config_json, const std::string& hf_config_json) {
-    const auto parsed = parse_config(config_json, hf_config_json);
-    comparison cmp;
-    if (!parsed.ok()) {
-        cmp.errors = parsed.errors;
-    } else {
-        cmp = compare(parsed.value);
-    }
-    return detail::dump_json(to_json_value(cmp));
 }
 
 }  // namespace memplan

@@ -3,7 +3,6 @@
 #include <cstdio>
 
 #include "base/checks.hpp"
-#include "io/json_text.hpp"
 #include "memplan/base/units.hpp"
 
 namespace memplan {
@@ -107,18 +106,6 @@ outcome<estimate_config> transformer_mem_config(const transformer_mem_flags& f) 
     c.misc_bytes = e.misc_mem_gb * bytes_per_gib;  // the script divides by 1024**3 and prints "GB"
     c.gpu_memory_bytes = count(f.gpu_memory, "gpu-memory", 0, max_exact_integer, out.errors);
     return out;
-}
-
-std::string eleuther_report_json(const eleuther_report& report) {
-    // Figures with 17 significant digits, written by hand: they must read back as the same double.
-    std::string out = "{\"params\":" + detail::dump_json(detail::ordered_json(report.params_text)) +
-                      ",\"unit\":\"GiB\",\"rows\":{";
-    for (std::size_t i = 0; i < report.rows.size(); ++i) {
-        char buffer[64];
-        std::snprintf(buffer, sizeof buffer, "%.17g", report.rows[i].gib);
-        out += (i ? "," : "") + detail::dump_json(detail::ordered_json(report.rows[i].label)) + ":" + buffer;
-    }
-    return out + "}}";
 }
 
 }  // namespace memplan

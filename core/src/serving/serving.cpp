@@ -7,11 +7,9 @@
 #include <functional>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 
 #include "base/checks.hpp"
 #include "memplan/model/arch.hpp"
-#include "io/model_json.hpp"
 
 namespace memplan {
 
@@ -378,17 +376,6 @@ u128 vllm_blocks_needed(const vllm_pool& pool, u128 len, std::uint64_t block, st
     return pool.full_groups * full + pool.sliding_groups * sliding;
 }
 
-/// The draft model of infer.draft_preset, read as the `model` section reads a preset.
-bool read_draft(const std::string& id, model_config& draft, diagnostics& errors) {
-    nlohmann::ordered_json object = {{"preset", id}};
-    diagnostics read_errors;
-    detail::read_model(object, "infer.draft_preset", draft, read_errors);
-    if (!read_errors.empty()) {
-        errors.push_back({"infer.draft_preset", "must be the id of a model preset (memplan presets)"});
-        return false;
-    }
-    return true;
-}
 }  // namespace
 
 std::string gib_text(std::uint64_t bytes) {
@@ -411,12 +398,14 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
 
     // The draft model of speculative decoding: its weights (split over tp, in the serving weight
     // dtype, bf16 when that is quantized) and its KV layers sit on every GPU beside the target's.
-    model_config draft;
     const bool has_draft = !inf.draft_preset.empty();
     u128 draft_weights = 0;
     if (has_draft) {
-        if (!read_draft(inf.draft_preset, draft, errors)) return serving_result{};
-        const auto counted = count_params(draft);
+        if (!inf.draft_model) {  // validate() refuses this first; kept so that no path divides by a missing draft
+            errors.push_back({"infer.draft_preset", "must be the id of a model preset (memplan presets)"});
+            return serving_result{};
+        }
+        const auto counted = count_params(*inf.draft_model);
         if (!counted.ok()) {
             errors.push_back({"infer.draft_preset", counted.errors.front().message});
             return serving_result{};
@@ -425,7 +414,7 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
         draft_weights = detail::ceil_div(u128{counted.value.total} * dtype_bits(wt), 8 * u128{p.tp});
     }
     const std::vector<layer_spec> layers =
-        layers_on_gpu(c, plain.details.layers_on_gpu, has_draft ? &draft : nullptr, errors);
+        layers_on_gpu(c, plain.details.layers_on_gpu, has_draft ? &*inf.draft_model : nullptr, errors);
     if (!errors.empty()) return serving_result{};
     if (layers.empty()) {  // no page to divide the memory by: refused, not divided by zero
         errors.push_back({"model.layer_types", "has no layer with a KV cache or recurrent state on this GPU: the "
@@ -458,7 +447,7 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
         without.infer.engine = serving_engine::none;
         estimate_options options;
         options.want_tensors = false;
-        const estimate_result alone = estimate(without, options);
+        const estimate_result alone = estimate_memory(without, options);
         if (alone.errors.empty() && plain.per_gpu.weights > alone.per_gpu.weights)
             mtp_weights = plain.per_gpu.weights - alone.per_gpu.weights;
     }
@@ -690,6 +679,20 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
         warnings.push_back({"infer.max_model_len", "exceeds the KV pool (" + std::to_string(s.kv_capacity_tokens) +
                                                        " tokens): one request cannot reach it"});
     return s;
+}
+
+estimate_result estimate_with_engine(const estimate_config& c, const estimate_options& options) {
+    estimate_result r = estimate_memory(c, options);
+    if (!r.errors.empty() || c.mode != run_mode::infer || c.infer.engine == serving_engine::none) return r;
+    diagnostics errors;
+    r.serving = serving_for(c, r, r.warnings, errors);
+    if (!errors.empty()) {
+        estimate_result failed;
+        failed.errors = errors;
+        return failed;
+    }
+    if (!options.want_warnings) r.warnings.clear();  // serving_for's, which builds its own
+    return r;
 }
 
 }  // namespace memplan

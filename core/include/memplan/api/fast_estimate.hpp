@@ -11,24 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "memplan/model/arch.hpp"
 #include "memplan/config/config.hpp"
+#include "memplan/memory/estimate.hpp"
 
 namespace memplan {
-
-/// What estimate() derives from the model alone, counted once for many estimates of one model
-/// (estimate_options::counts). model.params is not read by any of them.
-struct model_counts {
-    outcome<param_breakdown> params;  ///< count_params(model)
-    layer_kind_counts layer_kinds;    ///< count_layer_kinds(model)
-    bool uniform_layers = false;      ///< every decoder layer has the same parameters (estimate.cpp)
-    diagnostics train_warnings;       ///< architecture_warnings(model, train)
-    diagnostics infer_warnings;       ///< architecture_warnings(model, infer)
-    diagnostics architecture_errors;  ///< validate_architecture(model), which validate() reports
-};
-
-/// count_params, count_layer_kinds and the uniform-layers test of `model`.
-model_counts count_model(const model_config& model);
 
 /// Slots of numeric_estimator::run's output, in order.
 enum class numeric_slot : std::size_t {

@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "memplan/memory/estimate.hpp"
+#include "memplan/api/estimate.hpp"
+#include "memplan/io/json.hpp"
 #include "memplan/reproduce/reference.hpp"
 #include "memplan/base/types.hpp"
 
@@ -49,9 +50,6 @@ std::string preset_fits_json(const std::string& config_text);
 /// preset_fits_json with the ok flag (the configuration was valid).
 json_reply preset_fits_reply(const std::string& config_text);
 
-/// The model of a preset as a configuration naming it reads it ({"model": {"preset": ID}}); an
-/// unknown id is an error naming `model.preset`.
-outcome<model_config> preset_model(const std::string& id);
 
 /// {"key": N} when `single`, else {"stages": [{"stage": S, "key": N}, …]}: the ZeRO model-state
 /// figures of `memplan model-states` (key "bytes") and `memplan max-params` (key "params").

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -243,6 +244,9 @@ struct infer_config {
     std::uint64_t non_torch_bytes = 0;  ///< measured memory outside PyTorch's allocator (NCCL, cuBLAS); 0 = assumed
     std::uint64_t cuda_graph_bytes = 0; ///< measured CUDA-graph memory counted in the budget; 0 = not counted
     std::string draft_preset;           ///< speculative decoding: draft model preset id; "" = none
+    /// The draft's architecture, resolved from draft_preset by the reader (parse_config) and by
+    /// estimate() (memplan/api/estimate.hpp); empty while draft_preset names no stored model.
+    std::optional<model_config> draft_model;
     /// Recurrent state of linear-attention and Mamba layers (vLLM's mamba_ssm_cache_dtype "auto"
     /// follows the model dtype, bf16; fp32 is the common override).
     dtype state_dtype = dtype::bf16;

@@ -66,14 +66,5 @@ const field_spec* find_field(const std::string& path);
 /// "must be one of: none, selective, full", "must be true or false".
 std::string field_message(const field_spec& field);
 
-/// {"version":1,"fields":[{path,type,min,max,default,choices,label,help,unit,modes}],"limits":{…}}.
-std::string schema_json();
-
-/// The configuration types as TypeScript declarations (`Config`, `ModelConfig`, one union type per
-/// enumeration), each field documented from its row; web/memplan.d.ts carries this text verbatim.
-std::string schema_typescript();
-
-/// The schema as Markdown tables, one per section (docs/schema.md carries this text verbatim).
-std::string schema_markdown();
 
 }  // namespace memplan

@@ -24,11 +24,6 @@ const model_preset* model_presets(std::size_t& count);
 /// The preset with `id`, or nullptr.
 const model_preset* find_preset(const std::string& id);
 
-/// core/data/models.json as it was compiled in, each model with its counts added: "params",
-/// "params_active", "param_breakdown" {embedding, attention, mlp, experts, shared_experts, router,
-/// norms, output, mtp, vision: {total, active}}, "layer_kinds", and bf16 "kv_cache_bytes_per_token"
-/// and "state_bytes_per_sequence" (one GPU).
-std::string model_presets_json();
 
 /// Presets matching what people type ("llama3", "Meta-Llama-3-70B", "meta-llama/Llama-3.1-8B",
 /// "deepseek", "mistral 7b instruct", "qwen3 30b"), best first; empty when nothing matches. Words

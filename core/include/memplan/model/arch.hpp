@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "memplan/memory/estimate.hpp"
 #include "memplan/base/types.hpp"
+#include "memplan/config/config.hpp"
+#include "memplan/model/parts.hpp"
 
 namespace memplan {
 

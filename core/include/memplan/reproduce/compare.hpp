@@ -49,10 +49,5 @@ struct comparison {
 /// Runs memplan's estimate and every reproduced tool on `config`.
 comparison compare(const estimate_config& config);
 
-/// parse_config + compare, as JSON: {"memplan": {"total_bytes", "weights", …}, "tools": [{"tool",
-/// "version", "source", "expressible", "lacks", "figure", "figure_text", "units", "terms": [{"term",
-/// "tool_bytes", "memplan_bytes", "reason"}]}], "deepspeed_buffers": {…} or null, "errors": [{field,
-/// message}]}. Deterministic text.
-std::string compare_json(const std::string& config_json, const std::string& hf_config_json = "");
 
 }  // namespace memplan

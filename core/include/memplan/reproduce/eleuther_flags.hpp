@@ -36,8 +36,5 @@ outcome<eleuther_args> eleuther_args_from_flags(const transformer_mem_flags& fla
 /// Errors name the flag: the script's flags first, then memplan's.
 outcome<estimate_config> transformer_mem_config(const transformer_mem_flags& flags);
 
-/// {"params": "6.9 B", "unit": "GiB", "rows": {label: GiB, …}}: the script's report as JSON, each
-/// figure with 17 significant digits (the double the script computed, exactly).
-std::string eleuther_report_json(const eleuther_report& report);
 
 }  // namespace memplan

@@ -110,8 +110,5 @@ std::uint64_t largest_fitting_params(const estimate_config& config);
 /// Fewest GPUs (dp · tp · pp, dp searched in [1, 2^20 / (tp · pp)]) that fit; 0 when none does.
 std::uint64_t fewest_fitting_gpus(const estimate_config& config);
 
-/// parse_config + analyze, as JSON: {estimate, stages, suggestions, sweep, limits, context_sweep,
-/// errors}; never throws.
-std::string analyze_json(const std::string& config_json, const std::string& hf_config_json = "");
 
 }  // namespace memplan

@@ -29,6 +29,11 @@ constexpr std::uint64_t assumed_non_torch_bytes = 536870912ULL;
 serving_result serving_for(const estimate_config& config, const estimate_result& plain, diagnostics& warnings,
                            diagnostics& errors);
 
+/// estimate_memory, then, in inference under infer.engine, the engine's view of the same GPU
+/// (result.serving; its assumptions among the warnings, its errors replacing the result). A draft
+/// model is read from infer.draft_model, which the reader resolves from infer.draft_preset.
+estimate_result estimate_with_engine(const estimate_config& config, const estimate_options& options = {});
+
 /// Bytes shown as GiB with two decimals, rounded half up ("11.12"), as the engines log them.
 std::string gib_text(std::uint64_t bytes);
 

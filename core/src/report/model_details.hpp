@@ -4,8 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "memplan/model/arch.hpp"
-#include "memplan/memory/estimate.hpp"
+#include "memplan/memory/result.hpp"
 
 namespace memplan {
 

@@ -1,5 +1,5 @@
 // The model-structure fields of an estimate result as JSON (model_details.hpp).
-#include "io/model_details.hpp"
+#include "report/model_details.hpp"
 
 namespace memplan {
 

@@ -1,0 +1,79 @@
+// memplan — the JSON the core writes: the result of an estimate, analyze and compare, the schema, the
+// stored models with their counts and the reproduction reports, each from a configuration's text or
+// a computed result. Schema: docs/schema.md. The same text in gives the same text out, byte for byte,
+// on every build.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "memplan/base/types.hpp"
+#include "memplan/memory/result.hpp"
+#include "memplan/reproduce/eleuther.hpp"
+
+namespace memplan {
+
+// ---- estimate (report/json.cpp)
+
+/// Serialises a result: params, data_parallel, per_gpu, gpu (when a capacity was given), warnings, errors.
+std::string to_json(const estimate_result& result);
+
+/// As above, followed by "config": the resolved configuration the estimate used (every schema
+/// field, defaults filled in, FSDP names resolved to their ZeRO stage), before "warnings".
+std::string to_json(const estimate_result& result, const estimate_config* config);
+
+/// parse_config + estimate (memplan/api/estimate.hpp) + to_json; malformed input yields a result object whose `errors` say why.
+std::string estimate_json(const std::string& json_text, const std::string& hf_config_text = "");
+
+/// The model a configuration describes (preset, Hugging Face config and overrides applied), as the
+/// explicit memplan model keys that reproduce it, with its exact parameter counts:
+/// {"model": {...}, "params": N|null, "params_active": N|null, "errors": [...]}.
+std::string resolve_model_json(const std::string& config_json, const std::string& hf_config_json = "");
+
+/// {"errors": [{field, message}, …]}: the error object every JSON front end prints.
+std::string errors_json_text(const diagnostics& errors);
+
+/// {"value": N, "errors": []} or {"value": null, "errors": [{field, message}, …]}.
+std::string outcome_json_text(const outcome<std::uint64_t>& result);
+
+// ---- analyze (report/analyze_json.cpp)
+
+/// parse_config + analyze, as JSON: {estimate, stages, suggestions, sweep, limits, context_sweep,
+/// errors}; never throws.
+std::string analyze_json(const std::string& config_json, const std::string& hf_config_json = "");
+
+// ---- compare (report/compare_json.cpp)
+
+/// parse_config + compare, as JSON: {"memplan": {"total_bytes", "weights", …}, "tools": [{"tool",
+/// "version", "source", "expressible", "lacks", "figure", "figure_text", "units", "terms": [{"term",
+/// "tool_bytes", "memplan_bytes", "reason"}]}], "deepspeed_buffers": {…} or null, "errors": [{field,
+/// message}]}. Deterministic text.
+std::string compare_json(const std::string& config_json, const std::string& hf_config_json = "");
+
+// ---- the schema (report/schema_json.cpp)
+
+/// {"version":1,"fields":[{path,type,min,max,default,choices,label,help,unit,modes}],"limits":{…}}.
+std::string schema_json();
+
+/// The configuration types as TypeScript declarations (`Config`, `ModelConfig`, one union type per
+/// enumeration), each field documented from its row; web/memplan.d.ts carries this text verbatim.
+std::string schema_typescript();
+
+/// The schema as Markdown tables, one per section (docs/schema.md carries this text verbatim).
+std::string schema_markdown();
+
+// ---- the stored models (report/presets_json.cpp)
+
+/// core/data/models.json as it was compiled in, each model with its counts added: "params",
+/// "params_active", "param_breakdown" {embedding, attention, mlp, experts, shared_experts, router,
+/// norms, output, mtp, vision: {total, active}}, "layer_kinds", and bf16 "kv_cache_bytes_per_token"
+/// and "state_bytes_per_sequence" (one GPU).
+std::string model_presets_json();
+
+// ---- EleutherAI's transformer_mem.py (report/eleuther_json.cpp)
+
+/// {"params": "6.9 B", "unit": "GiB", "rows": {label: GiB, …}}: the script's report as JSON, each
+/// figure with 17 significant digits (the double the script computed, exactly).
+std::string eleuther_report_json(const eleuther_report& report);
+
+}  // namespace memplan

@@ -1,0 +1,233 @@
+// The JSON of an estimate (memplan/report/json.hpp): the result object with its configuration echo,
+// the whole estimate of a configuration's text, the resolved model, and the error objects.
+#include "memplan/report/json.hpp"
+
+#include "io/json_text.hpp"
+#include "memplan/serving/serving.hpp"
+#include "memplan/io/json.hpp"
+#include "report/json.hpp"
+#include "report/model_details.hpp"
+
+namespace memplan {
+
+namespace {
+using ordered_json = nlohmann::ordered_json;
+using detail::dump_json;
+using detail::errors_json;
+}  // namespace
+
+std::string to_json(const estimate_result& r) { return dump_json(detail::result_json(r, nullptr)); }
+
+std::string to_json(const estimate_result& r, const estimate_config* config) {
+    return dump_json(detail::result_json(r, config));
+}
+
+ordered_json detail::result_json(const estimate_result& r, const estimate_config* config) {
+    ordered_json out;
+    if (r.errors.empty()) {
+        const memory_breakdown& b = r.per_gpu;
+        const estimate_details& d = r.details;
+        out["params"] = r.params;
+        out["data_parallel"] = r.data_parallel;
+        out["per_gpu"] = ordered_json{{"weights", b.weights},
+                                      {"gradients", b.gradients},
+                                      {"optimizer_states", b.optimizer_states},
+                                      {"activations", b.activations},
+                                      {"logits", b.logits},
+                                      {"communication", b.communication},
+                                      {"kv_cache", b.kv_cache},
+                                      {"dequant_workspace", b.dequant_workspace},
+                                      {"misc", b.misc},
+                                      {"total", b.total}};
+        out["details"] = ordered_json{{"params_active", d.params_active},
+                                      {"params_on_gpu", d.params_on_gpu},
+                                      {"stage", d.stage},
+                                      {"layers_on_gpu", d.layers_on_gpu},
+                                      {"microbatches_in_flight", d.microbatches_in_flight},
+                                      {"layer_activation_bytes", d.layer_activation_bytes},
+                                      {"quantization_overhead_bytes", d.quantization_overhead_bytes},
+                                      {"kv_cache_bytes_per_token", d.kv_cache_bytes_per_token},
+                                      {"host_bytes_per_node", d.host_bytes_per_node},
+                                      {"nvme_bytes_per_node", d.nvme_bytes_per_node}};
+        ordered_json tensors = ordered_json::array();
+        for (const auto& t : d.layer_activations)
+            tensors.push_back(ordered_json{{"name", t.name}, {"bytes", t.bytes}, {"note", t.note}});
+        out["details"]["layer_activations"] = tensors;
+        // Fine-tuning (memplan/adapters.hpp): which weight bytes are the frozen base and which the adapters.
+        out["details"]["params_trainable"] = d.params_trainable;
+        out["details"]["adapter_params"] = d.adapter_params;
+        out["details"]["base_weight_bytes"] = d.base_weight_bytes;
+        out["details"]["adapter_bytes"] = d.adapter_bytes;
+        out["details"]["paged_optimizer_bytes"] = d.paged_optimizer_bytes;
+        out["details"]["offloaded_activation_bytes"] = d.offloaded_activation_bytes;
+        write_model_details(out["details"], d);
+        if (r.has_capacity)
+            out["gpu"] = ordered_json{{"fits", r.fits},
+                                      {"headroom_bytes", r.headroom_bytes},
+                                      {"shortfall_bytes", r.shortfall_bytes},
+                                      {"capacity_bytes", r.capacity_bytes}};
+        if (r.serving.present) {  // serving-engine arithmetic, per GPU (memplan/serving.hpp)
+            const serving_result& s = r.serving;
+            out["serving"] = ordered_json{{"engine", s.engine},
+                                          {"engine_version", s.engine_version},
+                                          {"budget_bytes", s.budget_bytes},
+                                          {"weights_bytes", s.weights_bytes},
+                                          {"draft_weights_bytes", s.draft_weights_bytes},
+                                          {"activation_peak_bytes", s.activation_peak_bytes},
+                                          {"non_torch_bytes", s.non_torch_bytes},
+                                          {"cuda_graph_bytes", s.cuda_graph_bytes},
+                                          {"kv_cache_bytes", s.kv_cache_bytes},
+                                          {"page_bytes", s.page_bytes},
+                                          {"block_size", s.block_size},
+                                          {"num_blocks", s.num_blocks},
+                                          {"kv_capacity_tokens", s.kv_capacity_tokens},
+                                          {"cpu_blocks", s.cpu_blocks},
+                                          {"max_model_len", s.max_model_len},
+                                          {"blocks_per_request", s.blocks_per_request},
+                                          {"max_concurrency", ordered_json{{"numerator", s.max_concurrency_numerator},
+                                                                           {"denominator", s.max_concurrency_denominator}}},
+                                          {"replicas", s.replicas},
+                                          {"starts", s.starts},
+                                          {"refusal", s.refusal.empty() ? ordered_json(nullptr) : ordered_json(s.refusal)},
+                                          {"max_model_len_that_starts", s.max_model_len_that_starts},
+                                          {"draft_kv_cache_bytes", s.draft_kv_cache_bytes},
+                                          {"state_page_bytes", s.state_page_bytes},
+                                          {"state_page_padded_bytes", s.state_page_padded_bytes},
+                                          {"swa_capacity_tokens", s.swa_capacity_tokens}};
+        }
+        if (config != nullptr) out["config"] = detail::config_echo_json(*config);
+    }
+    out["warnings"] = errors_json(r.warnings);
+    out["errors"] = errors_json(r.errors);
+    return out;
+}
+
+std::string estimate_json(const std::string& json_text, const std::string& hf_config_text) {
+    const auto config = parse_config(json_text, hf_config_text);
+    if (!config.ok()) {
+        estimate_result failed;
+        failed.errors = config.errors;
+        return to_json(failed);
+    }
+    return to_json(estimate_with_engine(config.value), &config.value);
+}
+
+std::string errors_json_text(const diagnostics& errors) {
+    return dump_json(ordered_json{{"errors", errors_json(errors)}});
+}
+
+std::string outcome_json_text(const outcome<std::uint64_t>& result) {
+    ordered_json out;
+    out["value"] = result.ok() ? ordered_json(result.value) : ordered_json(nullptr);
+    out["errors"] = errors_json(result.errors);
+    return dump_json(out);
+}
+
+
+/// The model a configuration describes (preset, Hugging Face config and overrides applied), as the
+/// explicit memplan model keys that reproduce it, with its exact parameter counts:
+/// {"model": {...}, "params": N|null, "params_active": N|null, "errors": [...]}.
+std::string resolve_model_json(const std::string& config_json, const std::string& hf_config_json) {
+    const auto parsed = parse_config(config_json, hf_config_json);
+    ordered_json out;
+    out["model"] = nullptr;
+    out["params"] = nullptr;
+    out["params_active"] = nullptr;
+    if (!parsed.ok()) {
+        out["errors"] = errors_json(parsed.errors);
+        return dump_json(out);
+    }
+    const model_config& m = parsed.value.model;
+    ordered_json model;
+    // Keys whose allowed range starts at 1 are left out when 0 ("not given": the core's default).
+    const auto positive = [&model](const char* key, std::uint64_t value) {
+        if (value != 0) model[key] = value;
+    };
+    if (!m.model_type.empty()) model["model_type"] = m.model_type;
+    if (m.params != 0) model["params"] = m.params;
+    positive("num_hidden_layers", m.num_hidden_layers);
+    positive("hidden_size", m.hidden_size);
+    positive("num_attention_heads", m.num_attention_heads);
+    positive("num_key_value_heads", m.num_key_value_heads);
+    positive("head_dim", m.head_dim);
+    positive("intermediate_size", m.intermediate_size);
+    positive("vocab_size", m.vocab_size);
+    model["tie_word_embeddings"] = m.tie_word_embeddings;
+    model["learned_positions"] = m.learned_positions;
+    model["norm"] = to_string(m.norm);
+    model["norms_per_layer"] = m.norms_per_layer;
+    model["mlp"] = to_string(m.mlp);
+    model["qkv_bias"] = m.qkv_bias;
+    model["attention_out_bias"] = m.attention_out_bias;
+    model["mlp_bias"] = m.mlp_bias;
+    model["dropout"] = m.dropout;
+    model["num_local_experts"] = m.num_experts;
+    model["num_experts_per_tok"] = m.experts_per_token;
+    positive("moe_intermediate_size", m.moe_intermediate_size);
+    model["shared_expert_intermediate_size"] = m.shared_expert_intermediate_size;
+    model["sliding_window"] = m.sliding_window;
+    // With a per-layer list the sliding layers are the list's (as reading the list back sets them).
+    std::uint64_t sliding_layers = m.sliding_window_layers;
+    if (!m.layer_attention.empty()) {
+        sliding_layers = 0;
+        for (auto k : m.layer_attention) sliding_layers += k == attention_kind::sliding ? 1 : 0;
+    }
+    model["sliding_window_layers"] = sliding_layers;
+    // The structures of 2025–2026 models: written when they differ from the family's defaults.
+    const model_config base = family_defaults(m.model_type);
+    if (!m.layer_attention.empty()) {
+        ordered_json kinds = ordered_json::array();
+        for (auto k : m.layer_attention) kinds.push_back(to_string(k));
+        model["layer_types"] = kinds;
+    }
+    if (!m.layer_mlp.empty()) {
+        ordered_json kinds = ordered_json::array();
+        for (auto k : m.layer_mlp) kinds.push_back(to_string(k));
+        model["mlp_layer_types"] = kinds;
+    }
+    const auto flag = [&model](const char* key, bool value, bool fallback) {
+        if (value != fallback) model[key] = value;
+    };
+    flag("qk_norm", m.qk_norm, base.qk_norm);
+    flag("attention_sinks", m.attention_sinks, base.attention_sinks);
+    flag("attention_output_gate", m.attention_output_gate, base.attention_output_gate);
+    flag("router_bias", m.router_bias, base.router_bias);
+    flag("shared_expert_gate", m.shared_expert_gate, base.shared_expert_gate);
+    flag("mamba_conv_bias", m.mamba_conv_bias, base.mamba_conv_bias);
+    flag("mamba_proj_bias", m.mamba_proj_bias, base.mamba_proj_bias);
+    flag("mtp", m.mtp, base.mtp);
+    flag("quant_experts_only", m.quant_experts_only, base.quant_experts_only);
+    flag("quant_double", m.quant_double, base.quant_double);
+    flag("quant_g_idx", m.quant_g_idx, base.quant_g_idx);
+    for (const auto& [key, value] : std::initializer_list<std::pair<const char*, std::uint64_t>>{
+             {"attention_chunk_size", m.attention_chunk_size}, {"q_lora_rank", m.q_lora_rank},
+             {"kv_lora_rank", m.kv_lora_rank}, {"qk_nope_head_dim", m.qk_nope_head_dim},
+             {"qk_rope_head_dim", m.qk_rope_head_dim}, {"v_head_dim", m.v_head_dim},
+             {"linear_num_key_heads", m.linear_num_key_heads}, {"linear_num_value_heads", m.linear_num_value_heads},
+             {"linear_key_head_dim", m.linear_key_head_dim}, {"linear_value_head_dim", m.linear_value_head_dim},
+             {"linear_conv_kernel_dim", m.linear_conv_kernel_dim}, {"mamba_version", m.mamba_version},
+             {"mamba_d_inner", m.mamba_d_inner}, {"mamba_d_state", m.mamba_d_state}, {"mamba_d_conv", m.mamba_d_conv},
+             {"mamba_dt_rank", m.mamba_dt_rank}, {"mamba_num_heads", m.mamba_num_heads},
+             {"mamba_n_groups", m.mamba_n_groups}, {"num_nextn_predict_layers", m.num_nextn_predict_layers},
+             {"vision_params", m.vision_params}, {"quant_block", m.quant_block},
+             {"max_position_embeddings", m.max_position_embeddings}})
+        if (value != 0 && !(std::string(key) == "mamba_version" && value == base.mamba_version)) model[key] = value;
+    if (m.checkpoint != checkpoint_format::none) model["checkpoint"] = to_string(m.checkpoint);
+    out["model"] = model;
+    if (m.num_hidden_layers != 0 && m.hidden_size != 0 && m.num_attention_heads != 0) {
+        const auto counted = count_params(m);
+        if (counted.ok()) {
+            out["params"] = counted.value.total;
+            out["params_active"] = counted.value.active;
+        }
+        out["errors"] = errors_json(counted.errors);
+    } else {
+        out["errors"] = ordered_json::array();
+    }
+    diagnostics assumed;
+    for (const auto& a : m.assumptions) assumed.push_back({"model.model_type", a});
+    out["warnings"] = errors_json(assumed);
+    return dump_json(out);
+}
+
+}  // namespace memplan

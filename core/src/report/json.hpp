@@ -1,0 +1,19 @@
+// memplan — internal: the JSON objects of an estimate result and of a configuration, for the
+// writers of report/ (estimate, analyze, fits).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "memplan/config/config.hpp"
+#include "memplan/memory/result.hpp"
+
+namespace memplan::detail {
+
+/// The result object of `memplan estimate`; with `config`, its resolved-configuration echo.
+nlohmann::ordered_json result_json(const estimate_result& result, const estimate_config* config);
+
+/// The configuration's schema fields as JSON sections ({"mode":…, "parallel":{…}, …}),
+/// in schema order; an optional field left unset is null (report/schema_json.cpp).
+nlohmann::ordered_json config_echo_json(const estimate_config& config);
+
+}  // namespace memplan::detail
