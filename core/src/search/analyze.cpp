@@ -12,6 +12,7 @@
 #include "memplan/config/schema.hpp"
 #include "memplan/memory/zero.hpp"
 #include "memplan/serving/serving.hpp"
+#include "base/bisect.hpp"
 #include "base/small_sort.hpp"
 
 namespace memplan {
@@ -196,16 +197,8 @@ std::uint64_t largest_params(const estimate_config& config, const model_counts& 
     if (config.gpu_memory_bytes == 0) return 0;
     // The total is non-decreasing in model.params (weights, gradients, optimizer states and buffers
     // grow with it; activations do not depend on it), so "fits" holds on a prefix of [1, 2^49].
-    // Invariant: every count ≤ lo fits (lo = 0: none known), every count > hi does not.
-    std::uint64_t lo = 0, hi = max_param_count;
-    while (lo < hi) {
-        const std::uint64_t mid = lo + (hi - lo + 1) / 2;  // ≥ 1: params = 0 would mean "from the architecture"
-        if (fits(with_params(config, mid), counts))
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
+    // The search starts at 1: params = 0 would mean "from the architecture".
+    return detail::largest_true(max_param_count, [&](std::uint64_t n) { return fits(with_params(config, n), counts); });
 }
 
 std::uint64_t fewest_gpus(const estimate_config& config, const model_counts& counts) {
@@ -220,30 +213,21 @@ std::uint64_t fewest_gpus(const estimate_config& config, const model_counts& cou
     // The total is non-increasing in dp (ZeRO shards divide by dp; nothing else depends on it), so
     // "fits" holds on a suffix of the valid degrees: find its first element.
     if (k_max == 0 || !fits(with_data_parallel(config, k_max * step), counts)) return 0;
-    std::uint64_t lo = 1, hi = k_max;  // invariant: hi · step fits; every k < lo does not
-    while (lo < hi) {
-        const std::uint64_t mid = lo + (hi - lo) / 2;
-        if (fits(with_data_parallel(config, mid * step), counts))
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo * step * model_parallel;
+    const std::uint64_t k = detail::smallest_true(1, k_max, [&](std::uint64_t n) {
+        return fits(with_data_parallel(config, n * step), counts);
+    });
+    return k * step * model_parallel;
 }
 
 std::uint64_t largest_fitting(const estimate_config& config, const model_counts& counts, std::uint64_t hi,
                               const std::function<void(estimate_config&, std::uint64_t)>& set) {
     if (config.gpu_memory_bytes == 0) return 0;
     // Callers pass a field the total is non-decreasing in, so "fits" holds on a prefix of [1, hi].
-    std::uint64_t lo = 0;
-    while (lo < hi) {
-        const std::uint64_t mid = lo + (hi - lo + 1) / 2;
+    return detail::largest_true(hi, [&](std::uint64_t v) {
         estimate_config probe = config;
-        set(probe, mid);
-        if (fits(probe, counts)) lo = mid;
-        else hi = mid - 1;
-    }
-    return lo;
+        set(probe, v);
+        return fits(probe, counts);
+    });
 }
 
 workload_limits limits_for(const estimate_config& c, const model_counts& counts) {
