@@ -1,5 +1,5 @@
 // memplan deepspeed-estimate / megatron-memory: two widely used estimators reproduced with their own
-// conventions (memplan/reference.hpp), so their published figures can be checked.
+// conventions (memplan/reproduce/reference.hpp), so their published figures can be checked.
 #include <iostream>
 
 #include "args.hpp"

@@ -1,6 +1,6 @@
 // memplan transformer-mem: EleutherAI's transformer_mem.py (cookbook repository,
 // calc/transformer_mem.py) command line, answered by memplan's corrected model, or with --eleuther
-// by the faithful reproduction of the script (memplan/eleuther.hpp).
+// by the faithful reproduction of the script (memplan/reproduce/eleuther.hpp).
 #include <iostream>
 
 #include "args.hpp"

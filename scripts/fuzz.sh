@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target over memplan's JSON entry points (tests/fuzz/fuzz_json.cpp, preset
-# "fuzz": Debian's clang 14 + libfuzzer-14-dev, ASan + UBSan) and runs it for FUZZ_SECONDS
+# Builds the libFuzzer target over memplan's JSON entry points (tests/fuzz/fuzz_json.cpp, in the
+# sanitizer build, preset "asan": Debian's clang 14 + libfuzzer-14-dev, ASan + UBSan) and runs it for FUZZ_SECONDS
 # (default 20 in CI: with the fixed mutation seed the first ~9,000 executions are the same on every
 # run, and none of them fails; longer runs are on demand). Fails on any crash, leak, undefined behaviour, timeout or broken output invariant;
-# the failing input is left in build/fuzz/artifacts/ (copy it to tests/fuzz/regressions/).
+# the failing input is left in build/asan/artifacts/ (copy it to tests/fuzz/regressions/).
 #   bash scripts/fuzz.sh                      # CI: 20 s
 #   FUZZ_SECONDS=3600 bash scripts/fuzz.sh    # on demand
 #   FUZZ_JOBS=2 ...                           # parallel fuzzing processes (default 1)
@@ -15,10 +15,10 @@ cd "$(dirname "$0")/.."
 
 seconds=${FUZZ_SECONDS:-20}
 jobs=${FUZZ_JOBS:-1}
-build=build/fuzz
-echo "== fuzz: building memplan_fuzz (clang, -fsanitize=fuzzer,address,undefined)"
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz -j"$(nproc)"
+build=build/asan
+echo "== fuzz: building memplan_fuzz (preset asan: clang, -fsanitize=fuzzer,address,undefined)"
+[[ -f $build/CMakeCache.txt ]] || cmake --preset asan >/dev/null
+cmake --build --preset asan -j"$(nproc)" --target memplan_fuzz
 
 corpus=$build/corpus
 mkdir -p "$corpus" "$build/artifacts"
