@@ -242,15 +242,6 @@ export function usedValue(result, path) {
   return value === undefined ? null : value;
 }
 
-/** Presets whose id, name or source contain every word of `query` (case-insensitive). */
-export function searchPresets(presets, query) {
-  const words = String(query || '').toLowerCase().split(/\s+/).filter(Boolean);
-  return presets.filter((p) => {
-    const text = `${p.id} ${p.name} ${p.config.model_type || ''}`.toLowerCase();
-    return words.every((w) => text.includes(w));
-  });
-}
-
 /**
  * Deepest nesting of objects and arrays in JSON text, counted without parsing (strings skipped), stopping
  * as soon as it passes `limit`. JSON.parse and JSON.stringify recurse, and a deep enough text makes them

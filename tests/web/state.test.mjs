@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { spec } from './helpers.mjs';
 import { MAX_JSON_DEPTH, buildConfig, capacityBytes, decodeState, defaultState, encodeState, jsonDepth, linkSetsNothing,
-  modelFields, parseHfConfig, searchPresets, usedValue } from '../../web/state.js';
+  modelFields, parseHfConfig, usedValue } from '../../web/state.js';
 
 /** The page's former starting example (a 20B GPT-style model training under ZeRO-1 on 8 GPUs), kept as a fixture. */
 const example = () => ({ ...defaultState(spec), mode: 'train', 'model.preset': '', 'model.params': '20e9', 'model.num_hidden_layers': '44',
@@ -140,14 +140,6 @@ test('the value the core used: its resolved-config echo; the capacity as the cor
   assert.equal(usedValue({}, 'train.seq_len'), null);
   assert.equal(capacityBytes({ gpu: { capacity_bytes: 141e9, fits: true } }), 141e9);
   assert.equal(capacityBytes({ per_gpu: {} }), 0);
-});
-
-test('preset search: every word in the id, name or model type', () => {
-  const presets = [{ id: 'mixtral-8x7b', name: 'Mixtral 8x7B', config: { model_type: 'mixtral' } },
-    { id: 'llama-2-7b', name: 'Llama 2 7B', config: { model_type: 'llama' } }];
-  assert.deepEqual(searchPresets(presets, 'MIXTRAL 8x7').map((p) => p.id), ['mixtral-8x7b']);
-  assert.deepEqual(searchPresets(presets, '7b').map((p) => p.id), ['mixtral-8x7b', 'llama-2-7b']);
-  assert.equal(searchPresets(presets, 'gpt').length, 0);
 });
 
 test('a pasted config.json: depth counted without recursion, strings skipped; too deep is refused before JSON.parse', () => {
