@@ -145,7 +145,7 @@ function update() {
   renderVerdict(result, unit);
   renderWarnings(result, spec);  // the core flags a context beyond the model's max_position_embeddings
   renderBreakdown(result, unit, state.mode);
-  renderModelSummary(mp, spec, result, config, state, unit);
+  renderModelSummary(result, unit);
   renderFinetune(result, null, unit);
   renderServing(mp, result, null, unit);
   renderCompare(mp, config, unit);

@@ -4,7 +4,7 @@ import { $, el } from './dom.js';
 import { ROWS, explain } from './explain.js';
 import { barGeometry } from './chart.js';
 import { formatBytes, formatCount, formatExactBytes, formatParams, formatPercent } from './format.js';
-import { buildConfig, capacityBytes, usedValue } from './state.js';
+import { capacityBytes, usedValue } from './state.js';
 
 export function renderVerdict(result, unit) {
   const total = result.per_gpu.total;
@@ -78,24 +78,23 @@ export function renderBreakdown(result, unit, mode) {
     (capacity ? `, GPU capacity ${formatBytes(capacity, unit)}` : ''));
 }
 
-/** Parameter count and KV cache of the model alone (one GPU, the inference settings), next to its inputs. */
-export function renderModelSummary(mp, spec, result, config, state, unit) {
+/**
+ * The model's parameter counts and, for inference, its KV cache on this GPU, as the page's one estimate
+ * states them (`result`: mp.estimate of the configuration shown; the batch, context and KV dtype from
+ * its resolved-configuration echo).
+ */
+export function renderModelSummary(result, unit) {
   const out = $('model-summary');
   const parts = [`${formatParams(result.params)} parameters`];
   if (result.details.params_active !== result.params) parts.push(`${formatParams(result.details.params_active)} active per token`);
   out.dataset.params = String(result.params);
   out.dataset.paramsActive = String(result.details.params_active);
-  delete out.dataset.kvBytes;
-  try {
-    const infer = buildConfig(spec, { ...state, mode: 'infer' }).config.infer || {};
-    delete infer.prefill_tokens;
-    const sent = { mode: 'infer', model: config.model, infer };
-    const kv = mp.estimate(sent);
-    const used = (path) => usedValue(kv, path);
-    parts.push(`KV cache ${formatBytes(kv.per_gpu.kv_cache, unit)} for ${formatCount(used('infer.batch'))} × ` +
-      `${formatCount(used('infer.context_len'))} tokens in ${used('infer.kv_dtype')} ` +
-      `(${formatCount(kv.details.kv_cache_bytes_per_token)} bytes more per token on the layers that keep every token, unsharded)`);
-    out.dataset.kvBytes = String(kv.per_gpu.kv_cache);
-  } catch { /* the inference settings are invalid: their error shows in inference mode */ }
+  if (result.config && result.config.mode === 'infer') {
+    const used = (path) => usedValue(result, path);
+    parts.push(`KV cache ${formatBytes(result.per_gpu.kv_cache, unit)} for ${formatCount(used('infer.batch'))} × ` +
+      `${formatCount(used('infer.context_len'))} tokens in ${used('infer.kv_dtype')} on this GPU ` +
+      `(${formatCount(result.details.kv_cache_bytes_per_token)} bytes more per token on its layers that keep every token)`);
+    out.dataset.kvBytes = String(result.per_gpu.kv_cache);
+  } else delete out.dataset.kvBytes;
   out.textContent = parts.join(' · ');
 }
