@@ -357,9 +357,18 @@ export interface EstimateResult {
   per_gpu: Breakdown;
   details: Details;
   /** Present when gpu.memory_bytes was given. */
-  gpu?: { fits: boolean; headroom_bytes: number; shortfall_bytes: number };
+  gpu?: GpuVerdict;
   warnings: FieldError[];
   errors: FieldError[];
+}
+
+/** The fit verdict of a result on one GPU of the capacity given (gpu.memory_bytes). */
+export interface GpuVerdict {
+  fits: boolean;
+  headroom_bytes: number;
+  shortfall_bytes: number;
+  /** The capacity the verdict used, bytes. */
+  capacity_bytes: number;
 }
 
 export interface StageAnalysis {
@@ -469,6 +478,28 @@ export interface Memplan {
   parseQuantity(text: string, field?: string, max?: number): number;
 }
 
+/** What the fast estimator answers: exactly these fields of mp.estimate()'s result, with the same numbers. */
+export interface FastEstimate {
+  params: number;
+  data_parallel: number;
+  per_gpu: Breakdown;
+  /** Present when gpu.memory_bytes was given. */
+  gpu?: GpuVerdict;
+  /** Always empty: a configuration with warnings is answered by the JSON path, which has them. */
+  warnings: FieldError[];
+}
+
+/** A totals-only estimator for many configurations (loadFastEstimator()). */
+export interface FastEstimator {
+  /**
+   * {params, data_parallel, per_gpu, gpu?, warnings} of mp.estimate(config), the same numbers, computed
+   * from numbers instead of JSON text. Whatever the numbers cannot carry (text fields, out-of-range
+   * values, warnings, serving engines, options.hfConfig) goes through the JSON path; invalid input
+   * throws the MemplanError mp.estimate() throws.
+   */
+  estimate(config: Config, options?: EstimateOptions): FastEstimate;
+}
+
 /** One stored model on a setup (presetFits()). */
 export interface PresetFit {
   id: string;
@@ -494,6 +525,13 @@ export function load(options?: LoadOptions): Promise<Memplan>;
 
 /** Wraps an already instantiated Emscripten module. */
 export function wrap(core: unknown): Memplan;
+
+/**
+ * Loads an instance of the module of its own for the fast estimator: each configuration field goes to
+ * the core as one number (the output's slots are named by the core), and a model section is read once
+ * per distinct model. For searches and benchmarks that evaluate many configurations; options as load().
+ */
+export function loadFastEstimator(options?: LoadOptions): Promise<FastEstimator>;
 
 /** One configuration field of the core's schema (core/include/memplan/schema.hpp). */
 export interface SchemaField {

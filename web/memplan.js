@@ -8,6 +8,7 @@
 //   mp.schema();                       // every configuration field: range, default, label, help
 //   mp.gpus();                         // the GPU catalogue (core/data/gpus.json), parsed once
 //   mp.parseQuantity('80 GiB', 'gpu.memory_bytes');  // 85899345920; throws MemplanError naming the field
+//   const fast = await loadFastEstimator();  // totals only, numbers in: for many configurations
 // Works in browsers (served over http) and in Node 20. Every failure throws an Error whose message
 // names the field; `error.errors` holds the core's [{field, message}] list.
 import createMemplanCore from './memplan-core.js';
@@ -161,7 +162,8 @@ export function wrap(core) {
 const isNode = typeof process === 'object' && !!(process.versions && process.versions.node) &&
   typeof window === 'undefined';
 
-async function instantiate(options) {
+/** A new instance of the core module. Options: {wasmBinary, wasmUrl}. */
+async function instantiateCore(options) {
   const settings = {};
   if (options.wasmBinary) {
     settings.wasmBinary = options.wasmBinary;
@@ -171,7 +173,11 @@ async function instantiate(options) {
     settings.wasmBinary = await fs.readFile(new URL('./memplan-core.wasm', import.meta.url));
   }
   if (options.wasmUrl) settings.locateFile = () => String(options.wasmUrl);
-  return wrap(await createMemplanCore(settings));
+  return createMemplanCore(settings);
+}
+
+async function instantiate(options) {
+  return wrap(await instantiateCore(options));
 }
 
 let loading = null;
@@ -195,16 +201,11 @@ export function load(options = {}) {
  * Loads its own instance of the module; options as load().
  */
 export async function loadFastEstimator(options = {}) {
-  const settings = {};
-  if (options.wasmBinary) settings.wasmBinary = options.wasmBinary;
-  else if (isNode) {
-    const fs = await import('node:fs/promises');
-    settings.wasmBinary = await fs.readFile(new URL('./memplan-core.wasm', import.meta.url));
-  }
-  if (options.wasmUrl) settings.locateFile = () => String(options.wasmUrl);
-  const core = await createMemplanCore(settings);
+  const core = await instantiateCore(options);
   const fast = new core.FastEstimator();
-  const fields = JSON.parse(fast.fields());
+  // The configuration fields the input numbers address, and the output's slots by name, as the core
+  // numbers them (memplan/api/fast_estimate.hpp numeric_slot).
+  const { fields, slots } = JSON.parse(fast.fields());
   // Field indices by section and key ("" = the top level), looked up without building paths.
   const bySection = new Map([['', new Map()]]);
   fields.forEach((f, i) => {
@@ -217,9 +218,6 @@ export async function loadFastEstimator(options = {}) {
   const models = new Map();
   const finiteOnly = (key, value) => (typeof value === 'number' && !Number.isFinite(value) ? { non_finite: String(value) } : value);
   const count = fields.length;
-  const slots = ['handled', 'params', 'data_parallel', 'weights', 'gradients', 'optimizer_states', 'activations',
-    'logits', 'communication', 'kv_cache', 'dequant_workspace', 'misc', 'total', 'has_capacity', 'capacity_bytes',
-    'fits', 'headroom_bytes', 'shortfall_bytes'];
   const at = Object.fromEntries(slots.map((s, i) => [s, i]));
   const inBase = fast.inputAddress() / 8;
   const outBase = fast.outputAddress() / 8;
