@@ -50,6 +50,10 @@ const std::vector<command>& commands() {
          "  memplan presets [--json]\n"
          "      the stored models with their exact parameter counts and sources\n",
          run_presets},
+        {"explain",
+         "  memplan explain [--json]\n"
+         "      how each row of the per-GPU breakdown is computed, per run mode, with its sources\n",
+         run_explain},
         {"deepspeed-estimate",
          "  memplan deepspeed-estimate --stage 2|3 --params P [--largest-layer-params P] [--gpus-per-node N] [--nodes N]\n"
          "      DeepSpeed's estimate_zero2/3_model_states_mem_needs table, reproduced (its \"GB\" are GiB)\n",

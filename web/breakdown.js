@@ -1,7 +1,7 @@
 // memplan page — the answer: the fit verdict, the warnings, the breakdown table with its stacked bar,
 // and the model summary (parameter counts, KV cache). Every number is the core's.
 import { $, el } from './dom.js';
-import { ROWS, explain } from './explain.js';
+import { partsOf, totalOf } from './explain.js';
 import { barGeometry } from './chart.js';
 import { formatBytes, formatCount, formatExactBytes, formatParams, formatPercent } from './format.js';
 import { capacityBytes, usedValue } from './state.js';
@@ -36,32 +36,37 @@ export function renderWarnings(result, spec = null, lines = warningLines(result,
   $('warnings').replaceChildren(...lines.map((line) => el('li', line)));
 }
 
-function row(key, label, bytes, total, unit, mode) {
-  const tr = el('tr', null, { 'data-row': key });
+/** One row of the breakdown: its label, size, share of the total, and how the core computes it (`how`: the core's explanation row). */
+function row(how, bytes, total, unit) {
+  const tr = el('tr', null, { 'data-row': how.key });
   const name = el('th', null, { scope: 'row' });
-  name.append(el('span', null, { class: 'swatch seg-' + key, 'aria-hidden': 'true' }), label);
-  const how = explain(key, mode);
+  name.append(el('span', null, { class: 'swatch seg-' + how.key, 'aria-hidden': 'true' }), how.label);
   const details = el('details');
-  details.append(el('summary', 'formula and source', { 'aria-label': `How ${label.toLowerCase()} is computed: formula and source` }), el('p', how.formula), el('p', 'Source: ' + how.source, { class: 'source' }));
+  details.append(el('summary', 'formula and source', { 'aria-label': `How ${how.label.toLowerCase()} is computed: formula and source` }), el('p', how.formula), el('p', 'Source: ' + how.source, { class: 'source' }));
   tr.append(name, el('td', formatBytes(bytes, unit), { class: 'num', title: formatExactBytes(bytes) }),
     el('td', total ? formatPercent(bytes / total) : '', { class: 'num' }), el('td', null, { class: 'how' }));
   tr.lastChild.append(details);
   return tr;
 }
 
-export function renderBreakdown(result, unit, mode) {
+/**
+ * The breakdown table and its stacked bar. `rows`: the core's explanation rows of the result's run mode
+ * (mp.explanations()[mode]): the parts in order, their labels and texts, the total last.
+ */
+export function renderBreakdown(result, unit, rows) {
   const b = result.per_gpu;
   const capacity = capacityBytes(result);
-  const label = Object.fromEntries(ROWS);
-  const rows = ROWS.map(([key, name]) => {
-    const tr = row(key, name, b[key], b.total, unit, mode);
-    if (b[key] === 0) tr.classList.add('zero');
+  const parts = partsOf(rows);
+  const label = Object.fromEntries(parts.map((r) => [r.key, r.label]));
+  const lines = parts.map((how) => {
+    const tr = row(how, b[how.key], b.total, unit);
+    if (b[how.key] === 0) tr.classList.add('zero');
     return tr;
   });
-  const totalRow = row('total', 'Total', b.total, b.total, unit, mode);
+  const totalRow = row(totalOf(rows), b.total, b.total, unit);
   totalRow.classList.add('total');
-  $('breakdown').tBodies[0].replaceChildren(...rows, totalRow);
-  const geometry = barGeometry(ROWS.map(([key]) => [key, b[key]]), b.total, capacity);
+  $('breakdown').tBodies[0].replaceChildren(...lines, totalRow);
+  const geometry = barGeometry(parts.map((r) => [r.key, b[r.key]]), b.total, capacity);
   const segments = geometry.segments.map((s) => {
     const seg = el('span', null, { class: 'seg seg-' + s.key, title: `${label[s.key]}: ${formatBytes(b[s.key], unit)}` });
     seg.style.width = s.percent + '%';

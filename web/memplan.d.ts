@@ -476,6 +476,29 @@ export interface Memplan {
    * throws MemplanError naming `field` (default "value") for anything else or above `max` (default 2^53).
    */
   parseQuantity(text: string, field?: string, max?: number): number;
+  /**
+   * How each row of the per-GPU breakdown is computed, per run mode (core/data/explanations.json),
+   * parsed once; frozen. `memplan explain` prints the same.
+   */
+  explanations(): Explanations;
+}
+
+/** How one row of the breakdown is computed. */
+export interface ExplanationRow {
+  /** The result's per_gpu key: "weights", …, "misc", "total". */
+  readonly key: string;
+  /** "Weights" */
+  readonly label: string;
+  /** The formula, in words. */
+  readonly formula: string;
+  /** The papers and upstream files it follows ("—" for a row that is zero in the mode). */
+  readonly source: string;
+}
+
+/** The breakdown's rows per run mode, in the order of per_gpu, the total last. */
+export interface Explanations {
+  readonly train: readonly ExplanationRow[];
+  readonly infer: readonly ExplanationRow[];
 }
 
 /** What the fast estimator answers: exactly these fields of mp.estimate()'s result, with the same numbers. */

@@ -8,6 +8,7 @@
 //   mp.schema();                       // every configuration field: range, default, label, help
 //   mp.gpus();                         // the GPU catalogue (core/data/gpus.json), parsed once
 //   mp.parseQuantity('80 GiB', 'gpu.memory_bytes');  // 85899345920; throws MemplanError naming the field
+//   mp.explanations().train;           // how each breakdown row is computed (core/data/explanations.json)
 //   const fast = await loadFastEstimator();  // totals only, numbers in: for many configurations
 // Works in browsers (served over http) and in Node 20. Every failure throws an Error whose message
 // names the field; `error.errors` holds the core's [{field, message}] list.
@@ -90,9 +91,11 @@ export function wrap(core) {
     if (out.errors.length) fail(out.errors, ': ');
     return out;
   };
-  let presets = null;
-  let schema = null;
-  let gpus = null;
+  /** A stored document read the first time it is asked for, then frozen and kept. */
+  const once = (read) => {
+    let value = null;
+    return () => (value ??= deepFreeze(read()));
+  };
   return Object.freeze({
     /** Model-state bytes per GPU of mixed-precision Adam under ZeRO: 16Ψ, 4Ψ+12Ψ/N, 2Ψ+14Ψ/N, 16Ψ/N. */
     modelStateBytes: (params, gpus, stage) =>
@@ -124,20 +127,17 @@ export function wrap(core) {
      */
     presetFits: (config) => checked(core.presetFits(configText(config))).models,
     /** The stored model presets (core/data/models.json's `models`), parsed once and frozen. */
-    presets: () => {
-      if (!presets) presets = deepFreeze(JSON.parse(core.presets()).models);
-      return presets;
-    },
+    presets: once(() => JSON.parse(core.presets()).models),
     /** The configuration schema: {version, fields: [{path, type, min, max, default, choices, label, help, unit, modes, message}], limits}, parsed once. */
-    schema: () => {
-      if (!schema) schema = deepFreeze(JSON.parse(core.schema()));
-      return schema;
-    },
+    schema: once(() => JSON.parse(core.schema())),
     /** The GPU catalogue (core/data/gpus.json's `gpus`, each with the core's capacity_bytes for fit verdicts), parsed once and frozen. */
-    gpus: () => {
-      if (!gpus) gpus = deepFreeze(JSON.parse(core.gpus()).gpus);
-      return gpus;
-    },
+    gpus: once(() => JSON.parse(core.gpus()).gpus),
+    /**
+     * How each row of the per-GPU breakdown is computed, per run mode (core/data/explanations.json):
+     * {train: [{key, label, formula, source}], infer: [...]}, rows in the order of per_gpu, the total
+     * last; parsed once and frozen (`memplan explain`).
+     */
+    explanations: once(() => JSON.parse(core.explanations()).modes),
     /**
      * A number as people write it ("8B", "8k", "80 GiB", "8,000,000,000", "1.5M"), read by the core's
      * parser (the CLI's): a whole number from 0 to max (default 2^53), or a MemplanError naming `field`.

@@ -3,8 +3,10 @@
 
 #include <cstdio>
 #include <unistd.h>
+#include <vector>
 
 #include "cli_runner.hpp"
+#include "memplan/io/explanations.hpp"
 
 TEST_CASE("model-states prints ZeRO's per-GPU model-state bytes as JSON", "[cli]") {
     // ZeRO paper (Rajbhandari et al. 2020), §5: stage 1 keeps 2Ψ + 2Ψ + 12Ψ/N bytes = 5.5 · 7e9 for N = 8.
@@ -280,7 +282,7 @@ TEST_CASE("memplan COMMAND --help prints that command's usage", "[cli]") {
     const auto all = run_cli({"--help"});
     CHECK(all.status == 0);
     for (const char* name : {"model-states", "max-params", "transformer-mem", "estimate", "analyze", "presets",
-                             "deepspeed-estimate", "megatron-memory"})
+                             "explain", "deepspeed-estimate", "megatron-memory"})
         CHECK(all.out.find(std::string("  memplan ") + name) != std::string::npos);
     const auto one = run_cli({"max-params", "--help"});
     CHECK(one.status == 0);
@@ -311,4 +313,28 @@ TEST_CASE("compare prints every tool beside memplan and fails on an invalid conf
     const auto bad = run_cli({"compare", "--config", "-"}, false, R"({"parallel": {"tp": 3}})");
     CHECK(bad.status == 2);
     CHECK(bad.out.find(R"("field":"parallel.gpus")") != std::string::npos);
+}
+
+namespace {
+/// A command listing stored data: its text begins with lines[0] and holds every other line of
+/// `lines`, `--json` prints the core's `json` text, and an unknown option exits 2.
+void check_listing(const std::string& command, const std::string& json, const std::vector<std::string>& lines) {
+    const auto text = run_cli({command});
+    CHECK(text.status == 0);
+    CHECK(text.out.rfind(lines.front(), 0) == 0);
+    for (const auto& line : lines) {
+        CAPTURE(line);
+        CHECK(text.out.find(line) != std::string::npos);
+    }
+    const auto listed = run_cli({command, "--json"});
+    CHECK(listed.status == 0);
+    CHECK(listed.out == json + "\n");
+    CHECK(run_cli({command, "--bogus"}).status == 2);
+}
+}  // namespace
+
+TEST_CASE("explain prints how each breakdown row is computed, per run mode", "[cli][explanations]") {
+    check_listing("explain", memplan::explanations_json(),
+                  {"mode train:\n  Weights (weights)\n    This GPU's parameters:", "mode infer:\n",
+                   "  KV cache (kv_cache)\n    Training keeps no KV cache.\n    Source: —\n"});
 }
