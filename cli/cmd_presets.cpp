@@ -1,5 +1,6 @@
-// memplan presets / schema / explain: the stored data — the models (core/data/models.json) with their
-// exact parameter counts, the schema and the breakdown's explanations (core/data/explanations.json).
+// memplan presets / schema / recipes / explain: the stored data — the models (core/data/models.json) with
+// their exact parameter counts, the schema, the fine-tuning recipes (core/data/recipes.json) and the
+// breakdown's explanations (core/data/explanations.json).
 #include <cstdio>
 #include <iostream>
 
@@ -9,6 +10,7 @@
 #include "memplan/api/front_end.hpp"
 #include "memplan/io/explanations.hpp"
 #include "memplan/io/presets.hpp"
+#include "memplan/io/recipes.hpp"
 #include "memplan/config/schema.hpp"
 #include "report.hpp"
 
@@ -54,6 +56,14 @@ int run_listing(const std::vector<std::string>& argv, std::string (*json)(), voi
     return 0;
 }
 
+void print_recipes() {
+    for (const auto& r : recipes()) {
+        std::cout << r.id << ": " << r.label << "\n";
+        for (const auto& v : r.values) std::cout << "    " << v.path << " = " << v.json << "\n";
+        std::cout << "    source: " << r.source << "\n";
+    }
+}
+
 void print_explanations() {
     for (const run_mode mode : {run_mode::train, run_mode::infer}) {
         std::cout << "mode " << to_string(mode) << ":\n";
@@ -62,6 +72,8 @@ void print_explanations() {
     }
 }
 }  // namespace
+
+int run_recipes(const std::vector<std::string>& argv) { return run_listing(argv, recipes_json, print_recipes); }
 
 int run_explain(const std::vector<std::string>& argv) { return run_listing(argv, explanations_json, print_explanations); }
 

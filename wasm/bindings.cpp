@@ -12,6 +12,7 @@
 #include "memplan/io/json.hpp"
 #include "memplan/io/explanations.hpp"
 #include "memplan/io/presets.hpp"
+#include "memplan/io/recipes.hpp"
 #include "memplan/api/front_end.hpp"
 #include "memplan/config/schema.hpp"
 #include "memplan/base/units.hpp"
@@ -66,6 +67,9 @@ std::string schema() { return memplan::schema_json(); }
 /// core/data/gpus.json as compiled in: the GPU catalogue.
 std::string gpus() { return memplan::gpu_catalogue_json(); }
 
+/// core/data/recipes.json as compiled in: the fine-tuning recipes (`memplan recipes --json`).
+std::string recipes() { return memplan::recipes_json(); }
+
 /// How each breakdown row is computed, per run mode (`memplan explain --json`).
 std::string explanations() { return memplan::explanations_json(); }
 
@@ -96,6 +100,7 @@ EMSCRIPTEN_BINDINGS(memplan) {
     emscripten::function("gpus", &gpus);
     emscripten::function("parseQuantity", &parse_quantity);
     emscripten::function("presetFits", &preset_fits);
+    emscripten::function("recipes", &recipes);
     emscripten::function("explanations", &explanations);
 }
 

@@ -23,7 +23,7 @@ import { renderDetails, renderLimits, renderSuggestions, renderZero } from './an
 import { renderChart, wireChartReadout } from './chart-view.js';
 import { wireConfigImport } from './config-import.js';
 import { analysisClient, serveAnalysis } from './analysis-client.js';
-import { renderFinetune } from './finetune-view.js';
+import { renderFinetune, wireFinetune } from './finetune-view.js';
 import { renderServing } from './serving-view.js';
 import { renderCompare } from './compare-view.js';
 import { cliCommand, copyText, download, markdownTable } from './share.js';
@@ -294,6 +294,7 @@ function start() {
     spec = formSpec(mp.schema(), mp.gpus());
     buildForm(spec);
     explanations = mp.explanations();
+    wireFinetune(mp.recipes());
     presets = mp.presets();
     filterPresets(presets, (q) => mp.searchPresets(q));
     wireActions();

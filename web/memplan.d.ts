@@ -477,10 +477,27 @@ export interface Memplan {
    */
   parseQuantity(text: string, field?: string, max?: number): number;
   /**
+   * The fine-tuning recipes (core/data/recipes.json: full fine-tuning, LoRA, QLoRA, DoRA), parsed once;
+   * frozen. `memplan recipes` lists the same; `memplan estimate --recipe ID` applies one.
+   */
+  recipes(): readonly Recipe[];
+  /**
    * How each row of the per-GPU breakdown is computed, per run mode (core/data/explanations.json),
    * parsed once; frozen. `memplan explain` prints the same.
    */
   explanations(): Explanations;
+}
+
+/** A fine-tuning recipe: configuration fields set to fixed values. */
+export interface Recipe {
+  /** "qlora" */
+  readonly id: string;
+  /** "QLoRA r16 all-linear, checkpointing, paged 8-bit AdamW" */
+  readonly label: string;
+  /** The paper the recipe follows. */
+  readonly source: string;
+  /** Configuration path → value ("train.adapter_rank": 16); each a schema field, in its range. */
+  readonly values: { readonly [path: string]: number | boolean | string };
 }
 
 /** How one row of the breakdown is computed. */

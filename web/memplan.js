@@ -8,6 +8,7 @@
 //   mp.schema();                       // every configuration field: range, default, label, help
 //   mp.gpus();                         // the GPU catalogue (core/data/gpus.json), parsed once
 //   mp.parseQuantity('80 GiB', 'gpu.memory_bytes');  // 85899345920; throws MemplanError naming the field
+//   mp.recipes();                      // the fine-tuning recipes (core/data/recipes.json), parsed once
 //   mp.explanations().train;           // how each breakdown row is computed (core/data/explanations.json)
 //   const fast = await loadFastEstimator();  // totals only, numbers in: for many configurations
 // Works in browsers (served over http) and in Node 20. Every failure throws an Error whose message
@@ -132,6 +133,11 @@ export function wrap(core) {
     schema: once(() => JSON.parse(core.schema())),
     /** The GPU catalogue (core/data/gpus.json's `gpus`, each with the core's capacity_bytes for fit verdicts), parsed once and frozen. */
     gpus: once(() => JSON.parse(core.gpus()).gpus),
+    /**
+     * The fine-tuning recipes (core/data/recipes.json's `recipes`: [{id, label, source, values}], values
+     * mapping configuration paths to values), parsed once and frozen; `memplan recipes`, `--recipe ID`.
+     */
+    recipes: once(() => JSON.parse(core.recipes()).recipes),
     /**
      * How each row of the per-GPU breakdown is computed, per run mode (core/data/explanations.json):
      * {train: [{key, label, formula, source}], infer: [...]}, rows in the order of per_gpu, the total
