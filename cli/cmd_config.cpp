@@ -13,9 +13,9 @@ namespace memplan::cli {
 
 namespace {
 
-/// --config FILE|- (optional), --hf-config FILE, --preset ID.
+/// --config FILE|- (optional), --hf-config FILE, --preset ID, --recipe ID (the core applies it).
 int run_config_command(const std::vector<std::string>& argv, json_reply (*answer)(const json_request&)) {
-    const auto args = parse_args(argv, {{"config", {"c"}, true}, {"hf-config", {}, true}, {"preset", {}, true}});
+    const auto args = parse_args(argv, {{"config", {"c"}, true}, {"hf-config", {}, true}, {"preset", {}, true}, {"recipe", {}, true}});
     if (!args.error.empty()) return usage_error(args.error);
     if (!args.has("config") && !args.has("hf-config") && !args.has("preset"))
         return usage_error("--config FILE.json (or - for standard input), --hf-config FILE or --preset ID is required");
@@ -37,6 +37,7 @@ int run_config_command(const std::vector<std::string>& argv, json_reply (*answer
         if (find_preset(*id) == nullptr) return usage_error("unknown preset " + *id + " (memplan presets lists them)");
         request.preset = *id;
     }
+    if (const auto id = args.value("recipe")) request.recipe = *id;
     const json_reply reply = answer(request);
     std::cout << reply.text << "\n";
     return reply.ok ? 0 : exit_usage;

@@ -1,4 +1,6 @@
-// memplan presets / schema: the stored models (core/data/models.json) with their exact parameter counts.
+// memplan presets / schema / recipes / explain: the stored data — the models (core/data/models.json) with
+// their exact parameter counts, the schema, the fine-tuning recipes (core/data/recipes.json) and the
+// breakdown's explanations (core/data/explanations.json).
 #include <cstdio>
 #include <iostream>
 
@@ -6,7 +8,9 @@
 #include "commands.hpp"
 #include "memplan/model/arch.hpp"
 #include "memplan/api/front_end.hpp"
+#include "memplan/io/explanations.hpp"
 #include "memplan/io/presets.hpp"
+#include "memplan/io/recipes.hpp"
 #include "memplan/report/json.hpp"
 #include "memplan/config/schema.hpp"
 #include "report.hpp"
@@ -41,5 +45,37 @@ int run_schema(const std::vector<std::string>& argv) {
     std::cout << (args.has("json") ? schema_json() + "\n" : args.has("typescript") ? schema_typescript() : schema_markdown());
     return 0;
 }
+
+namespace {
+/// Parses the only option of a listing command (--json); `json` prints the core's JSON text, `text`
+/// the listing for people.
+int run_listing(const std::vector<std::string>& argv, std::string (*json)(), void (*text)()) {
+    const auto args = parse_args(argv, {{"json", {}, false}});
+    if (!args.error.empty()) return usage_error(args.error);
+    if (args.has("json")) std::cout << json() << "\n";
+    else text();
+    return 0;
+}
+
+void print_recipes() {
+    for (const auto& r : recipes()) {
+        std::cout << r.id << ": " << r.label << "\n";
+        for (const auto& v : r.values) std::cout << "    " << v.path << " = " << v.json << "\n";
+        std::cout << "    source: " << r.source << "\n";
+    }
+}
+
+void print_explanations() {
+    for (const run_mode mode : {run_mode::train, run_mode::infer}) {
+        std::cout << "mode " << to_string(mode) << ":\n";
+        for (const auto& e : explanations(mode))
+            std::cout << "  " << e.label << " (" << e.key << ")\n    " << e.formula << "\n    Source: " << e.source << "\n";
+    }
+}
+}  // namespace
+
+int run_recipes(const std::vector<std::string>& argv) { return run_listing(argv, recipes_json, print_recipes); }
+
+int run_explain(const std::vector<std::string>& argv) { return run_listing(argv, explanations_json, print_explanations); }
 
 }  // namespace memplan::cli

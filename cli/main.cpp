@@ -24,9 +24,10 @@ const std::vector<command>& commands() {
          "      transformer_mem.py's report with corrected formulas; --eleuther reproduces the script exactly\n",
          run_transformer_mem},
         {"estimate",
-         "  memplan estimate --config FILE.json|- [--hf-config config.json | --preset ID]\n"
+         "  memplan estimate --config FILE.json|- [--hf-config config.json | --preset ID] [--recipe ID]\n"
          "      the JSON interface shared with the WebAssembly API (docs/schema.md); --hf-config takes the\n"
-         "      model from a Hugging Face config.json, --preset from a stored model (memplan presets)\n",
+         "      model from a Hugging Face config.json, --preset from a stored model (memplan presets);\n"
+         "      --recipe sets a fine-tuning recipe's fields over the configuration (memplan recipes)\n",
          run_estimate},
         {"analyze",
          "  memplan analyze  (same options as estimate)\n"
@@ -50,6 +51,14 @@ const std::vector<command>& commands() {
          "  memplan presets [--json]\n"
          "      the stored models with their exact parameter counts and sources\n",
          run_presets},
+        {"recipes",
+         "  memplan recipes [--json]\n"
+         "      the fine-tuning recipes (full, LoRA, QLoRA, DoRA): the fields each sets, and its source\n",
+         run_recipes},
+        {"explain",
+         "  memplan explain [--json]\n"
+         "      how each row of the per-GPU breakdown is computed, per run mode, with its sources\n",
+         run_explain},
         {"deepspeed-estimate",
          "  memplan deepspeed-estimate --stage 2|3 --params P [--largest-layer-params P] [--gpus-per-node N] [--nodes N]\n"
          "      DeepSpeed's estimate_zero2/3_model_states_mem_needs table, reproduced (its \"GB\" are GiB)\n",

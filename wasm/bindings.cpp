@@ -12,7 +12,9 @@
 #include "memplan/reproduce/compare.hpp"
 #include "memplan/io/gpus.hpp"
 #include "memplan/io/json.hpp"
+#include "memplan/io/explanations.hpp"
 #include "memplan/io/presets.hpp"
+#include "memplan/io/recipes.hpp"
 #include "memplan/api/front_end.hpp"
 #include "memplan/config/schema.hpp"
 #include "memplan/base/units.hpp"
@@ -67,6 +69,12 @@ std::string schema() { return memplan::schema_json(); }
 /// core/data/gpus.json as compiled in: the GPU catalogue.
 std::string gpus() { return memplan::gpu_catalogue_json(); }
 
+/// core/data/recipes.json as compiled in: the fine-tuning recipes (`memplan recipes --json`).
+std::string recipes() { return memplan::recipes_json(); }
+
+/// How each breakdown row is computed, per run mode (`memplan explain --json`).
+std::string explanations() { return memplan::explanations_json(); }
+
 /// A number as people write it ("80 GiB", "8,000", "32K"), read by the core's parser; `max` arrives as a
 /// double and is checked here only for being a whole number in range (the core's outcome JSON either way).
 std::string parse_quantity(std::string text, std::string field, double max) {
@@ -94,6 +102,8 @@ EMSCRIPTEN_BINDINGS(memplan) {
     emscripten::function("gpus", &gpus);
     emscripten::function("parseQuantity", &parse_quantity);
     emscripten::function("presetFits", &preset_fits);
+    emscripten::function("recipes", &recipes);
+    emscripten::function("explanations", &explanations);
 }
 
 // ---- The numeric fast path (memplan/fast_estimate.hpp) behind web/memplan.js loadFastEstimator():

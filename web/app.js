@@ -23,7 +23,7 @@ import { renderDetails, renderLimits, renderSuggestions, renderZero } from './an
 import { renderChart, wireChartReadout } from './chart-view.js';
 import { wireConfigImport } from './config-import.js';
 import { analysisClient, serveAnalysis } from './analysis-client.js';
-import { renderFinetune } from './finetune-view.js';
+import { renderFinetune, wireFinetune } from './finetune-view.js';
 import { renderServing } from './serving-view.js';
 import { renderCompare } from './compare-view.js';
 import { cliCommand, copyText, download, markdownTable } from './share.js';
@@ -61,8 +61,10 @@ let estimated = 0;
 let computed = 0;
 /** Counts changes of the form (inputs and updates): a result is current only if none came after it. */
 let generation = 0;
-/** The last answer shown: {state, config, result} (export, pinning). */
+/** The last answer shown: {state, config, result, rows} (export, pinning; rows: the mode's explanation rows). */
 let shown = null;
+/** How the core explains each breakdown row, per run mode (mp.explanations()). */
+let explanations = null;
 /** Pinned setups: [{label, config, result}]. */
 const pins = [];
 /** The answer computed at build time, while it is on screen before the core's first answer (first-result.js). */
@@ -130,8 +132,9 @@ function update() {
       errors.push(...(error.errors || [{ field: 'config', message: String(error.message) }]));
     }
   }
+  const rows = explanations[state.mode];
   if (early) {
-    checkFirst(early, errors.length ? null : firstAnswer(spec, state, config, result));
+    checkFirst(early, errors.length ? null : firstAnswer(spec, state, config, result, rows));
     early = null;
   }
   if (errors.length) {
@@ -141,15 +144,15 @@ function update() {
   }
   showErrors([]);
   const unit = state.unit;
-  shown = { state, config, result };
+  shown = { state, config, result, rows };
   renderVerdict(result, unit);
   renderWarnings(result, spec);  // the core flags a context beyond the model's max_position_embeddings
-  renderBreakdown(result, unit, state.mode);
-  renderModelSummary(mp, spec, result, config, state, unit);
+  renderBreakdown(result, unit, rows);
+  renderModelSummary(result, unit);
   renderFinetune(result, null, unit);
   renderServing(mp, result, null, unit);
   renderCompare(mp, config, unit);
-  renderPins(spec, pins, { label: pinLabel(state, spec, presets), config, result }, unit);
+  renderPins(spec, pins, { label: pinLabel(state, spec, presets), config, result }, unit, rows);
   $('zero-section').hidden = state.mode !== 'train';  // the ZeRO stages coincide in inference
   $('output').classList.remove('stale');
   $('output').hidden = false;
@@ -197,7 +200,7 @@ function wireActions() {
   const copy = async (text, what) => said((await copyText(text)) ? `${what} copied.` : `Could not copy the ${what.toLowerCase()}.`);
   $('copy-link').addEventListener('click', () => copy(location.href, 'Link'));
   $('copy-cli').addEventListener('click', () => shown && copy(cliCommand(shown.config), 'CLI command'));
-  $('copy-md').addEventListener('click', () => shown && copy(markdownTable(shown.result, shown.state.unit), 'Markdown table'));
+  $('copy-md').addEventListener('click', () => shown && copy(markdownTable(shown.result, shown.state.unit, shown.rows), 'Markdown table'));
   $('download-config').addEventListener('click', () => { if (shown) { download('memplan-config.json', JSON.stringify(shown.config, null, 2) + '\n'); said('Config downloaded.'); } });
   $('download-result').addEventListener('click', () => { if (shown) { download('memplan-result.json', JSON.stringify(shown.result, null, 2) + '\n'); said('Result downloaded.'); } });
   $('pin').addEventListener('click', () => {
@@ -290,6 +293,8 @@ function start() {
     mp = api;
     spec = formSpec(mp.schema(), mp.gpus());
     buildForm(spec);
+    explanations = mp.explanations();
+    wireFinetune(mp.recipes());
     presets = mp.presets();
     filterPresets(presets, (q) => mp.searchPresets(q));
     wireActions();

@@ -1,10 +1,10 @@
 // memplan page — the answer: the fit verdict, the warnings, the breakdown table with its stacked bar,
 // and the model summary (parameter counts, KV cache). Every number is the core's.
 import { $, el } from './dom.js';
-import { ROWS, explain } from './explain.js';
+import { partsOf, totalOf } from './explain.js';
 import { barGeometry } from './chart.js';
 import { formatBytes, formatCount, formatExactBytes, formatParams, formatPercent } from './format.js';
-import { buildConfig, capacityBytes, usedValue } from './state.js';
+import { capacityBytes, usedValue } from './state.js';
 
 export function renderVerdict(result, unit) {
   const total = result.per_gpu.total;
@@ -36,32 +36,37 @@ export function renderWarnings(result, spec = null, lines = warningLines(result,
   $('warnings').replaceChildren(...lines.map((line) => el('li', line)));
 }
 
-function row(key, label, bytes, total, unit, mode) {
-  const tr = el('tr', null, { 'data-row': key });
+/** One row of the breakdown: its label, size, share of the total, and how the core computes it (`how`: the core's explanation row). */
+function row(how, bytes, total, unit) {
+  const tr = el('tr', null, { 'data-row': how.key });
   const name = el('th', null, { scope: 'row' });
-  name.append(el('span', null, { class: 'swatch seg-' + key, 'aria-hidden': 'true' }), label);
-  const how = explain(key, mode);
+  name.append(el('span', null, { class: 'swatch seg-' + how.key, 'aria-hidden': 'true' }), how.label);
   const details = el('details');
-  details.append(el('summary', 'formula and source', { 'aria-label': `How ${label.toLowerCase()} is computed: formula and source` }), el('p', how.formula), el('p', 'Source: ' + how.source, { class: 'source' }));
+  details.append(el('summary', 'formula and source', { 'aria-label': `How ${how.label.toLowerCase()} is computed: formula and source` }), el('p', how.formula), el('p', 'Source: ' + how.source, { class: 'source' }));
   tr.append(name, el('td', formatBytes(bytes, unit), { class: 'num', title: formatExactBytes(bytes) }),
     el('td', total ? formatPercent(bytes / total) : '', { class: 'num' }), el('td', null, { class: 'how' }));
   tr.lastChild.append(details);
   return tr;
 }
 
-export function renderBreakdown(result, unit, mode) {
+/**
+ * The breakdown table and its stacked bar. `rows`: the core's explanation rows of the result's run mode
+ * (mp.explanations()[mode]): the parts in order, their labels and texts, the total last.
+ */
+export function renderBreakdown(result, unit, rows) {
   const b = result.per_gpu;
   const capacity = capacityBytes(result);
-  const label = Object.fromEntries(ROWS);
-  const rows = ROWS.map(([key, name]) => {
-    const tr = row(key, name, b[key], b.total, unit, mode);
-    if (b[key] === 0) tr.classList.add('zero');
+  const parts = partsOf(rows);
+  const label = Object.fromEntries(parts.map((r) => [r.key, r.label]));
+  const lines = parts.map((how) => {
+    const tr = row(how, b[how.key], b.total, unit);
+    if (b[how.key] === 0) tr.classList.add('zero');
     return tr;
   });
-  const totalRow = row('total', 'Total', b.total, b.total, unit, mode);
+  const totalRow = row(totalOf(rows), b.total, b.total, unit);
   totalRow.classList.add('total');
-  $('breakdown').tBodies[0].replaceChildren(...rows, totalRow);
-  const geometry = barGeometry(ROWS.map(([key]) => [key, b[key]]), b.total, capacity);
+  $('breakdown').tBodies[0].replaceChildren(...lines, totalRow);
+  const geometry = barGeometry(parts.map((r) => [r.key, b[r.key]]), b.total, capacity);
   const segments = geometry.segments.map((s) => {
     const seg = el('span', null, { class: 'seg seg-' + s.key, title: `${label[s.key]}: ${formatBytes(b[s.key], unit)}` });
     seg.style.width = s.percent + '%';
@@ -78,24 +83,23 @@ export function renderBreakdown(result, unit, mode) {
     (capacity ? `, GPU capacity ${formatBytes(capacity, unit)}` : ''));
 }
 
-/** Parameter count and KV cache of the model alone (one GPU, the inference settings), next to its inputs. */
-export function renderModelSummary(mp, spec, result, config, state, unit) {
+/**
+ * The model's parameter counts and, for inference, its KV cache on this GPU, as the page's one estimate
+ * states them (`result`: mp.estimate of the configuration shown; the batch, context and KV dtype from
+ * its resolved-configuration echo).
+ */
+export function renderModelSummary(result, unit) {
   const out = $('model-summary');
   const parts = [`${formatParams(result.params)} parameters`];
   if (result.details.params_active !== result.params) parts.push(`${formatParams(result.details.params_active)} active per token`);
   out.dataset.params = String(result.params);
   out.dataset.paramsActive = String(result.details.params_active);
-  delete out.dataset.kvBytes;
-  try {
-    const infer = buildConfig(spec, { ...state, mode: 'infer' }).config.infer || {};
-    delete infer.prefill_tokens;
-    const sent = { mode: 'infer', model: config.model, infer };
-    const kv = mp.estimate(sent);
-    const used = (path) => usedValue(kv, path);
-    parts.push(`KV cache ${formatBytes(kv.per_gpu.kv_cache, unit)} for ${formatCount(used('infer.batch'))} × ` +
-      `${formatCount(used('infer.context_len'))} tokens in ${used('infer.kv_dtype')} ` +
-      `(${formatCount(kv.details.kv_cache_bytes_per_token)} bytes more per token on the layers that keep every token, unsharded)`);
-    out.dataset.kvBytes = String(kv.per_gpu.kv_cache);
-  } catch { /* the inference settings are invalid: their error shows in inference mode */ }
+  if (result.config && result.config.mode === 'infer') {
+    const used = (path) => usedValue(result, path);
+    parts.push(`KV cache ${formatBytes(result.per_gpu.kv_cache, unit)} for ${formatCount(used('infer.batch'))} × ` +
+      `${formatCount(used('infer.context_len'))} tokens in ${used('infer.kv_dtype')} on this GPU ` +
+      `(${formatCount(result.details.kv_cache_bytes_per_token)} bytes more per token on its layers that keep every token)`);
+    out.dataset.kvBytes = String(result.per_gpu.kv_cache);
+  } else delete out.dataset.kvBytes;
   out.textContent = parts.join(' · ');
 }

@@ -1,46 +1,26 @@
-// memplan page — the fine-tuning panel: full fine-tuning, LoRA, QLoRA and DoRA as named recipes (each a
-// set of form values, nothing computed here), the trainable parameters, the frozen base against the
-// adapters, the host memory, and the inverse answers of analyze() (longest sequence, largest micro-batch,
-// largest adapter rank). Every number is the core's (estimate().details, analyze().limits).
+// memplan page — the fine-tuning panel: the core's fine-tuning recipes as buttons (mp.recipes(),
+// core/data/recipes.json: full fine-tuning, LoRA, QLoRA and DoRA, each a set of form values, nothing
+// computed here), the trainable parameters, the frozen base against the adapters, the host memory, and
+// the inverse answers of analyze() (longest sequence, largest micro-batch, largest adapter rank). Every
+// number is the core's (estimate().details, analyze().limits).
 import { $, el } from './dom.js';
 import { adoptSlots, setFields } from './feature-slots.js';
 import { formatBytes, formatCount, formatExactBytes, formatParams } from './format.js';
 import { usedValue } from './state.js';
 
 /**
- * Named recipes: the form values each sets. QLoRA as Dettmers et al. 2023 (QLoRA §2-3: 4-bit NormalFloat
- * base, double quantization, paged optimizers) with PEFT's "all-linear" targets; LoRA as Hu et al. 2021;
- * DoRA as Liu et al. 2024.
+ * Puts the panel's controls in place and its recipe buttons (`recipes`: mp.recipes(), [{id, label,
+ * source, values}]); a button sets the recipe's values in the form. Once, after the form is built.
  */
-export const RECIPES = Object.freeze([
-  { id: 'full', label: 'Full fine-tune (bf16, AdamW)', values: {
-    'train.adapter_type': 'none', 'train.base_dtype': 'bf16', 'train.double_quant': false,
-    'train.optimizer': 'adam', 'train.paged_optimizer': false } },
-  { id: 'lora', label: 'LoRA r16 all-linear (bf16 base)', values: {
-    'train.adapter_type': 'lora', 'train.adapter_rank': '16', 'train.adapter_targets': 'all-linear',
-    'train.base_dtype': 'bf16', 'train.double_quant': false, 'train.optimizer': 'adam', 'train.paged_optimizer': false } },
-  { id: 'qlora', label: 'QLoRA r16 all-linear, checkpointing, paged 8-bit AdamW', values: {
-    'train.adapter_type': 'lora', 'train.adapter_rank': '16', 'train.adapter_targets': 'all-linear',
-    'train.base_dtype': 'nf4', 'train.double_quant': true, 'train.recompute': 'full',
-    'train.optimizer': 'adam_8bit', 'train.paged_optimizer': true } },
-  { id: 'dora', label: 'DoRA r16 all-linear (bf16 base)', values: {
-    'train.adapter_type': 'dora', 'train.adapter_rank': '16', 'train.adapter_targets': 'all-linear',
-    'train.base_dtype': 'bf16', 'train.double_quant': false, 'train.optimizer': 'adam', 'train.paged_optimizer': false } },
-].map(Object.freeze));
-
-let wired = false;
-
-function wire() {
-  const panel = $('finetune-panel');
-  adoptSlots(panel);
+export function wireFinetune(recipes) {
+  adoptSlots($('finetune-panel'));
   const box = $('finetune-recipes');
-  box.replaceChildren(...RECIPES.map((r) => el('button', r.label, { type: 'button', 'data-recipe': r.id })));
+  box.replaceChildren(...recipes.map((r) => el('button', r.label, { type: 'button', 'data-recipe': r.id, title: r.source })));
   box.addEventListener('click', (event) => {
     const button = event.target.closest('button[data-recipe]');
-    const recipe = button && RECIPES.find((r) => r.id === button.dataset.recipe);
+    const recipe = button && recipes.find((r) => r.id === button.dataset.recipe);
     if (recipe) setFields(recipe.values);
   });
-  wired = true;
 }
 
 /** The kind of fine-tuning the resolved configuration describes, in words. */
@@ -59,7 +39,6 @@ function kindText(result) {
  * once it arrives, analyze()'s result for the same configuration (null while it is computed).
  */
 export function renderFinetune(result, analysis, unit) {
-  if (!wired) wire();
   if (!result || !result.config || result.config.mode !== 'train') return;
   const d = result.details;
   $('finetune-summary').textContent = kindText(result);

@@ -2,13 +2,13 @@
 // compiling and instantiating the WASM, then building the form from its schema) takes hundreds of
 // milliseconds; the question the page opens with (no link: state.js decodeState) is known when the page
 // is built. scripts/assemble-web.mjs computes its answer then, with the same core and the page's own
-// functions (startingAnswer), and bundles the few numbers the verdict, the bar and the breakdown read
-// in place of web/first-baked.js (null in the source: unbundled, nothing is drawn early). The page draws
+// functions (startingAnswer), and bundles the few numbers the verdict, the bar and the breakdown read,
+// with the core's explanation rows the breakdown shows under its parts, in place of web/first-baked.js
+// (null in the source: unbundled, nothing is drawn early). The page draws
 // them at once when the link sets nothing (state.js linkSetsNothing) and, once the core has answered the
 // same question itself, checks that the answer drawn was that one (checkFirst): the verdict, the bar and
 // the breakdown never show a state other than the one asked for, and a stale bundle says so.
 import { $ } from './dom.js';
-import { ROWS } from './explain.js';
 import { formSpec } from './schema.js';
 import { buildConfig, decodeState, modelFields } from './state.js';
 import { renderBreakdown, renderVerdict, renderWarnings, warningLines } from './breakdown.js';
@@ -32,16 +32,17 @@ export function digest(text) {
 
 /**
  * What the early drawing reads of an answer (state: the page state; config: what the page sent; result:
- * mp.estimate(config)): the run mode and unit, the breakdown's parts, the GPU verdict, the warnings as
- * the page words them, and the configuration's digest. Shaped as a result for renderVerdict and
- * renderBreakdown.
+ * mp.estimate(config); rows: the core's explanation rows of the run mode, mp.explanations()[mode]): the
+ * run mode and unit, the breakdown's rows and parts, the GPU verdict, the warnings as the page words
+ * them, and the configuration's digest. Shaped as a result for renderVerdict and renderBreakdown.
  */
-export function firstAnswer(spec, state, config, result) {
+export function firstAnswer(spec, state, config, result, rows) {
   const answer = {
     mode: state.mode,
     unit: state.unit,
     config: digest(JSON.stringify(config)),
-    per_gpu: Object.fromEntries([...ROWS.map(([key]) => key), 'total'].map((key) => [key, result.per_gpu[key]])),
+    rows,
+    per_gpu: Object.fromEntries(rows.map(({ key }) => [key, result.per_gpu[key]])),
     warnings: warningLines(result, spec),
   };
   if (result.gpu) {
@@ -66,7 +67,7 @@ export function startingAnswer(mp) {
     preset ? model(preset) : null);
   if (rejected.length || errors.length)
     throw new Error('the starting state has errors: ' + [...rejected, ...errors.map((e) => `${e.field}: ${e.message}`)].join('; '));
-  return firstAnswer(spec, state, config, mp.estimate(config));
+  return firstAnswer(spec, state, config, mp.estimate(config), mp.explanations()[state.mode]);
 }
 
 /**
@@ -79,7 +80,7 @@ export function drawFirst(answer) {
   document.body.dataset.mode = answer.mode;  // as the live update sets it (form.js showModeAndGpu)
   renderVerdict(answer, answer.unit);
   renderWarnings(null, null, answer.warnings);
-  renderBreakdown(answer, answer.unit, answer.mode);
+  renderBreakdown(answer, answer.unit, answer.rows);
   const output = $('output');
   output.classList.add('early');
   output.hidden = false;

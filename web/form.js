@@ -3,7 +3,6 @@
 // an error names.
 import { $, el } from './dom.js';
 import { GB_INPUTS, fieldOf, nullable } from './schema.js';
-import { searchPresets } from './state.js';
 import { formatParams } from './format.js';
 
 /** The form element (looked up when used: this module is also loaded by the analysis worker, which has no DOM). */
@@ -153,7 +152,7 @@ function presetOption(p) {
  * (`search`: mp.searchPresets, query → preset ids; all presets for an empty query); the chosen one stays
  * listed. Enter in the search box picks the top match.
  */
-export function filterPresets(presets, search = null) {
+export function filterPresets(presets, search) {
   const select = $('model-preset');
   const box = $('preset-search');
   if (!box.dataset.enterPicks) {
@@ -170,10 +169,8 @@ export function filterPresets(presets, search = null) {
   const chosen = select.value;
   const query = box.value.trim();
   const byId = new Map(presets.map((p) => [p.id, p]));
-  // The core's ranking first (mp.searchPresets: ids, best first), then presets whose id or name holds
-  // every typed word ("mixtral 8x7").
-  const ranked = query && search ? search(query).map((id) => byId.get(id)).filter(Boolean) : [];
-  const matches = !query ? presets : [...new Set([...ranked, ...searchPresets(presets, query)])];
+  // The core's search (mp.searchPresets: ids, best first) is the one search.
+  const matches = !query ? presets : search(query).map((id) => byId.get(id)).filter(Boolean);
   const options = [el('option', matches.length ? 'custom (architecture below, or pasted)' : 'no preset matches', { value: '' }), ...matches.map(presetOption)];
   if (chosen && !matches.some((p) => p.id === chosen)) {
     const p = byId.get(chosen);

@@ -27,11 +27,6 @@ export function inUnit(bytes, unit) {
   return bytes / (UNITS[unit] || UNITS.GiB).divisor;
 }
 
-/** A size typed in a unit as a whole number of bytes (rounded to the nearest byte): the inverse of inUnit. */
-export function toBytes(value, unit) {
-  return Math.round(value * (UNITS[unit] || UNITS.GiB).divisor);
-}
-
 /** The unit's name as shown ("GiB" for an unknown unit, as formatBytes falls back). */
 export function unitLabel(unit) {
   return (UNITS[unit] || UNITS.GiB).label;

@@ -357,9 +357,18 @@ export interface EstimateResult {
   per_gpu: Breakdown;
   details: Details;
   /** Present when gpu.memory_bytes was given. */
-  gpu?: { fits: boolean; headroom_bytes: number; shortfall_bytes: number };
+  gpu?: GpuVerdict;
   warnings: FieldError[];
   errors: FieldError[];
+}
+
+/** The fit verdict of a result on one GPU of the capacity given (gpu.memory_bytes). */
+export interface GpuVerdict {
+  fits: boolean;
+  headroom_bytes: number;
+  shortfall_bytes: number;
+  /** The capacity the verdict used, bytes. */
+  capacity_bytes: number;
 }
 
 export interface StageAnalysis {
@@ -467,6 +476,68 @@ export interface Memplan {
    * throws MemplanError naming `field` (default "value") for anything else or above `max` (default 2^53).
    */
   parseQuantity(text: string, field?: string, max?: number): number;
+  /**
+   * The fine-tuning recipes (core/data/recipes.json: full fine-tuning, LoRA, QLoRA, DoRA), parsed once;
+   * frozen. `memplan recipes` lists the same; `memplan estimate --recipe ID` applies one.
+   */
+  recipes(): readonly Recipe[];
+  /**
+   * How each row of the per-GPU breakdown is computed, per run mode (core/data/explanations.json),
+   * parsed once; frozen. `memplan explain` prints the same.
+   */
+  explanations(): Explanations;
+}
+
+/** A fine-tuning recipe: configuration fields set to fixed values. */
+export interface Recipe {
+  /** "qlora" */
+  readonly id: string;
+  /** "QLoRA r16 all-linear, checkpointing, paged 8-bit AdamW" */
+  readonly label: string;
+  /** The paper the recipe follows. */
+  readonly source: string;
+  /** Configuration path → value ("train.adapter_rank": 16); each a schema field, in its range. */
+  readonly values: { readonly [path: string]: number | boolean | string };
+}
+
+/** How one row of the breakdown is computed. */
+export interface ExplanationRow {
+  /** The result's per_gpu key: "weights", …, "misc", "total". */
+  readonly key: string;
+  /** "Weights" */
+  readonly label: string;
+  /** The formula, in words. */
+  readonly formula: string;
+  /** The papers and upstream files it follows ("—" for a row that is zero in the mode). */
+  readonly source: string;
+}
+
+/** The breakdown's rows per run mode, in the order of per_gpu, the total last. */
+export interface Explanations {
+  readonly train: readonly ExplanationRow[];
+  readonly infer: readonly ExplanationRow[];
+}
+
+/** What the fast estimator answers: exactly these fields of mp.estimate()'s result, with the same numbers. */
+export interface FastEstimate {
+  params: number;
+  data_parallel: number;
+  per_gpu: Breakdown;
+  /** Present when gpu.memory_bytes was given. */
+  gpu?: GpuVerdict;
+  /** Always empty: a configuration with warnings is answered by the JSON path, which has them. */
+  warnings: FieldError[];
+}
+
+/** A totals-only estimator for many configurations (loadFastEstimator()). */
+export interface FastEstimator {
+  /**
+   * {params, data_parallel, per_gpu, gpu?, warnings} of mp.estimate(config), the same numbers, computed
+   * from numbers instead of JSON text. Whatever the numbers cannot carry (text fields, out-of-range
+   * values, warnings, serving engines, options.hfConfig) goes through the JSON path; invalid input
+   * throws the MemplanError mp.estimate() throws.
+   */
+  estimate(config: Config, options?: EstimateOptions): FastEstimate;
 }
 
 /** One stored model on a setup (presetFits()). */
@@ -494,6 +565,13 @@ export function load(options?: LoadOptions): Promise<Memplan>;
 
 /** Wraps an already instantiated Emscripten module. */
 export function wrap(core: unknown): Memplan;
+
+/**
+ * Loads an instance of the module of its own for the fast estimator: each configuration field goes to
+ * the core as one number (the output's slots are named by the core), and a model section is read once
+ * per distinct model. For searches and benchmarks that evaluate many configurations; options as load().
+ */
+export function loadFastEstimator(options?: LoadOptions): Promise<FastEstimator>;
 
 /** One configuration field of the core's schema (core/include/memplan/schema.hpp). */
 export interface SchemaField {

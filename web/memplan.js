@@ -8,6 +8,9 @@
 //   mp.schema();                       // every configuration field: range, default, label, help
 //   mp.gpus();                         // the GPU catalogue (core/data/gpus.json), parsed once
 //   mp.parseQuantity('80 GiB', 'gpu.memory_bytes');  // 85899345920; throws MemplanError naming the field
+//   mp.recipes();                      // the fine-tuning recipes (core/data/recipes.json), parsed once
+//   mp.explanations().train;           // how each breakdown row is computed (core/data/explanations.json)
+//   const fast = await loadFastEstimator();  // totals only, numbers in: for many configurations
 // Works in browsers (served over http) and in Node 20. Every failure throws an Error whose message
 // names the field; `error.errors` holds the core's [{field, message}] list.
 import createMemplanCore from './memplan-core.js';
@@ -89,9 +92,11 @@ export function wrap(core) {
     if (out.errors.length) fail(out.errors, ': ');
     return out;
   };
-  let presets = null;
-  let schema = null;
-  let gpus = null;
+  /** A stored document read the first time it is asked for, then frozen and kept. */
+  const once = (read) => {
+    let value = null;
+    return () => (value ??= deepFreeze(read()));
+  };
   return Object.freeze({
     /** Model-state bytes per GPU of mixed-precision Adam under ZeRO: 16Ψ, 4Ψ+12Ψ/N, 2Ψ+14Ψ/N, 16Ψ/N. */
     modelStateBytes: (params, gpus, stage) =>
@@ -123,20 +128,22 @@ export function wrap(core) {
      */
     presetFits: (config) => checked(core.presetFits(configText(config))).models,
     /** The stored model presets (core/data/models.json's `models`), parsed once and frozen. */
-    presets: () => {
-      if (!presets) presets = deepFreeze(JSON.parse(core.presets()).models);
-      return presets;
-    },
+    presets: once(() => JSON.parse(core.presets()).models),
     /** The configuration schema: {version, fields: [{path, type, min, max, default, choices, label, help, unit, modes, message}], limits}, parsed once. */
-    schema: () => {
-      if (!schema) schema = deepFreeze(JSON.parse(core.schema()));
-      return schema;
-    },
+    schema: once(() => JSON.parse(core.schema())),
     /** The GPU catalogue (core/data/gpus.json's `gpus`, each with the core's capacity_bytes for fit verdicts), parsed once and frozen. */
-    gpus: () => {
-      if (!gpus) gpus = deepFreeze(JSON.parse(core.gpus()).gpus);
-      return gpus;
-    },
+    gpus: once(() => JSON.parse(core.gpus()).gpus),
+    /**
+     * The fine-tuning recipes (core/data/recipes.json's `recipes`: [{id, label, source, values}], values
+     * mapping configuration paths to values), parsed once and frozen; `memplan recipes`, `--recipe ID`.
+     */
+    recipes: once(() => JSON.parse(core.recipes()).recipes),
+    /**
+     * How each row of the per-GPU breakdown is computed, per run mode (core/data/explanations.json):
+     * {train: [{key, label, formula, source}], infer: [...]}, rows in the order of per_gpu, the total
+     * last; parsed once and frozen (`memplan explain`).
+     */
+    explanations: once(() => JSON.parse(core.explanations()).modes),
     /**
      * A number as people write it ("8B", "8k", "80 GiB", "8,000,000,000", "1.5M"), read by the core's
      * parser (the CLI's): a whole number from 0 to max (default 2^53), or a MemplanError naming `field`.
@@ -161,7 +168,8 @@ export function wrap(core) {
 const isNode = typeof process === 'object' && !!(process.versions && process.versions.node) &&
   typeof window === 'undefined';
 
-async function instantiate(options) {
+/** A new instance of the core module. Options: {wasmBinary, wasmUrl}. */
+async function instantiateCore(options) {
   const settings = {};
   if (options.wasmBinary) {
     settings.wasmBinary = options.wasmBinary;
@@ -171,7 +179,11 @@ async function instantiate(options) {
     settings.wasmBinary = await fs.readFile(new URL('./memplan-core.wasm', import.meta.url));
   }
   if (options.wasmUrl) settings.locateFile = () => String(options.wasmUrl);
-  return wrap(await createMemplanCore(settings));
+  return createMemplanCore(settings);
+}
+
+async function instantiate(options) {
+  return wrap(await instantiateCore(options));
 }
 
 let loading = null;
@@ -195,16 +207,11 @@ export function load(options = {}) {
  * Loads its own instance of the module; options as load().
  */
 export async function loadFastEstimator(options = {}) {
-  const settings = {};
-  if (options.wasmBinary) settings.wasmBinary = options.wasmBinary;
-  else if (isNode) {
-    const fs = await import('node:fs/promises');
-    settings.wasmBinary = await fs.readFile(new URL('./memplan-core.wasm', import.meta.url));
-  }
-  if (options.wasmUrl) settings.locateFile = () => String(options.wasmUrl);
-  const core = await createMemplanCore(settings);
+  const core = await instantiateCore(options);
   const fast = new core.FastEstimator();
-  const fields = JSON.parse(fast.fields());
+  // The configuration fields the input numbers address, and the output's slots by name, as the core
+  // numbers them (memplan/api/fast_estimate.hpp numeric_slot).
+  const { fields, slots } = JSON.parse(fast.fields());
   // Field indices by section and key ("" = the top level), looked up without building paths.
   const bySection = new Map([['', new Map()]]);
   fields.forEach((f, i) => {
@@ -217,9 +224,6 @@ export async function loadFastEstimator(options = {}) {
   const models = new Map();
   const finiteOnly = (key, value) => (typeof value === 'number' && !Number.isFinite(value) ? { non_finite: String(value) } : value);
   const count = fields.length;
-  const slots = ['handled', 'params', 'data_parallel', 'weights', 'gradients', 'optimizer_states', 'activations',
-    'logits', 'communication', 'kv_cache', 'dequant_workspace', 'misc', 'total', 'has_capacity', 'capacity_bytes',
-    'fits', 'headroom_bytes', 'shortfall_bytes'];
   const at = Object.fromEntries(slots.map((s, i) => [s, i]));
   const inBase = fast.inputAddress() / 8;
   const outBase = fast.outputAddress() / 8;

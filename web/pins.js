@@ -2,7 +2,7 @@
 // result; the view draws one stacked bar per setup on a shared scale and a table of the breakdown rows
 // and settings that differ. Every figure is the core's; the bar widths come from chart.js barGeometry.
 import { $, el } from './dom.js';
-import { ROWS } from './explain.js';
+import { partsOf } from './explain.js';
 import { barGeometry } from './chart.js';
 import { formatBytes } from './format.js';
 import { capacityBytes } from './state.js';
@@ -24,8 +24,8 @@ export function pinLabel(state, spec, presets) {
   return `${model}, ${state.mode === 'train' ? 'training' : 'inference'}, ${state['parallel.gpus']} × ${gpu ? gpu.name : 'custom GPU'}`;
 }
 
-/** Draws the pinned setups (and the current one, last) side by side. */
-export function renderPins(spec, pins, current, unit) {
+/** Draws the pinned setups (and the current one, last) side by side (`explained`: the core's explanation rows, for the labels). */
+export function renderPins(spec, pins, current, unit, explained) {
   const section = $('compare');
   section.hidden = pins.length === 0;
   if (!pins.length) return;
@@ -35,7 +35,7 @@ export function renderPins(spec, pins, current, unit) {
   for (const s of setups) scale = Math.max(scale, s.result.per_gpu.total, capacityBytes(s.result));
   const bars = setups.map((s, i) => {
     const figure = el('div', null, { class: 'compare-row', 'data-pin': String(i) });
-    const geometry = barGeometry(ROWS.map(([key]) => [key, s.result.per_gpu[key]]), scale, 0);
+    const geometry = barGeometry(partsOf(explained).map(({ key }) => [key, s.result.per_gpu[key]]), scale, 0);
     const bar = el('div', null, { class: 'bar', role: 'img',
       'aria-label': `${s.label}: ${formatBytes(s.result.per_gpu.total, unit)} per GPU` });
     bar.replaceChildren(...geometry.segments.map((g) => {
@@ -56,7 +56,7 @@ export function renderPins(spec, pins, current, unit) {
     tr.append(el('th', label, { scope: 'row' }), ...cells.map((c) => el('td', c, { class: 'num' })));
     rows.push(tr);
   };
-  for (const [key, label] of [...ROWS, ['total', 'Total']]) {
+  for (const { key, label } of explained) {
     const values = setups.map((s) => s.result.per_gpu[key]);
     if (key === 'total' || values.some((v) => v !== values[0])) line(label, values.map((v) => formatBytes(v, unit)));
   }

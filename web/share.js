@@ -1,7 +1,7 @@
 // memplan page — share and export: the CLI command that reproduces the page's answer, the breakdown as
 // a Markdown table, JSON downloads and copying to the clipboard. Every figure is the core's result,
 // formatted by format.js. No DOM here except the clipboard and download helpers at the bottom.
-import { ROWS } from './explain.js';
+import { partsOf, totalOf } from './explain.js';
 import { formatBytes, formatExactBytes } from './format.js';
 
 /** Quotes text for a POSIX shell inside single quotes ('…'\''…'). */
@@ -14,12 +14,12 @@ export function cliCommand(config) {
   return `memplan estimate --config - <<< ${shellQuote(JSON.stringify(config))}`;
 }
 
-/** The breakdown as a Markdown table: part, size in the unit, exact bytes. */
-export function markdownTable(result, unit) {
+/** The breakdown as a Markdown table: part, size in the unit, exact bytes (`rows`: the core's explanation rows, for the labels). */
+export function markdownTable(result, unit, rows) {
   const b = result.per_gpu;
   const lines = ['| Part | Size | Bytes |', '| --- | ---: | ---: |'];
-  for (const [key, label] of ROWS) lines.push(`| ${label} | ${formatBytes(b[key], unit)} | ${formatExactBytes(b[key])} |`);
-  lines.push(`| **Total** | **${formatBytes(b.total, unit)}** | ${formatExactBytes(b.total)} |`);
+  for (const { key, label } of partsOf(rows)) lines.push(`| ${label} | ${formatBytes(b[key], unit)} | ${formatExactBytes(b[key])} |`);
+  lines.push(`| **${totalOf(rows).label}** | **${formatBytes(b.total, unit)}** | ${formatExactBytes(b.total)} |`);
   return lines.join('\n') + '\n';
 }
 

@@ -4,7 +4,6 @@
 // the core as typed, and the core checks them.
 import { STARTING_EXAMPLE } from './presets.js';
 import { GB_INPUTS, PAGE_ONLY, fieldOf, inMode, modelKeys, nullable } from './schema.js';
-import { toBytes } from './format.js';
 
 /** Decimal number text: 7e9, 7000000000, 1.5, .5 — at most 32 characters. */
 const NUMBER_TEXT = /^(?=.{1,32}$)(\d+\.?\d*|\.\d+)(e[+]?\d{1,3})?$/i;
@@ -150,21 +149,13 @@ function allowedText(field, gb) {
 /**
  * A number field's text read by the core's one parser (`parse` = mp.parseQuantity: "8B", "8k", "80GB",
  * "8,000,000,000"); a GB input reads bare numbers in GB (the text gets the unit; the core multiplies).
- * Without `parse` (unit tests of this module) plain decimal text is read with Number. Errors name the
- * state key; the page shows the field's label.
+ * Errors name the state key; the page shows the field's label.
  */
 function quantity(spec, key, text, errors, parse) {
   const field = fieldOf(spec, key);
   const gb = key in GB_INPUTS;
   const refuse = () => { errors.push({ field: key, message: 'must be ' + allowedText(field, gb) }); return undefined; };
   if (text === '') return refuse();
-  if (!parse) {
-    const value = Number(text);
-    if (!NUMBER_TEXT.test(text) || !Number.isFinite(value)) return refuse();
-    const bytes = gb ? toBytes(value, 'GB') : value;
-    if (gb && (bytes < field.min || bytes > field.max || !Number.isSafeInteger(bytes))) return refuse();
-    return bytes;
-  }
   try {
     const value = parse(gb && BARE_NUMBER.test(text) ? text.trim() + ' GB' : text, key, field && field.max);
     if (field && value < field.min) return refuse();
@@ -176,12 +167,13 @@ function quantity(spec, key, text, errors, parse) {
 
 /**
  * The configuration object (schema v1) the state describes: the fields of its run mode. Number fields
- * are read by the core's parser (`parse`, mp.parseQuantity) and sent as numbers (the core checks ranges
- * again); text it cannot read is an error here, naming the field. The GPU picked is the core's catalogue
+ * are read by the core's parser (`parse`: (text, field, max) → number, mp.parseQuantity, which throws
+ * for text it cannot read) and sent as numbers (the core checks ranges again); text it cannot read is
+ * an error here, naming the field. The GPU picked is the core's catalogue
  * entry (spec.gpus, its capacity_bytes). With `modelBase` (the model the core resolved for a preset or a
  * pasted config.json) the model sent is that model with the form's edits on top (see onModelBase).
  */
-export function buildConfig(spec, state, parse = null, modelBase = null) {
+export function buildConfig(spec, state, parse, modelBase = null) {
   const errors = [];
   const mode = state.mode;
   const config = { mode, model: {}, parallel: {} };
@@ -240,15 +232,6 @@ export function usedValue(result, path) {
   const [section, name] = path.split('.');
   const value = result && result.config && result.config[section] ? result.config[section][name] : undefined;
   return value === undefined ? null : value;
-}
-
-/** Presets whose id, name or source contain every word of `query` (case-insensitive). */
-export function searchPresets(presets, query) {
-  const words = String(query || '').toLowerCase().split(/\s+/).filter(Boolean);
-  return presets.filter((p) => {
-    const text = `${p.id} ${p.name} ${p.config.model_type || ''}`.toLowerCase();
-    return words.every((w) => text.includes(w));
-  });
 }
 
 /**

@@ -4,6 +4,7 @@
 // hand derivations, native checkpoint formats, and the errors for keys memplan does not understand.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -483,6 +484,16 @@ TEST_CASE("preset search ranks what people type", "[arch2026][presets][search]")
     CHECK(ids("qwen3 30b") == v{"qwen3-30b-a3b"});                         // not Qwen3 32B
     CHECK(ids("gpt-oss") == v{"gpt-oss-20b", "gpt-oss-120b"});
     CHECK(ids("Qwen/Qwen3-Next-80B-A3B-Instruct") == v{"qwen3-next-80b-a3b"});
+    // A size typed without its unit (as the page searches while it is typed): "8x7" of "8x7b", "7" of "7b".
+    CHECK(ids("mixtral 8x7") == v{"mixtral-8x7b"});
+    CHECK(ids("mixtral 8x22") == v{"mixtral-8x22b"});
+    CHECK(ids("mistral 7") == v{"mistral-7b-v0.1"});
+    CHECK(ids("llama 3 70") == v{"llama-3-70b", "llama-3.1-70b", "llama-3.3-70b"});
+    CHECK(ids("qwen3 30") == v{"qwen3-30b-a3b"});                          // not Qwen3 32B
+    CHECK(ids("gemma 3 1") == v{"gemma-3-1b"});                            // not Gemma 3 12B
+    const auto qwen3 = ids("qwen3");                                         // a version, never a size "3b"
+    CHECK(std::find(qwen3.begin(), qwen3.end(), "qwen3-8b") != qwen3.end());
+    for (const auto& id : qwen3) CHECK(id.rfind("qwen3", 0) == 0);
     CHECK(ids("zzz").empty());
     CHECK(ids("").empty());
     CHECK(search_presets_json("qwen3 30b") == R"(["qwen3-30b-a3b"])");

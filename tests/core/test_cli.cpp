@@ -3,8 +3,11 @@
 
 #include <cstdio>
 #include <unistd.h>
+#include <vector>
 
 #include "cli_runner.hpp"
+#include "memplan/io/explanations.hpp"
+#include "memplan/io/recipes.hpp"
 
 TEST_CASE("model-states prints ZeRO's per-GPU model-state bytes as JSON", "[cli]") {
     // ZeRO paper (Rajbhandari et al. 2020), §5: stage 1 keeps 2Ψ + 2Ψ + 12Ψ/N bytes = 5.5 · 7e9 for N = 8.
@@ -280,7 +283,7 @@ TEST_CASE("memplan COMMAND --help prints that command's usage", "[cli]") {
     const auto all = run_cli({"--help"});
     CHECK(all.status == 0);
     for (const char* name : {"model-states", "max-params", "transformer-mem", "estimate", "analyze", "presets",
-                             "deepspeed-estimate", "megatron-memory"})
+                             "recipes", "explain", "deepspeed-estimate", "megatron-memory"})
         CHECK(all.out.find(std::string("  memplan ") + name) != std::string::npos);
     const auto one = run_cli({"max-params", "--help"});
     CHECK(one.status == 0);
@@ -311,4 +314,60 @@ TEST_CASE("compare prints every tool beside memplan and fails on an invalid conf
     const auto bad = run_cli({"compare", "--config", "-"}, false, R"({"parallel": {"tp": 3}})");
     CHECK(bad.status == 2);
     CHECK(bad.out.find(R"("field":"parallel.gpus")") != std::string::npos);
+}
+
+namespace {
+/// A command listing stored data: its text begins with lines[0] and holds every other line of
+/// `lines`, `--json` prints the core's `json` text, and an unknown option exits 2.
+void check_listing(const std::string& command, const std::string& json, const std::vector<std::string>& lines) {
+    const auto text = run_cli({command});
+    CHECK(text.status == 0);
+    CHECK(text.out.rfind(lines.front(), 0) == 0);
+    for (const auto& line : lines) {
+        CAPTURE(line);
+        CHECK(text.out.find(line) != std::string::npos);
+    }
+    const auto listed = run_cli({command, "--json"});
+    CHECK(listed.status == 0);
+    CHECK(listed.out == json + "\n");
+    CHECK(run_cli({command, "--bogus"}).status == 2);
+}
+}  // namespace
+
+TEST_CASE("explain prints how each breakdown row is computed, per run mode", "[cli][explanations]") {
+    check_listing("explain", memplan::explanations_json(),
+                  {"mode train:\n  Weights (weights)\n    This GPU's parameters:", "mode infer:\n",
+                   "  KV cache (kv_cache)\n    Training keeps no KV cache.\n    Source: —\n"});
+}
+
+TEST_CASE("recipes lists the fine-tuning recipes with the fields each sets", "[cli][recipes]") {
+    check_listing("recipes", memplan::recipes_json(),
+                  {"full: Full fine-tune (bf16, AdamW)\n    train.adapter_type = \"none\"\n",
+                   "qlora: QLoRA r16 all-linear, checkpointing, paged 8-bit AdamW\n", "    train.adapter_rank = 16\n",
+                   "    source: Dettmers et al. 2023, QLoRA"});
+}
+
+TEST_CASE("estimate --recipe applies a recipe's values as the configuration would give them, an unknown id exits 2", "[cli][recipes]") {
+    const std::string config = R"({"mode":"train","parallel":{"gpus":1},"gpu":{"memory_bytes":24e9}})";
+    const auto recipe = run_cli({"estimate", "--config", "-", "--preset", "llama-3.2-3b", "--recipe", "qlora"}, false, config);
+    const auto by_hand = run_cli({"estimate", "--config", "-", "--preset", "llama-3.2-3b"}, false,
+                                 R"({"mode":"train","parallel":{"gpus":1},"gpu":{"memory_bytes":24e9},"train":{"adapter_type":"lora",)"
+                                 R"("adapter_rank":16,"adapter_targets":"all-linear","base_dtype":"nf4","double_quant":true,)"
+                                 R"("recompute":"full","optimizer":"adam_8bit","paged_optimizer":true}})");
+    CHECK(recipe.status == 0);
+    CHECK(recipe.out == by_hand.out);
+    CHECK(recipe.out.find("\"base_dtype\":\"nf4\"") != std::string::npos);
+    const auto analyzed = run_cli({"analyze", "--config", "-", "--preset", "llama-3.2-3b", "--recipe", "lora"}, false, config);
+    CHECK(analyzed.status == 0);
+    CHECK(analyzed.out.find("\"max_adapter_rank\":") != std::string::npos);
+    const auto compared = run_cli({"compare", "--config", "-", "--preset", "llama-3.2-3b", "--recipe=dora"}, false, config);
+    CHECK(compared.status == 0);
+    const auto unknown = run_cli({"estimate", "--config", "-", "--preset", "llama-3.2-3b", "--recipe", "qlora8"}, false, config);
+    CHECK(unknown.status == 2);
+    CHECK(unknown.out == "{\"warnings\":[],\"errors\":[{\"field\":\"recipe\",\"message\":\"must be one of: full, lora, qlora, "
+                         "dora (memplan recipes lists them)\"}]}\n");
+    const auto infer = run_cli({"estimate", "--config", "-", "--preset", "llama-3.2-3b", "--recipe", "lora"}, false, R"({"mode":"infer"})");
+    CHECK(infer.status == 2);
+    CHECK(infer.out.find("\"field\":\"recipe\"") != std::string::npos);
+    CHECK(run_cli({"estimate", "--config", "-", "--recipe"}, false, config).status == 2);  // the flag needs its id
 }

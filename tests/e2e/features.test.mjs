@@ -96,9 +96,17 @@ test('QLoRA end to end: Llama-3.2-3B, q_proj,v_proj, r = 8, nf4 with double quan
   const page = await open();
   await setAll(page, { mode: 'train', 'model.preset': 'llama-3.2-3b', 'parallel.gpus': '1', 'parallel.zero_stage': '0',
     'gpu.preset': 'custom', 'gpu.custom_gb': '80' });
+  // The buttons are the core's recipes (mp.recipes(), core/data/recipes.json), each citing its source.
+  const buttons = await page.locator('#finetune-recipes button').evaluateAll((bs) => bs.map((b) => [b.dataset.recipe, b.textContent, b.title]));
+  assert.deepEqual(buttons, mp.recipes().map((r) => [r.id, r.label, r.source]));
   await page.click('#finetune-recipes button[data-recipe="qlora"]');
   await settled(page);
   // The recipe's values are in the form.
+  for (const [path, value] of Object.entries(mp.recipes().find((r) => r.id === 'qlora').values)) {
+    const input = page.locator(`[name="${path}"]`);
+    if ((await input.getAttribute('type')) === 'checkbox') assert.equal(await input.isChecked(), value, path);
+    else assert.equal(await input.inputValue(), String(value), path);
+  }
   assert.equal(await page.inputValue('[name="train.base_dtype"]'), 'nf4');
   assert.equal(await page.isChecked('[name="train.double_quant"]'), true);
   assert.equal(await page.isChecked('[name="train.paged_optimizer"]'), true);

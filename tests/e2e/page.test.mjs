@@ -85,6 +85,20 @@ test('the former default view: a 20B GPT-style model on 8 × H100 with a verdict
   assert.doesNotMatch(text, /NaN|(?<!ZeRO-)Infinity|undefined/);
 });
 
+test("each breakdown row's formula and source is the core's text for the run mode (mp.explanations())", async () => {
+  const { page } = await open('/index.html');  // the starting question: inference
+  const shown = () => page.locator('#breakdown tbody tr').evaluateAll((trs) => trs.map((tr) => ({
+    key: tr.dataset.row, label: tr.querySelector('th').textContent,
+    formula: tr.querySelector('details p').textContent, source: tr.querySelector('details p.source').textContent })));
+  const expected = (mode) => mp.explanations()[mode].map(({ key, label, formula, source }) => ({ key, label, formula, source: 'Source: ' + source }));
+  assert.deepEqual(await shown(), expected('infer'));
+  assert.match((await shown())[6].formula, /^2 \(K and V\) × layers on this stage/);
+  await set(page, 'mode', 'train');
+  await settled(page);
+  assert.deepEqual(await shown(), expected('train'));
+  assert.equal((await shown())[6].formula, 'Training keeps no KV cache.');
+});
+
 test("the ZeRO paper's model states typed in (Rajbhandari et al. 2020, §5): 7e9 parameters on 8 GPUs hold 112 / 38.5 / 26.25 / 14 GB of model states", async () => {
   const { page } = await open('/index.html#' + OLD);
   await set(page, 'model.params', '7e9');

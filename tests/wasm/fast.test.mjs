@@ -1,6 +1,7 @@
-// loadFastEstimator() (web/memplan.js, the numeric path of core/src/fast_estimate.cpp): for every
+// loadFastEstimator() (web/memplan.js, the numeric path of core/src/api/fast_estimate.cpp): for every
 // configuration it answers exactly what mp.estimate() answers for params, data_parallel, per_gpu,
-// gpu and warnings, or throws the same MemplanError; whatever it cannot carry goes the JSON way.
+// gpu and warnings, or throws the same MemplanError; whatever it cannot carry goes the JSON way. The
+// output's slots are named by the core; the API is declared in memplan.d.ts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { load, loadFastEstimator, MemplanError } from '../../dist/memplan.js';
@@ -40,6 +41,25 @@ test('the fast estimator answers what mp.estimate answers', () => {
     for (let twice = 0; twice < 2; twice++)  // the second time from the cached model
       assert.deepEqual(fast.estimate(config), subset(mp.estimate(config)), JSON.stringify(config));
   }
+});
+
+test('every per_gpu part and gpu field comes back, each from the slot the core names', () => {
+  const config = { model: { preset: 'llama-3-8b' }, train: { adapter_type: 'lora', base_dtype: 'nf4' }, parallel: { gpus: 1 },
+    gpu: { memory_bytes: 24e9 } };
+  const expected = mp.estimate(config);
+  const answer = fast.estimate(config);
+  assert.deepEqual(Object.keys(answer.per_gpu), Object.keys(expected.per_gpu));
+  for (const [key, value] of Object.entries(expected.per_gpu)) assert.equal(answer.per_gpu[key], value, key);
+  assert.ok(answer.per_gpu.dequant_workspace > 0);  // a slot in the middle of the list, non-zero here
+  assert.deepEqual(answer.gpu, { fits: expected.gpu.fits, headroom_bytes: expected.gpu.headroom_bytes,
+    shortfall_bytes: expected.gpu.shortfall_bytes, capacity_bytes: 24e9 });
+});
+
+test('loadFastEstimator is declared in memplan.d.ts with its result type', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const types = await readFile(new URL('../../dist/memplan.d.ts', import.meta.url), 'utf8');
+  assert.match(types, /export function loadFastEstimator\(options\?: LoadOptions\): Promise<FastEstimator>;/);
+  assert.match(types, /estimate\(config: Config, options\?: EstimateOptions\): FastEstimate;/);
 });
 
 test('invalid input throws the JSON path\'s MemplanError', () => {

@@ -20,18 +20,22 @@ const result = {
   config: { mode: 'infer' },
 };
 const config = { mode: 'infer', model: { hidden_size: 4096 }, infer: { context_len: 8192 } };
+/** Explanation rows in the shape of mp.explanations()[mode]: the parts of per_gpu and the total, last. */
+const rows = Object.keys(per_gpu).map((key) => ({ key, label: 'Label of ' + key, formula: 'how ' + key, source: 'where ' + key }));
 
 test('the bundled answer holds what the verdict, the bar, the warnings and the breakdown read, and the configuration\'s digest', () => {
   const state = defaultState(spec);
-  const answer = firstAnswer(spec, state, config, result);
+  const answer = firstAnswer(spec, state, config, result, rows);
   assert.deepEqual(answer, {
-    mode: 'infer', unit: 'GiB', config: digest(JSON.stringify(config)), per_gpu,
+    mode: 'infer', unit: 'GiB', config: digest(JSON.stringify(config)), rows, per_gpu,
     warnings: [`${spec.fields.get('infer.context_len').label}: is beyond the model's max_position_embeddings (4096)`],
     gpu: { fits: true, capacity_bytes: 85520809984, headroom_bytes: 67259867648, shortfall_bytes: 0 },
   });
   // Another configuration with the same numbers is another answer: the check compares the configuration too.
-  const other = firstAnswer(spec, state, { ...config, infer: { context_len: 8193 } }, result);
+  const other = firstAnswer(spec, state, { ...config, infer: { context_len: 8193 } }, result, rows);
   assert.notEqual(other.config, answer.config);
-  assert.equal('gpu' in firstAnswer(spec, state, config, { ...result, gpu: undefined }), false);
-  assert.equal(firstAnswer(spec, { ...state, unit: 'GB' }, config, result).unit, 'GB');
+  assert.equal('gpu' in firstAnswer(spec, state, config, { ...result, gpu: undefined }, rows), false);
+  assert.equal(firstAnswer(spec, { ...state, unit: 'GB' }, config, result, rows).unit, 'GB');
+  // The parts are the rows' keys: a row the core explains differently is another answer.
+  assert.deepEqual(Object.keys(firstAnswer(spec, state, config, result, rows.slice(1)).per_gpu), Object.keys(per_gpu).slice(1));
 });

@@ -1,7 +1,7 @@
 // The page's one formatter (web/format.js): GiB = 2^30 bytes, GB = 10^9 bytes, never mixed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatBytes, formatCount, formatExactBytes, formatParams, formatPercent, inUnit, toBytes, unitLabel } from '../../web/format.js';
+import { formatBytes, formatCount, formatExactBytes, formatParams, formatPercent, inUnit, unitLabel } from '../../web/format.js';
 
 test('2^30 bytes are 1 GiB and 1.074 GB (2^30 / 10^9 = 1.073741824)', () => {
   assert.equal(formatBytes(2 ** 30, 'GiB'), '1.000 GiB');
@@ -31,11 +31,4 @@ test('counts, parameter counts and shares', () => {
   assert.equal(formatParams(6738415616), '6.738B (6,738,415,616)');
   assert.equal(formatPercent(0.1234), '12.3%');
   assert.equal(formatPercent(1), '100.0%');
-});
-
-test('a size typed in GB or GiB as whole bytes', () => {
-  assert.equal(toBytes(48.5, 'GB'), 48500000000);
-  assert.equal(toBytes(1, 'GiB'), 1073741824);
-  assert.equal(toBytes(1e-9, 'GB'), 1);
-  assert.equal(toBytes(0.4e-9, 'GB'), 0);  // rounded to the nearest byte
 });

@@ -1,10 +1,20 @@
 // The page state (web/state.js) against a fixed schema: the URL codec, the configuration object it
-// describes, the values the core used, and the checks of a pasted config.json.
+// describes (numbers read by the core's parser, mp.parseQuantity of dist/memplan.js, as the page reads
+// them), the values the core used, and the checks of a pasted config.json.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { load } from '../../dist/memplan.js';
 import { spec } from './helpers.mjs';
 import { MAX_JSON_DEPTH, buildConfig, capacityBytes, decodeState, defaultState, encodeState, jsonDepth, linkSetsNothing,
-  modelFields, parseHfConfig, searchPresets, usedValue } from '../../web/state.js';
+  modelFields, parseHfConfig, usedValue } from '../../web/state.js';
+
+const mp = await load();
+/** The core's one number parser, recording what the page asked it to read. */
+const seen = [];
+const parse = (text, field, max) => {
+  seen.push([text, field, max]);
+  return mp.parseQuantity(text, field, max);
+};
 
 /** The page's former starting example (a 20B GPT-style model training under ZeRO-1 on 8 GPUs), kept as a fixture. */
 const example = () => ({ ...defaultState(spec), mode: 'train', 'model.preset': '', 'model.params': '20e9', 'model.num_hidden_layers': '44',
@@ -83,7 +93,7 @@ test('a malformed link keeps the defaults and lists what it rejected', () => {
 });
 
 test('the configuration: the run mode\'s fields as numbers, GB inputs in bytes, nothing not set', () => {
-  const { config, errors } = buildConfig(spec, example());
+  const { config, errors } = buildConfig(spec, example(), parse);
   assert.deepEqual(errors, []);
   assert.deepEqual(config.model, { params: 20e9, num_hidden_layers: 44, hidden_size: 6144, num_attention_heads: 64,
     learned_positions: 0, num_local_experts: 0, num_experts_per_tok: 0, shared_expert_intermediate_size: 0,
@@ -95,7 +105,7 @@ test('the configuration: the run mode\'s fields as numbers, GB inputs in bytes, 
   assert.equal(config.infer, undefined);                         // the other mode's section
   assert.deepEqual(config.gpu, { memory_bytes: 80e9 });          // the catalogue's capacity_bytes (this stub's 80e9)
   assert.deepEqual(config.overhead, { misc_bytes: 287047680 });  // the schema's default CUDA context, sent as is
-  const infer = buildConfig(spec, { ...example(), mode: 'infer', 'gpu.preset': 'custom', 'gpu.custom_gb': '48.5', 'overhead.misc_gb': '1.5' }).config;
+  const infer = buildConfig(spec, { ...example(), mode: 'infer', 'gpu.preset': 'custom', 'gpu.custom_gb': '48.5', 'overhead.misc_gb': '1.5' }, parse).config;
   assert.equal(infer.train, undefined);
   assert.equal(infer.parallel.zero_stage, undefined);            // a training-only field
   assert.deepEqual(infer.gpu, { memory_bytes: 48.5e9 });
@@ -104,33 +114,33 @@ test('the configuration: the run mode\'s fields as numbers, GB inputs in bytes, 
 });
 
 test('an FSDP strategy is sent without the ZeRO stage: the core resolves the stage it names', () => {
-  const { config } = buildConfig(spec, { ...example(), 'parallel.fsdp': 'full_shard' });
+  const { config } = buildConfig(spec, { ...example(), 'parallel.fsdp': 'full_shard' }, parse);
   assert.equal(config.parallel.fsdp, 'full_shard');
   assert.equal('zero_stage' in config.parallel, false);
 });
 
 test('text that is not a number, and GB sizes out of the schema\'s byte range, are errors naming the field and what it allows', () => {
-  const { errors } = buildConfig(spec, { ...example(), 'parallel.gpus': 'abc', 'gpu.preset': 'custom', 'gpu.custom_gb': '0' });
+  const { errors } = buildConfig(spec, { ...example(), 'parallel.gpus': 'abc', 'gpu.preset': 'custom', 'gpu.custom_gb': '0' }, parse);
   assert.deepEqual(errors, [
     { field: 'parallel.gpus', message: 'must be a whole number from 1 to 1,048,576, written as 8192, 8k, 7e9, 7B or 7,000,000,000' },
     { field: 'gpu.custom_gb', message: 'must be a size such as 80, 80GB or 74.5GiB (a bare number is GB, 10⁹ bytes)' },
   ]);
-  assert.equal(buildConfig(spec, { ...example(), 'overhead.misc_gb': '-1' }).errors[0].field, 'overhead.misc_gb');
-  // With the core's parser (mp.parseQuantity, stubbed here): "8k" and "80GB" are read; a bare GB number gets the unit.
-  const seen = [];
-  const parse = (text, field, max) => {
-    seen.push([text, field, max]);
-    const table = { '8k': 8000, '80 GB': 80e9, '2k': 2000, '0 GB': 0, '0.28704768 GB': 287047680 };
-    if (text in table) return table[text];
-    if (/^[0-9.e]+$/.test(text)) return Number(text);
-    throw new Error('unreadable');
-  };
+  assert.equal(buildConfig(spec, { ...example(), 'overhead.misc_gb': '-1' }, parse).errors[0].field, 'overhead.misc_gb');
+  // The core's parser reads "8k" and "80GB"; a bare GB number gets the unit, and the field's name and
+  // largest value go with the text.
+  seen.length = 0;
   const read = buildConfig(spec, { ...example(), 'train.seq_len': '8k', 'gpu.preset': 'custom', 'gpu.custom_gb': '80', 'parallel.gpus': '2k' }, parse);
   assert.deepEqual(read.errors, []);
   assert.equal(read.config.train.seq_len, 8000);
   assert.equal(read.config.parallel.gpus, 2000);
   assert.deepEqual(read.config.gpu, { memory_bytes: 80e9 });
   assert.ok(seen.some(([text, field]) => text === '80 GB' && field === 'gpu.custom_gb'));
+  assert.ok(seen.some(([text, field, max]) => text === '2k' && field === 'parallel.gpus' && max === 1048576));
+  // Written as people write them: grouping commas, a unit on a GB input, an exponent.
+  const written = buildConfig(spec, { ...example(), 'model.params': '7,000,000,000', 'gpu.preset': 'custom', 'gpu.custom_gb': '74.5GiB' }, parse);
+  assert.deepEqual(written.errors, []);
+  assert.equal(written.config.model.params, 7e9);
+  assert.deepEqual(written.config.gpu, { memory_bytes: 79993765888 });  // 74.5 × 2^30
 });
 
 test('the value the core used: its resolved-config echo; the capacity as the core states it', () => {
@@ -140,14 +150,6 @@ test('the value the core used: its resolved-config echo; the capacity as the cor
   assert.equal(usedValue({}, 'train.seq_len'), null);
   assert.equal(capacityBytes({ gpu: { capacity_bytes: 141e9, fits: true } }), 141e9);
   assert.equal(capacityBytes({ per_gpu: {} }), 0);
-});
-
-test('preset search: every word in the id, name or model type', () => {
-  const presets = [{ id: 'mixtral-8x7b', name: 'Mixtral 8x7B', config: { model_type: 'mixtral' } },
-    { id: 'llama-2-7b', name: 'Llama 2 7B', config: { model_type: 'llama' } }];
-  assert.deepEqual(searchPresets(presets, 'MIXTRAL 8x7').map((p) => p.id), ['mixtral-8x7b']);
-  assert.deepEqual(searchPresets(presets, '7b').map((p) => p.id), ['mixtral-8x7b', 'llama-2-7b']);
-  assert.equal(searchPresets(presets, 'gpt').length, 0);
 });
 
 test('a pasted config.json: depth counted without recursion, strings skipped; too deep is refused before JSON.parse', () => {

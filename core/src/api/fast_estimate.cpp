@@ -71,7 +71,7 @@ numeric_estimator::numeric_estimator() {
 }
 
 std::string numeric_estimator::fields_json() const {
-    std::string out = "[";
+    std::string out = "{\"fields\":[";
     const auto& fields = config_fields();
     for (std::size_t i = 0; i < fields.size(); ++i) {
         const field_spec& f = fields[i];
@@ -86,7 +86,10 @@ std::string numeric_estimator::fields_json() const {
         }
         out += "]}";
     }
-    return out + "]";
+    out += "],\"slots\":[";
+    for (std::size_t s = 0; s < static_cast<std::size_t>(numeric_slot::count); ++s)
+        out += (s == 0 ? "\"" : ",\"") + std::string(numeric_slot_names[s]) + "\"";
+    return out + "]}";
 }
 
 int numeric_estimator::add_model(const std::string& model_json) {

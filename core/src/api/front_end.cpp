@@ -8,6 +8,8 @@
 #include "memplan/api/estimate.hpp"
 #include "memplan/io/json.hpp"
 #include "memplan/io/presets.hpp"
+#include "memplan/io/recipes.hpp"
+#include "memplan/config/schema.hpp"
 
 namespace memplan {
 
@@ -17,8 +19,39 @@ namespace {
 
 enum class reply_kind { estimate, analyze, compare };
 
+/// The reply of `kind` that holds only `errors` (in the shape of estimate_json, analyze_json or compare_json).
+json_reply failed_reply(reply_kind kind, const diagnostics& errors) {
+    estimate_result failed;
+    failed.errors = errors;
+    if (kind == reply_kind::estimate) return {to_json(failed), false};
+    ordered_json out;
+    if (kind == reply_kind::compare)
+        out = ordered_json{{"memplan", nullptr}, {"tools", ordered_json::array()}, {"deepspeed_buffers", nullptr}};
+    else
+        out["estimate"] = detail::result_json(failed, nullptr);
+    out["errors"] = detail::errors_json(failed.errors);
+    return {detail::dump_json(out), false};
+}
+
+/// Sets a recipe's values over the configuration document `doc` (the recipe's win). A recipe whose
+/// fields the configuration's run mode does not read is refused (it would change nothing).
+diagnostics apply_recipe(const recipe& r, run_mode mode, ordered_json& doc) {
+    for (const auto& v : r.values) {
+        const field_spec* field = find_field(v.path);
+        if (field != nullptr && std::string(field->modes).find(to_string(mode)) == std::string::npos)
+            return {{"recipe", r.id + " sets " + v.path + ", which mode " + to_string(mode) + " does not read (set \"mode\": \"" +
+                                   field->modes + "\")"}};
+    }
+    for (const auto& v : r.values) {
+        const std::size_t dot = v.path.find('.');
+        ordered_json& section = doc[v.path.substr(0, dot)];
+        if (!section.is_object()) section = ordered_json::object();
+        detail::parse_json(v.json, section[v.path.substr(dot + 1)]);
+    }
+    return {};
+}
+
 json_reply reply(const json_request& request, reply_kind kind) {
-    const bool analysis = kind != reply_kind::estimate;  // the shapes with "errors" beside a nested estimate
     auto text_of = [kind](const std::string& config, const std::string& hf) {
         switch (kind) {
             case reply_kind::analyze: return analyze_json(config, hf);
@@ -27,33 +60,28 @@ json_reply reply(const json_request& request, reply_kind kind) {
         }
         return estimate_json(config, hf);
     };
-    if (!request.preset.empty() && !request.hf_config_text.empty()) {
-        // Both would replace the model: refuse rather than pick one.
-        estimate_result failed;
-        failed.errors = {{"preset", "cannot be combined with hf_config (each replaces the model)"}};
-        if (!analysis) return {to_json(failed), false};
-        ordered_json out;
-        if (kind == reply_kind::compare) {  // compare_json's shape
-            out = ordered_json{{"memplan", nullptr}, {"tools", ordered_json::array()}, {"deepspeed_buffers", nullptr}};
-            out["errors"] = detail::errors_json(failed.errors);
-            return {detail::dump_json(out), false};
-        }
-        out["estimate"] = detail::result_json(failed, nullptr);
-        out["errors"] = detail::errors_json(failed.errors);
-        return {detail::dump_json(out), false};
-    }
+    // Both would replace the model: refuse rather than pick one.
+    if (!request.preset.empty() && !request.hf_config_text.empty())
+        return failed_reply(kind, {{"preset", "cannot be combined with hf_config (each replaces the model)"}});
+    const recipe* applied = request.recipe.empty() ? nullptr : find_recipe(request.recipe);
+    if (!request.recipe.empty() && applied == nullptr)
+        return failed_reply(kind, {{"recipe", "must be one of: " + recipe_ids() + " (memplan recipes lists them)"}});
     // The configuration as given is checked first (its own model section included).
     auto parsed = parse_config(request.config_text, request.hf_config_text);
     if (!parsed.ok()) return {text_of(request.config_text, request.hf_config_text), false};
     std::string config = request.config_text;
-    if (!request.preset.empty()) {
-        // The schema's own way to name a preset: {"model": {"preset": ID}} (docs/schema.md).
+    if (!request.preset.empty() || applied != nullptr) {
         nlohmann::ordered_json doc;
         detail::parse_json(config, doc);  // parse_config just accepted it
-        doc["model"] = nlohmann::ordered_json{{"preset", request.preset}};
+        // The schema's own way to name a preset: {"model": {"preset": ID}} (docs/schema.md).
+        if (!request.preset.empty()) doc["model"] = nlohmann::ordered_json{{"preset", request.preset}};
+        if (applied != nullptr) {
+            const diagnostics refused = apply_recipe(*applied, parsed.value.mode, doc);
+            if (!refused.empty()) return failed_reply(kind, refused);
+        }
         config = detail::dump_json(doc);
-        parsed = parse_config(config);
-        if (!parsed.ok()) return {text_of(config, ""), false};
+        parsed = parse_config(config, request.hf_config_text);
+        if (!parsed.ok()) return {text_of(config, request.hf_config_text), false};
     }
     const bool ok = estimate(parsed.value).errors.empty();  // analyze fails exactly when estimate does
     return {text_of(config, request.hf_config_text), ok};

@@ -82,13 +82,19 @@ const model_preset* find_preset(const std::string& id) {
 namespace {
 /// Lower-case words of `text`: letters and digits, a letter run followed by digits split in two
 /// ("llama3" → "llama", "3"; "qwen2.5" → "qwen", "2.5"), digit runs keep their unit ("70b", "8x7b").
-std::vector<std::string> words_of(const std::string& text) {
+/// With `versions`, each word's entry says whether it was split off a name that way (a version).
+std::vector<std::string> words_of(const std::string& text, std::vector<bool>* versions = nullptr) {
     std::vector<std::string> words;
     std::string w;
+    bool version = false;
     const auto flush = [&] {
         while (!w.empty() && w.back() == '.') w.pop_back();
-        if (!w.empty()) words.push_back(w);
+        if (!w.empty()) {
+            words.push_back(w);
+            if (versions != nullptr) versions->push_back(version);
+        }
         w.clear();
+        version = false;
     };
     for (std::size_t i = 0; i < text.size(); ++i) {
         const unsigned char c = static_cast<unsigned char>(text[i]);
@@ -101,8 +107,10 @@ std::vector<std::string> words_of(const std::string& text) {
         }
         if (std::isdigit(c) && !w.empty() && std::isalpha(static_cast<unsigned char>(w.back())) &&
             std::all_of(w.begin(), w.end(), [](char x) { return std::isalpha(static_cast<unsigned char>(x)) != 0; }) &&
-            w.size() > 1)
+            w.size() > 1) {
             flush();  // "llama3", "qwen3", "gemma2": family, then version (not "a3b", "v0.1")
+            version = true;
+        }
         w.push_back(static_cast<char>(std::tolower(c)));
     }
     flush();
@@ -119,20 +127,44 @@ bool ignored(const std::string& w) {
 
 bool numeric(const std::string& w) { return !w.empty() && std::isdigit(static_cast<unsigned char>(w[0])) != 0; }
 
-/// How well query word q matches preset word t: 3 exact, 2 version prefix ("3" of "3.1"), 1 word
-/// prefix of 3+ letters ("deep" of "deepseek"), 0 none.
-int match(const std::string& q, const std::string& t) {
-    if (q == t) return 3;
-    if (numeric(q) && t.size() > q.size() && t.compare(0, q.size(), q) == 0 && t[q.size()] == '.') return 2;
-    if (!numeric(q) && q.size() >= 3 && t.size() > q.size() && t.compare(0, q.size(), q) == 0) return 1;
-    return 0;
+/// True when t begins with q and goes on after it.
+bool begins(const std::string& t, const std::string& q) { return t.size() > q.size() && t.compare(0, q.size(), q) == 0; }
+
+/// True when the rest of t after its first n characters is letters only (a size's unit: "b", "m").
+bool unit_follows(const std::string& t, std::size_t n) {
+    return std::all_of(t.begin() + static_cast<std::ptrdiff_t>(n), t.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
+}
+
+/// One word of a query; `version`: split off a name ("3" of "qwen3"), so never a size.
+struct term {
+    std::string word;
+    bool version;
+};
+
+/// How well query word q matches preset word t: 3 exact, 2 version prefix ("3" of "3.1") or a number
+/// typed as a size without its unit ("8x7" of "8x7b", "7" of "7b"; not a version such as the "3" of
+/// "qwen3", which is no size "3b"), 1 word prefix of 3+ letters ("deep" of "deepseek"), 0 none.
+int match(const term& q, const std::string& t) {
+    if (q.word == t) return 3;
+    if (!numeric(q.word)) return q.word.size() >= 3 && begins(t, q.word) ? 1 : 0;
+    if (begins(t, q.word) && t[q.word.size()] == '.') return 2;
+    return !q.version && begins(t, q.word) && unit_follows(t, q.word.size()) ? 2 : 0;
+}
+
+/// The best match of q among `words`.
+int best_match(const term& q, const std::vector<std::string>& words) {
+    int best = 0;
+    for (const auto& t : words) best = std::max(best, match(q, t));
+    return best;
 }
 }  // namespace
 
 std::vector<const model_preset*> search_presets(const std::string& query) {
-    std::vector<std::string> terms;
-    for (const auto& w : words_of(query))
-        if (!ignored(w)) terms.push_back(w);
+    std::vector<term> terms;
+    std::vector<bool> versions;
+    const std::vector<std::string> query_words = words_of(query, &versions);
+    for (std::size_t i = 0; i < query_words.size(); ++i)
+        if (!ignored(query_words[i])) terms.push_back({query_words[i], versions[i]});
     struct scored {
         const model_preset* preset;
         std::size_t missing;
@@ -148,8 +180,7 @@ std::vector<const model_preset*> search_presets(const std::string& query) {
         std::size_t missing = 0;
         int score = 0;
         for (const auto& q : terms) {
-            int best = 0;
-            for (const auto& t : words) best = std::max(best, match(q, t));
+            const int best = best_match(q, words);
             if (best == 0) ++missing;
             score += best;
             for (const auto& t : id_words) score += match(q, t) == 3 ? 1 : 0;  // words of the id count more
@@ -157,19 +188,15 @@ std::vector<const model_preset*> search_presets(const std::string& query) {
         if (missing == terms.size()) continue;
         // Every query word that names a size or version must be found ("qwen3 30b" is not Qwen3 32B).
         bool numbers_found = true;
-        for (const auto& q : terms) {
-            if (!numeric(q)) continue;
-            int best = 0;
-            for (const auto& t : words) best = std::max(best, match(q, t));
-            numbers_found = numbers_found && best != 0;
-        }
+        for (const auto& q : terms)
+            if (numeric(q.word)) numbers_found = numbers_found && best_match(q, words) != 0;
         if (!numbers_found) continue;
         // A size alone ("3" of "llama3") does not make a match: a named word must be found too.
         bool named = false, any_named = false;
         for (const auto& q : terms) {
-            if (numeric(q)) continue;
+            if (numeric(q.word)) continue;
             any_named = true;
-            for (const auto& t : words) named = named || match(q, t) != 0;
+            named = named || best_match(q, words) != 0;
         }
         if (any_named && !named) continue;
         hits.push_back({&p, missing, score});

@@ -16,21 +16,36 @@
 
 namespace memplan {
 
-/// Slots of numeric_estimator::run's output, in order.
+/// Slots of numeric_estimator::run's output, in order, named once: `handled` (1: the other slots hold
+/// the result; 0: take the JSON path), the result's params and data_parallel, its per_gpu parts and
+/// total, and its gpu verdict (has_capacity 1 when a capacity was given, fits 0 or 1).
+#define MEMPLAN_NUMERIC_SLOTS(SLOT)                                                                              \
+    SLOT(handled) SLOT(params) SLOT(data_parallel) SLOT(weights) SLOT(gradients) SLOT(optimizer_states)        \
+    SLOT(activations) SLOT(logits) SLOT(communication) SLOT(kv_cache) SLOT(dequant_workspace) SLOT(misc)        \
+    SLOT(total) SLOT(has_capacity) SLOT(capacity_bytes) SLOT(fits) SLOT(headroom_bytes) SLOT(shortfall_bytes)
+
 enum class numeric_slot : std::size_t {
-    handled = 0,  ///< 1: the other slots hold the result; 0: take the JSON path
-    params, data_parallel,
-    weights, gradients, optimizer_states, activations, logits, communication, kv_cache, dequant_workspace, misc, total,
-    has_capacity, capacity_bytes, fits, headroom_bytes, shortfall_bytes,
+#define MEMPLAN_SLOT_ENUM(name) name,
+    MEMPLAN_NUMERIC_SLOTS(MEMPLAN_SLOT_ENUM)
+#undef MEMPLAN_SLOT_ENUM
     count
 };
+
+/// The slots' names, in order (numeric_slot_names[i] names slot i).
+constexpr const char* numeric_slot_names[] = {
+#define MEMPLAN_SLOT_NAME(name) #name,
+    MEMPLAN_NUMERIC_SLOTS(MEMPLAN_SLOT_NAME)
+#undef MEMPLAN_SLOT_NAME
+};
+static_assert(sizeof numeric_slot_names / sizeof numeric_slot_names[0] == static_cast<std::size_t>(numeric_slot::count));
 
 class numeric_estimator {
 public:
     numeric_estimator();
 
-    /// The configuration fields the numbers address: index i is config_fields()[i]. As JSON:
-    /// [{"path", "type", "min", "max", "choices": [...]}, ...]; a choice is sent as its index in choices.
+    /// The configuration fields the numbers address (index i is config_fields()[i]) and the output's
+    /// slots, as JSON: {"fields": [{"path", "type", "min", "max", "optional", "choices": [...]}, ...],
+    /// "slots": ["handled", "params", ...]} (numeric_slot_names); a choice is sent as its index in choices.
     std::string fields_json() const;
     std::size_t field_count() const { return owners_.size(); }
 

@@ -1,6 +1,7 @@
 // memplan — what a front end (the CLI) needs beyond the JSON interface of json.hpp and analyze.hpp:
-// a request with a preset named outside the configuration, replies that carry an ok flag next to
-// their text, and the JSON of the reproduction commands' reports. The core writes all JSON.
+// a request with a preset or a fine-tuning recipe named outside the configuration, replies that carry
+// an ok flag next to their text, and the JSON of the reproduction commands' reports. The core writes
+// all JSON.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,7 @@ struct json_request {
     std::string config_text = "{}";  ///< the configuration (docs/schema.md)
     std::string hf_config_text;      ///< a Hugging Face config.json that replaces the model; "" = none
     std::string preset;              ///< a model preset id that replaces the model; "" = none
+    std::string recipe;              ///< a fine-tuning recipe id (memplan/io/recipes.hpp); "" = none
 };
 
 /// The printed JSON and whether it holds a result (valid configuration, no errors).
@@ -29,7 +31,9 @@ struct json_reply {
 
 /// estimate_json for a request. A preset replaces the configuration's model section by
 /// {"preset": ID}, exactly as a Hugging Face config does; the configuration's own model section is
-/// still checked. A preset together with a Hugging Face config is an error naming `preset`.
+/// still checked. A preset together with a Hugging Face config is an error naming `preset`. A recipe
+/// sets its values over the configuration (they win over the configuration's own); an unknown recipe
+/// id, or a recipe whose fields the configuration's run mode does not read, is an error naming `recipe`.
 json_reply estimate_reply(const json_request& request);
 
 /// analyze_json for a request (same rules as estimate_reply).
