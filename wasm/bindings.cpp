@@ -60,7 +60,7 @@ std::string search_presets(std::string query) { return memplan::search_presets_j
 /// GPU ids matching what a person typed ("h100 sxm", "4090"), best first.
 std::string search_gpus(std::string query) { return memplan::search_gpus_json(query); }
 
-/// Which stored models fit the configuration's setup (memplan/front_end.hpp preset_fits_json).
+/// Which stored models fit the configuration's setup (memplan/api/front_end.hpp preset_fits_json).
 std::string preset_fits(std::string config) { return memplan::preset_fits_json(config); }
 
 /// The configuration schema: every field's path, type, range, default, choices, label and help.
@@ -106,7 +106,7 @@ EMSCRIPTEN_BINDINGS(memplan) {
     emscripten::function("explanations", &explanations);
 }
 
-// ---- The numeric fast path (memplan/fast_estimate.hpp) behind web/memplan.js loadFastEstimator():
+// ---- The numeric fast path (memplan/api/fast_estimate.hpp) behind web/memplan.js loadFastEstimator():
 // the configuration arrives as one double per schema field, written by JS straight into this
 // object's input buffer, and the totals leave through its output buffer; no JSON text either way.
 #include <cstdint>

@@ -1,5 +1,5 @@
 // memplan page — the form's description, read from the core's schema (mp.schema(), one table in
-// core/include/memplan/schema.hpp): which configuration fields exist, their type, allowed values,
+// core/include/memplan/config/schema.hpp): which configuration fields exist, their type, allowed values,
 // range, default and label. The page restates none of them. No DOM here.
 import { PAGE_SETTINGS } from './presets.js';
 
