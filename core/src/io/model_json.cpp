@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "base/checks.hpp"
+#include "config/names.hpp"
 #include "io/json_text.hpp"
 #include "memplan/model/arch.hpp"
 #include "io/presets.hpp"
@@ -126,9 +127,8 @@ void read_layer_lists(object_reader& r, model_config& m) {
         for (const auto& t : ok ? *types : json::array()) {
             attention_kind k{};
             if (!t.is_string() || !parse_enum(t.get<std::string>(), k)) {
-                r.fail(r.field("layer_types"), "has an unknown layer type " + t.dump() +
-                                                   " (known: full_attention, sliding_attention, chunked_attention, "
-                                                   "linear_attention, mla, mamba, none)");
+                r.fail(r.field("layer_types"), "has an unknown layer type " + t.dump() + " (known: " +
+                                                   names_of(attention_kind{}).aliases_then_names(", ") + ")");
                 ok = false;
                 break;
             }
@@ -145,7 +145,8 @@ void read_layer_lists(object_reader& r, model_config& m) {
             std::string name = t.is_string() ? t.get<std::string>() : "";
             if (name == "sparse") name = "moe";
             if (!parse_enum(name, k)) {
-                r.fail(r.field("mlp_layer_types"), "has an unknown MLP kind " + t.dump() + " (known: dense, moe, none)");
+                r.fail(r.field("mlp_layer_types"),
+                       "has an unknown MLP kind " + t.dump() + " (known: " + names_of(layer_mlp_kind{}).joined(", ") + ")");
                 ok = false;
                 break;
             }
@@ -173,8 +174,8 @@ void read_model_keys(object_reader& r, model_config& m) {
     // The context limit: max_position_embeddings (GPT-2: n_positions, also its learned position table).
     r.integer("max_position_embeddings", m.max_position_embeddings, 0, max_context_limit);
     if (m.model_type == "gpt2" && m.max_position_embeddings == 0) m.max_position_embeddings = m.learned_positions;
-    r.name("norm", m.norm, "layernorm, rmsnorm");
-    r.name("mlp", m.mlp, "plain, gated");
+    r.name("norm", m.norm, names_of(norm_kind{}).joined(", ").c_str());
+    r.name("mlp", m.mlp, names_of(mlp_kind{}).joined(", ").c_str());
     r.integer("norms_per_layer", m.norms_per_layer, 0, 16);
     bool attention_bias = m.qkv_bias;
     if (r.has("attention_bias")) {  // Llama-family key: biases on q, k, v and o
@@ -259,7 +260,7 @@ void read_model_keys(object_reader& r, model_config& m) {
     r.integer("num_nextn_predict_layers", m.num_nextn_predict_layers, 0, 64);
     r.boolean("mtp", m.mtp);
     r.integer("vision_params", m.vision_params, 0, max_param_count);
-    r.name("checkpoint", m.checkpoint, "none, fp8_block, mxfp4, nf4, int8, int4_group");
+    r.name("checkpoint", m.checkpoint, names_of(checkpoint_format{}).joined(", ").c_str());
     r.integer("quant_block", m.quant_block, 0, 1048576);
     r.boolean("quant_experts_only", m.quant_experts_only);
     r.boolean("quant_double", m.quant_double);

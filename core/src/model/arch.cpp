@@ -18,59 +18,6 @@ using detail::ceil_div;
 using detail::u128;
 
 // ---------------------------------------------------------------------------------------------
-// Names of the per-layer kinds and checkpoint formats
-
-namespace {
-constexpr std::array<std::pair<attention_kind, const char*>, 7> attention_names{{{attention_kind::full, "full"},
-                                                                                 {attention_kind::sliding, "sliding"},
-                                                                                 {attention_kind::chunked, "chunked"},
-                                                                                 {attention_kind::mla, "mla"},
-                                                                                 {attention_kind::linear, "linear"},
-                                                                                 {attention_kind::mamba, "mamba"},
-                                                                                 {attention_kind::none, "none"}}};
-constexpr std::array<std::pair<layer_mlp_kind, const char*>, 3> layer_mlp_names{
-    {{layer_mlp_kind::dense, "dense"}, {layer_mlp_kind::moe, "moe"}, {layer_mlp_kind::none, "none"}}};
-constexpr std::array<std::pair<checkpoint_format, const char*>, 6> checkpoint_names{
-    {{checkpoint_format::none, "none"},
-     {checkpoint_format::fp8_block, "fp8_block"},
-     {checkpoint_format::mxfp4, "mxfp4"},
-     {checkpoint_format::nf4, "nf4"},
-     {checkpoint_format::int8, "int8"},
-     {checkpoint_format::int4_group, "int4_group"}}};
-
-template <class E, std::size_t N>
-const char* name_of(const std::array<std::pair<E, const char*>, N>& table, E value) {
-    for (const auto& entry : table)
-        if (entry.first == value) return entry.second;
-    return "?";
-}
-template <class E, std::size_t N>
-bool parse_of(const std::array<std::pair<E, const char*>, N>& table, const std::string& text, E& out) {
-    for (const auto& entry : table)
-        if (text == entry.second) {
-            out = entry.first;
-            return true;
-        }
-    return false;
-}
-}  // namespace
-
-const char* to_string(attention_kind kind) { return name_of(attention_names, kind); }
-const char* to_string(layer_mlp_kind kind) { return name_of(layer_mlp_names, kind); }
-const char* to_string(checkpoint_format format) { return name_of(checkpoint_names, format); }
-bool parse_enum(const std::string& name, attention_kind& out) {
-    // Hugging Face layer_types values are accepted beside memplan's short names.
-    if (name == "full_attention") return (out = attention_kind::full), true;
-    if (name == "sliding_attention") return (out = attention_kind::sliding), true;
-    if (name == "chunked_attention") return (out = attention_kind::chunked), true;
-    if (name == "linear_attention") return (out = attention_kind::linear), true;
-    return parse_of(attention_names, name, out);
-}
-bool parse_enum(const std::string& name, layer_mlp_kind& out) { return parse_of(layer_mlp_names, name, out); }
-bool parse_enum(const std::string& name, checkpoint_format& out) { return parse_of(checkpoint_names, name, out); }
-const char* choice_names(checkpoint_format) { return "none,fp8_block,mxfp4,nf4,int8,int4_group"; }
-
-// ---------------------------------------------------------------------------------------------
 // Families
 
 namespace {

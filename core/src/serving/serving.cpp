@@ -13,26 +13,6 @@
 
 namespace memplan {
 
-// ---------------------------------------------------------------------------------------------
-// The serving_engine enumeration's names (config.hpp).
-
-namespace {
-constexpr const char* engine_names[] = {"none", "vllm", "sglang", "trtllm"};
-}  // namespace
-
-const char* to_string(serving_engine engine) { return engine_names[static_cast<int>(engine)]; }
-
-bool parse_enum(const std::string& name, serving_engine& out) {
-    for (int i = 0; i < 4; ++i)
-        if (name == engine_names[i]) {
-            out = static_cast<serving_engine>(i);
-            return true;
-        }
-    return false;
-}
-
-const char* choice_names(serving_engine) { return "none,vllm,sglang,trtllm"; }
-
 // The cache layout per layer kind comes from the architecture (memplan/arch.hpp: kv_layer_groups).
 
 namespace {
