@@ -468,6 +468,28 @@ layer_summary summarise(const model_config& m, const layer_build& L) {
 
 std::uint64_t narrow(u128 v) { return static_cast<std::uint64_t>(v); }
 
+/// `n` layers of summary `s` as layer_params, each count clamped (parameters at max_param_count + 1,
+/// bytes at 4 · max_param_count) so that a model too large to support is refused by the total's
+/// check and no count wraps.
+layer_params clamped_params(const layer_summary& s, u128 n, attention_kind attention, layer_mlp_kind mlp) {
+    const auto count = [n](u128 v) { return narrow(std::min<u128>(n * v, max_param_count + 1)); };
+    const auto bytes = [n](u128 v) { return narrow(std::min<u128>(n * v, 4 * u128{max_param_count})); };
+    layer_params lp;
+    lp.attention = attention;
+    lp.mlp = mlp;
+    lp.total = count(s.total);
+    lp.active = count(s.active);
+    lp.experts = count(s.experts);
+    lp.linear = count(s.linear);
+    lp.expert_linear = count(s.expert_linear);
+    lp.native_bytes = bytes(s.native);
+    lp.native_expert_bytes = bytes(s.native_expert);
+    lp.native_scale_bytes = bytes(s.native_scales);
+    lp.packed_params = count(s.packed_dense);
+    lp.packed_expert_params = count(s.packed_expert);
+    return lp;
+}
+
 /// The entry of `kinds` (a list of distinct layer kinds, each with `attention` and `mlp` members) for
 /// the pair (attention, mlp), or kinds.end(): count_params and linear_modules build each pair once.
 template <class Kind>
@@ -475,6 +497,31 @@ typename std::vector<Kind>::iterator find_kind(std::vector<Kind>& kinds, attenti
     return std::find_if(kinds.begin(), kinds.end(), [&](const Kind& k) { return k.attention == attention && k.mlp == mlp; });
 }
 }  // namespace
+
+namespace {
+/// The counts of layer_params, the kinds aside.
+constexpr std::uint64_t layer_params::*layer_counts[] = {
+    &layer_params::total,        &layer_params::active,       &layer_params::experts,
+    &layer_params::linear,       &layer_params::expert_linear, &layer_params::native_bytes,
+    &layer_params::native_expert_bytes, &layer_params::native_scale_bytes, &layer_params::packed_params,
+    &layer_params::packed_expert_params};
+}  // namespace
+
+layer_params& layer_params::operator+=(const layer_params& other) {
+    for (const auto count : layer_counts) this->*count += other.*count;
+    return *this;
+}
+
+layer_params& layer_params::operator*=(std::uint64_t n) {
+    for (const auto count : layer_counts) this->*count *= n;
+    return *this;
+}
+
+bool layer_params::operator==(const layer_params& other) const {
+    for (const auto count : layer_counts)
+        if (count != &layer_params::active && this->*count != other.*count) return false;
+    return true;
+}
 
 outcome<param_breakdown> count_params(const model_config& m) {
     outcome<param_breakdown> out;
@@ -520,20 +567,7 @@ outcome<param_breakdown> count_params(const model_config& m) {
         const layer_summary& s = b->summary;
         total += s.total;
         active += s.active;
-        layer_params lp;
-        lp.attention = attention[i];
-        lp.mlp = mlps[i];
-        lp.total = narrow(std::min<u128>(s.total, max_param_count + 1));
-        lp.active = narrow(std::min<u128>(s.active, max_param_count + 1));
-        lp.experts = narrow(std::min<u128>(s.experts, max_param_count + 1));
-        lp.linear = narrow(std::min<u128>(s.linear, max_param_count + 1));
-        lp.expert_linear = narrow(std::min<u128>(s.expert_linear, max_param_count + 1));
-        lp.native_bytes = narrow(std::min<u128>(s.native, 4 * u128{max_param_count}));
-        lp.native_expert_bytes = narrow(std::min<u128>(s.native_expert, 4 * u128{max_param_count}));
-        lp.native_scale_bytes = narrow(std::min<u128>(s.native_scales, 4 * u128{max_param_count}));
-        lp.packed_params = narrow(std::min<u128>(s.packed_dense, max_param_count + 1));
-        lp.packed_expert_params = narrow(std::min<u128>(s.packed_expert, max_param_count + 1));
-        p.layers.push_back(lp);
+        p.layers.push_back(clamped_params(s, 1, attention[i], mlps[i]));
         if (i == 0 || s.total > largest.total) largest = s;
         if (total > max_param_count) break;
     }
@@ -560,18 +594,11 @@ outcome<param_breakdown> count_params(const model_config& m) {
         mtp_layer.linear += ex.linear;
         mtp_layer.native += ex.native + 2 * (3 * norm_params(m, h));
         mtp_layer.native_scales += ex.native_scales;
+        mtp_layer.packed_dense += ex.packed_dense;
         const u128 n = m.num_nextn_predict_layers;
         mtp = n * mtp_layer.total;
         mtp_active = n * mtp_layer.active;
-        p.mtp = narrow(std::min<u128>(mtp, max_param_count + 1));
-        p.mtp_linear = narrow(std::min<u128>(n * mtp_layer.linear, max_param_count + 1));
-        p.mtp_experts = narrow(std::min<u128>(n * mtp_layer.experts, max_param_count + 1));
-        p.mtp_expert_linear = narrow(std::min<u128>(n * mtp_layer.expert_linear, max_param_count + 1));
-        p.mtp_native_bytes = narrow(std::min<u128>(n * mtp_layer.native, 4 * u128{max_param_count}));
-        p.mtp_native_expert_bytes = narrow(std::min<u128>(n * mtp_layer.native_expert, 4 * u128{max_param_count}));
-        p.mtp_native_scale_bytes = narrow(std::min<u128>(n * mtp_layer.native_scales, 4 * u128{max_param_count}));
-        p.mtp_packed_params = narrow(std::min<u128>(n * (mtp_layer.packed_dense + ex.packed_dense), max_param_count + 1));
-        p.mtp_packed_expert_params = narrow(std::min<u128>(n * mtp_layer.packed_expert, max_param_count + 1));
+        p.mtp_layer = clamped_params(mtp_layer, n, attention.back(), mlps.back());
     }
     const u128 vision = m.vision_params;
     const u128 all = total + embedding + lm_head + final_norm + mtp + vision;
