@@ -9,6 +9,7 @@
 
 
 #include "base/checks.hpp"
+#include "memory/stage.hpp"
 #include "memplan/model/arch.hpp"
 
 namespace memplan {
@@ -185,23 +186,14 @@ std::uint64_t to_u64(u128 v) { return v > max_exact_integer ? max_exact_integer 
 /// Activation peak of vLLM's profiling run (vllm/v1/worker/gpu_model_runner.py profile_run): a dummy
 /// forward of max_num_batched_tokens tokens, then the sampler on max_num_seqs rows. Named terms:
 /// forward = tokens × the widest set of bf16 tensors live inside one layer (residual, normed input,
-/// q, k, v, attention output, or the MLP's gate, up and product — the derivation of infer_memory.cpp);
-/// sampler = the kept hidden states (tokens × h × 2 B) + max_num_seqs × vocab × (4 + 4) B (fp32
-/// logits and their softmax). The peak is the larger of the two phases.
+/// q, k, v, attention output, or the MLP's gate, up and product — infer_memory.cpp's
+/// forward_live_bytes_per_token); sampler = the kept hidden states (tokens × h × 2 B) + max_num_seqs ×
+/// vocab × (4 + 4) B (fp32 logits and their softmax). The peak is the larger of the two phases.
 u128 modelled_activation_peak(const estimate_config& c, std::uint64_t tokens, std::uint64_t seqs, bool last_stage) {
     const model_config& m = c.model;
-    const u128 tp = c.parallel.tp;
-    const u128 h = m.hidden_size, d = resolved_head_dim(m);
-    const u128 q_width = ceil_div(u128{m.num_attention_heads} * d, tp);
-    const u128 kv_width = ceil_div(resolved_kv_heads(m), c.parallel.tp) * d;
-    const u128 attention_live = 2 * h + 2 * q_width + 2 * kv_width;
-    u128 ffn = resolved_ffn(m);
-    if (m.num_experts != 0)
-        ffn = u128{m.experts_per_token} * (m.moe_intermediate_size != 0 ? m.moe_intermediate_size : resolved_ffn(m)) +
-              m.shared_expert_intermediate_size;
-    const u128 mlp_live = 2 * h + (m.mlp == mlp_kind::gated ? 3 : 2) * ceil_div(ffn, tp);
-    const u128 forward = u128{tokens} * std::max(attention_live, mlp_live) * 2;
-    const u128 sampler = last_stage && m.vocab_size != 0 ? u128{tokens} * h * 2 + u128{seqs} * m.vocab_size * 8 : 0;
+    const u128 forward = u128{tokens} * detail::forward_live_bytes_per_token(m, c.parallel.tp);
+    const u128 sampler =
+        last_stage && m.vocab_size != 0 ? u128{tokens} * m.hidden_size * 2 + u128{seqs} * m.vocab_size * 8 : 0;
     return std::max(forward, sampler);
 }
 
