@@ -1,12 +1,12 @@
-// Transformer architectures: family defaults and exact parameter counts, layer by layer.
-// Counts follow the modules Hugging Face transformers instantiates for each family (the modelling
-// file is named at each formula); tests pin them to published totals (Llama-2-7B 6,738,415,616;
-// Llama-3-8B 8,030,261,248; Mixtral-8x7B 46,702,792,704 total and 12,879,925,248 active; DeepSeek-V3
-// 671,026,419,200; Qwen3-30B-A3B 30,532,122,624; gpt-oss-20b 20,914,757,184; Qwen3-8B 8,190,735,360).
+// Transformer architectures: exact parameter counts, layer by layer, of a model whose family's
+// defaults (families.cpp) are filled in. Counts follow the modules Hugging Face transformers
+// instantiates for each family (the modelling file is named at each formula); tests pin them to
+// published totals (Llama-2-7B 6,738,415,616; Llama-3-8B 8,030,261,248; Mixtral-8x7B 46,702,792,704
+// total and 12,879,925,248 active; DeepSeek-V3 671,026,419,200; Qwen3-30B-A3B 30,532,122,624;
+// gpt-oss-20b 20,914,757,184; Qwen3-8B 8,190,735,360).
 #include "memplan/model/arch.hpp"
 
 #include <algorithm>
-#include <array>
 #include <utility>
 #include <vector>
 
@@ -16,113 +16,6 @@ namespace memplan {
 
 using detail::ceil_div;
 using detail::u128;
-
-// ---------------------------------------------------------------------------------------------
-// Families
-
-namespace {
-/// Llama-style block: RMSNorm, gated MLP, no biases, no dropout, untied embeddings
-/// (Touvron et al. 2023, §2.2; modeling_llama.py).
-model_config llama_style() {
-    model_config m;
-    m.norm = norm_kind::rmsnorm;
-    m.mlp = mlp_kind::gated;
-    m.qkv_bias = false;
-    m.attention_out_bias = false;
-    m.mlp_bias = false;
-    m.dropout = false;
-    m.tie_word_embeddings = false;
-    return m;
-}
-
-constexpr std::array<const char*, 28> known_families = {
-    "gpt2",       "gpt_neox",    "llama",       "mistral",    "mixtral",   "qwen2",       "qwen2_moe",
-    "gemma",      "gemma2",      "phi3",        "qwen3",      "qwen3_moe", "qwen3_next",  "deepseek_v2",
-    "deepseek_v3", "kimi_k2",    "llama4",      "llama4_text", "gpt_oss",  "gemma3",      "gemma3_text",
-    "glm4_moe",   "mistral3",    "jamba",       "nemotron_h", "qwen2_5_vl_text", "phi4", "ministral"};
-}  // namespace
-
-bool is_known_family(const std::string& model_type) {
-    for (const char* f : known_families)
-        if (model_type == f) return true;
-    return false;
-}
-
-model_config family_defaults(const std::string& model_type) {
-    model_config m;  // GPT-style: LayerNorm, plain MLP, biases, dropout, tied embeddings
-    const auto is = [&model_type](std::initializer_list<const char*> names) {
-        for (const char* n : names)
-            if (model_type == n) return true;
-        return false;
-    };
-    if (model_type == "gpt2") {
-        // modeling_gpt2.py: Conv1D layers with biases, LayerNorm, learned positions, tied lm_head, dropout 0.1.
-    } else if (model_type == "gpt_neox") {
-        // modeling_gpt_neox.py: biases everywhere, LayerNorm, rotary, untied embed_out; Pythia trains without dropout.
-        m.tie_word_embeddings = false;
-        m.dropout = false;
-    } else if (is({"llama", "mistral", "mixtral", "phi3", "phi4", "mistral3", "ministral"})) {
-        m = llama_style();
-    } else if (model_type == "qwen2" || model_type == "qwen2_moe" || model_type == "qwen2_5_vl_text") {
-        m = llama_style();
-        m.qkv_bias = true;  // modeling_qwen2.py: q_proj, k_proj, v_proj with bias=True, o_proj without
-    } else if (model_type == "gemma" || model_type == "gemma2") {
-        m = llama_style();
-        m.tie_word_embeddings = true;  // Gemma ties lm_head to embed_tokens (Gemma Team 2024, §2)
-        if (model_type == "gemma2") m.norms_per_layer = 4;  // pre- and post-norm around attention and MLP
-    } else if (model_type == "gemma3" || model_type == "gemma3_text") {
-        // modeling_gemma3.py: Gemma 2's four norms per layer plus q_norm/k_norm over head_dim; tied.
-        m = llama_style();
-        m.tie_word_embeddings = true;
-        m.norms_per_layer = 4;
-        m.qk_norm = true;
-    } else if (model_type == "qwen3" || model_type == "qwen3_moe") {
-        // modeling_qwen3.py / modeling_qwen3_moe.py: no biases, q_norm and k_norm (RMSNorm over head_dim).
-        m = llama_style();
-        m.qk_norm = true;
-    } else if (model_type == "qwen3_next") {
-        // modeling_qwen3_next.py (Qwen3NextAttention): q_proj emits queries and a sigmoid gate, QK-norm;
-        // Qwen2-MoE-style sparse block with a gated shared expert.
-        m = llama_style();
-        m.qk_norm = true;
-        m.attention_output_gate = true;
-    } else if (is({"deepseek_v2", "deepseek_v3", "kimi_k2"})) {
-        // modeling_deepseek_v3.py: MLA, shared experts without a gate; V3 routers carry e_score_correction_bias.
-        m = llama_style();
-        m.shared_expert_gate = false;
-        m.router_bias = model_type != "deepseek_v2";
-    } else if (model_type == "glm4_moe") {
-        // modeling_glm4_moe.py: q/k/v biases (attention_bias), o_proj without; router with e_score_correction_bias.
-        m = llama_style();
-        m.shared_expert_gate = false;
-        m.router_bias = true;
-    } else if (model_type == "llama4" || model_type == "llama4_text") {
-        // modeling_llama4.py: Llama4TextMoe = router (no bias) + experts + an ungated shared expert;
-        // the L2 QK-norm has no weights.
-        m = llama_style();
-        m.shared_expert_gate = false;
-    } else if (model_type == "gpt_oss") {
-        // modeling_gpt_oss.py: biases on q/k/v/o (attention_bias), sinks per head, router and expert biases.
-        m = llama_style();
-        m.qkv_bias = m.attention_out_bias = true;
-        m.mlp_bias = true;
-        m.attention_sinks = true;
-        m.router_bias = true;
-    } else if (model_type == "jamba") {
-        // modeling_jamba.py: attention or Mamba-1 mixer, then a dense MLP or MoE, two RMSNorms per layer.
-        m = llama_style();
-        m.mamba_version = 1;
-    } else if (model_type == "nemotron_h") {
-        // modeling_nemotron_h.py: each layer is one RMSNorm and one mixer (Mamba-2, attention or a
-        // squared-ReLU MLP up/down).
-        m = llama_style();
-        m.mlp = mlp_kind::plain;
-        m.norms_per_layer = 1;
-        m.mamba_version = 2;
-    }
-    m.model_type = model_type;
-    return m;
-}
 
 std::uint64_t resolved_head_dim(const model_config& m) {
     if (m.head_dim != 0) return m.head_dim;

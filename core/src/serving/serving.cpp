@@ -551,7 +551,8 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
         u128 windowed_bytes = 0;  // S: per-token bytes of the windowed layers
         for (const layer_spec& l : layers)
             if (l.kind == attention_kind::sliding || l.kind == attention_kind::chunked) windowed_bytes += l.token_bytes * l.count;
-        const bool swa_pool = windowed_bytes != 0 && (c.model.model_type == "gpt_oss" || c.model.model_type == "llama4");
+        const model_family* family = find_family(c.model.model_type);
+        const bool swa_pool = windowed_bytes != 0 && family != nullptr && family->sglang_swa_pool;
         u128 pool_bytes = tokens * per_token;
         if (swa_pool) {
             constexpr std::uint64_t ratio_permille = 800;  // server_args.py swa_full_tokens_ratio = 0.8

@@ -1,5 +1,5 @@
-// memplan — transformer architectures: family defaults of Hugging Face model types and exact
-// parameter counts (total, active per token, and where they live).
+// memplan — transformer architectures: exact parameter counts (total, active per token, and where
+// they live) and the cache layout per layer kind; the families' defaults are memplan/model/families.hpp.
 #pragma once
 
 #include <cstdint>
@@ -8,17 +8,10 @@
 
 #include "memplan/base/types.hpp"
 #include "memplan/config/config.hpp"
+#include "memplan/model/families.hpp"
 #include "memplan/model/parts.hpp"
 
 namespace memplan {
-
-/// Structural defaults of a Hugging Face `model_type` (norm, MLP, biases, tying, dropout, norms per
-/// layer); sizes stay 0. Known families: gpt2, gpt_neox, llama, mistral, mixtral, qwen2, qwen2_moe,
-/// gemma, gemma2, phi3. Anything else (and "") gets the GPT-style defaults of model_config.
-model_config family_defaults(const std::string& model_type);
-
-/// True when `model_type` is one of the families above.
-bool is_known_family(const std::string& model_type);
 
 /// One decoder layer's parameters (layer i of the model), split by how they are sharded and packed.
 struct layer_params {
