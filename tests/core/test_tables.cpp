@@ -16,6 +16,9 @@
 #include "memplan/io/presets.hpp"
 #include "memplan/model/arch.hpp"
 #include "memplan/model/families.hpp"
+#include "memplan/serving/serving.hpp"
+#include "config/names.hpp"
+#include "serving/engines.hpp"
 
 using namespace memplan;
 
@@ -227,4 +230,45 @@ TEST_CASE("Model families: a row's reader asks of a real config only its row's k
             CHECK((family_reads(*f, key.c_str()) || memplan_keys.count(key) != 0));
         }
     }
+}
+
+TEST_CASE("Serving engines: one registered entry per engine name, its version in the result", "[tables][engines]") {
+    const auto& names = detail::names_of(serving_engine{});
+    std::set<serving_engine> seen;
+    for (const detail::engine* e : detail::engines()) {
+        INFO(to_string(e->id));
+        CHECK(e->id != serving_engine::none);
+        CHECK(seen.insert(e->id).second);
+        CHECK(detail::find_engine(e->id) == e);
+        CHECK(std::string(e->label).size() > 0);
+        CHECK(std::string(e->version).find(" at commit ") != std::string::npos);
+        CHECK(find_field(e->share_field) != nullptr);
+        CHECK(e->size_pool != nullptr);
+        // The result names the engine and the source its arithmetic reproduces.
+        estimate_config c;
+        c.mode = run_mode::infer;
+        c.model = model_of("qwen3_8b.json");
+        c.gpu_memory_bytes = 80000000000ULL;
+        c.infer.engine = e->id;
+        c.infer.mem_fraction_static_permille = 880;
+        const estimate_result r = estimate_with_engine(c);
+        REQUIRE(r.errors.empty());
+        CHECK(r.serving.engine == to_string(e->id));
+        CHECK(r.serving.engine_version == e->version);
+        // The share analyze raises is the engine's own field.
+        estimate_config raised = c;
+        raised.infer.*(e->share_permille) = 950;
+        CHECK(estimate_with_engine(raised).serving.budget_bytes >= r.serving.budget_bytes);
+    }
+    CHECK(detail::find_engine(serving_engine::none) == nullptr);
+    // Every name but none is an engine.
+    std::size_t engine_names = 0;
+    for (const char* name : {"vllm", "sglang", "trtllm"}) {
+        serving_engine id{};
+        REQUIRE(names.parse(name, id));
+        CHECK(seen.count(id) == 1);
+        ++engine_names;
+    }
+    CHECK(seen.size() == engine_names);
+    CHECK(names.joined() == std::string("none,vllm,sglang,trtllm"));
 }
