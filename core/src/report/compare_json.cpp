@@ -3,6 +3,7 @@
 #include "memplan/io/json.hpp"
 #include "memplan/report/json.hpp"
 #include "memplan/reproduce/compare.hpp"
+#include "report/json.hpp"
 
 namespace memplan {
 
@@ -13,16 +14,10 @@ nlohmann::ordered_json to_json_value(const comparison& cmp) {
     ordered_json out = ordered_json::object();
     if (cmp.errors.empty()) {
         const auto& b = cmp.memplan.per_gpu;
-        out["memplan"] = ordered_json{{"total_bytes", b.total},
-                                      {"params", cmp.memplan.params},
-                                      {"weights", b.weights},
-                                      {"gradients", b.gradients},
-                                      {"optimizer_states", b.optimizer_states},
-                                      {"activations", b.activations},
-                                      {"logits", b.logits},
-                                      {"communication", b.communication},
-                                      {"kv_cache", b.kv_cache},
-                                      {"misc", b.misc}};
+        ordered_json ours{{"total_bytes", b.total}, {"params", cmp.memplan.params}};
+        detail::add_memory_parts(ours, b);
+        ours["misc"] = b.misc;
+        out["memplan"] = ours;
     } else {
         out["memplan"] = nullptr;
     }

@@ -22,6 +22,16 @@ std::string to_json(const estimate_result& r, const estimate_config* config) {
     return dump_json(detail::result_json(r, config));
 }
 
+void detail::add_memory_parts(ordered_json& out, const memory_breakdown& b) {
+    out["weights"] = b.weights;
+    out["gradients"] = b.gradients;
+    out["optimizer_states"] = b.optimizer_states;
+    out["activations"] = b.activations;
+    out["logits"] = b.logits;
+    out["communication"] = b.communication;
+    out["kv_cache"] = b.kv_cache;
+}
+
 ordered_json detail::result_json(const estimate_result& r, const estimate_config* config) {
     ordered_json out;
     if (r.errors.empty()) {
@@ -29,16 +39,12 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
         const estimate_details& d = r.details;
         out["params"] = r.params;
         out["data_parallel"] = r.data_parallel;
-        out["per_gpu"] = ordered_json{{"weights", b.weights},
-                                      {"gradients", b.gradients},
-                                      {"optimizer_states", b.optimizer_states},
-                                      {"activations", b.activations},
-                                      {"logits", b.logits},
-                                      {"communication", b.communication},
-                                      {"kv_cache", b.kv_cache},
-                                      {"dequant_workspace", b.dequant_workspace},
-                                      {"misc", b.misc},
-                                      {"total", b.total}};
+        ordered_json per_gpu = ordered_json::object();
+        add_memory_parts(per_gpu, b);
+        per_gpu["dequant_workspace"] = b.dequant_workspace;
+        per_gpu["misc"] = b.misc;
+        per_gpu["total"] = b.total;
+        out["per_gpu"] = per_gpu;
         out["details"] = ordered_json{{"params_active", d.params_active},
                                       {"params_on_gpu", d.params_on_gpu},
                                       {"stage", d.stage},
