@@ -261,14 +261,17 @@ TEST_CASE("Serving engines: one registered entry per engine name, its version in
         CHECK(estimate_with_engine(raised).serving.budget_bytes >= r.serving.budget_bytes);
     }
     CHECK(detail::find_engine(serving_engine::none) == nullptr);
-    // Every name but none is an engine.
+    // Every name but none is a registered engine.
     std::size_t engine_names = 0;
-    for (const char* name : {"vllm", "sglang", "trtllm"}) {
+    std::stringstream list(names.joined());
+    for (std::string name; std::getline(list, name, ',');) {
         serving_engine id{};
         REQUIRE(names.parse(name, id));
+        if (id == serving_engine::none) continue;
+        INFO(name);
         CHECK(seen.count(id) == 1);
         ++engine_names;
     }
+    CHECK(engine_names != 0);
     CHECK(seen.size() == engine_names);
-    CHECK(names.joined() == std::string("none,vllm,sglang,trtllm"));
 }
