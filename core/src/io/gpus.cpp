@@ -32,12 +32,10 @@ struct gpu_store {
 const gpu_store& stored_gpus() {
     static const gpu_store store = [] {
         gpu_store s;
-        detail::parse_json(gpus_json_text, s.doc);
-        const nlohmann::ordered_json& doc = s.doc;
-        if (!doc.is_object() || !doc.contains("gpus") || !doc["gpus"].is_array()) return s;
-        const auto& gpus = doc["gpus"];
-        s.text.reserve(gpus.size());  // no reallocation: the table points into these strings
-        for (const auto& g : gpus) {
+        const nlohmann::ordered_json* gpus = detail::stored_list(gpus_json_text, s.doc, "gpus");
+        if (gpus == nullptr) return s;
+        s.text.reserve(gpus->size());  // no reallocation: the table points into these strings
+        for (const auto& g : *gpus) {
             const auto text = [&g](const char* key) { return g.value(key, std::string()); };
             const auto number = [&g](const char* key) {
                 return g.contains(key) && g[key].is_number_unsigned() ? g[key].get<std::uint64_t>() : std::uint64_t{0};

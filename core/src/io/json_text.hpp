@@ -33,5 +33,13 @@ struct repeated_key {
 /// parses JSON, so that the WebAssembly module compiles nlohmann's parser once.
 bool parse_json(const std::string& text, ordered_json& out, repeated_key* repeated = nullptr);
 
+/// A stored table compiled in (core/data/*.json) parsed into `doc`, and its list `key`; null when the
+/// document holds no such list.
+inline const ordered_json* stored_list(const char* text, ordered_json& doc, const char* key) {
+    parse_json(text, doc);
+    if (!doc.is_object() || !doc.contains(key) || !doc[key].is_array()) return nullptr;
+    return &doc[key];
+}
+
 
 }  // namespace memplan::detail

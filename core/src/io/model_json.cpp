@@ -6,8 +6,10 @@
 #include <algorithm>
 
 #include "base/checks.hpp"
+#include "config/names.hpp"
 #include "io/json_text.hpp"
 #include "memplan/model/arch.hpp"
+#include "memplan/model/families.hpp"
 #include "io/presets.hpp"
 #include "memplan/io/presets.hpp"
 
@@ -44,46 +46,6 @@ bool meaningful(const json& v) {
     return true;
 }
 
-/// Hugging Face keys that change the parameter count or the cache and that only some families
-/// define; a config that sets one its family does not handle is refused, naming the key.
-constexpr const char* family_keys[] = {
-    "n_routed_experts", "n_shared_experts", "num_shared_experts", "first_k_dense_replace", "moe_layer_freq",
-    "interleave_moe_layer_step", "moe_layers", "decoder_sparse_step", "mlp_only_layers", "expert_layer_period",
-    "expert_layer_offset", "attn_layer_period", "attn_layer_offset", "hybrid_override_pattern",
-    "layers_block_type", "sliding_window_pattern", "attention_chunk_size", "no_rope_layers",
-    "full_attention_interval", "linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim",
-    "linear_value_head_dim", "linear_conv_kernel_dim", "mamba_d_state", "mamba_d_conv", "mamba_expand",
-    "mamba_dt_rank", "mamba_num_heads", "mamba_head_dim", "ssm_state_size", "n_groups", "conv_kernel",
-    "num_nextn_predict_layers", "mtp_num_hidden_layers", "kv_lora_rank", "q_lora_rank", "qk_nope_head_dim",
-    "qk_rope_head_dim", "v_head_dim", "intermediate_size_mlp", "use_qk_norm", "vision_config", "audio_config",
-    "attn_type_list", "moe_shared_expert_intermediate_size", "shared_intermediate_size", "index_n_heads",
-    "moe_intermediate_size_mlp", "num_experts_per_layer", "moe_every_n_layers", "dense_intermediate_size"};
-
-/// The family keys each family's modelling file reads (and memplan with it).
-std::vector<std::string> keys_of_family(const std::string& t) {
-    if (t == "deepseek_v2" || t == "deepseek_v3" || t == "kimi_k2")
-        return {"n_routed_experts", "n_shared_experts", "first_k_dense_replace", "moe_layer_freq", "kv_lora_rank",
-                "q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim", "num_nextn_predict_layers"};
-    if (t == "glm4_moe")
-        return {"n_routed_experts", "n_shared_experts", "first_k_dense_replace", "use_qk_norm", "num_nextn_predict_layers"};
-    if (t == "qwen2_moe" || t == "qwen3_moe") return {"decoder_sparse_step", "mlp_only_layers"};
-    if (t == "qwen3_next")
-        return {"decoder_sparse_step", "mlp_only_layers", "full_attention_interval", "linear_num_key_heads",
-                "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim", "linear_conv_kernel_dim"};
-    if (t == "llama4" || t == "llama4_text")
-        return {"interleave_moe_layer_step", "moe_layers", "intermediate_size_mlp", "attention_chunk_size",
-                "no_rope_layers", "use_qk_norm", "vision_config"};
-    if (t == "gemma3" || t == "gemma3_text") return {"sliding_window_pattern", "vision_config"};
-    if (t == "mistral3") return {"vision_config"};
-    if (t == "jamba")
-        return {"attn_layer_period", "attn_layer_offset", "expert_layer_period", "expert_layer_offset", "mamba_d_state",
-                "mamba_d_conv", "mamba_expand", "mamba_dt_rank"};
-    if (t == "nemotron_h")
-        return {"hybrid_override_pattern", "mamba_num_heads", "mamba_head_dim", "ssm_state_size", "n_groups", "conv_kernel",
-                "mamba_d_state", "mamba_d_conv"};
-    return {};
-}
-
 /// Reads a list of layer indices (moe_layers, mlp_only_layers); false (with an error) when not one.
 bool index_list(object_reader& r, const char* key, std::uint64_t layers, std::vector<char>& out) {
     out.assign(layers, 0);
@@ -104,11 +66,56 @@ bool index_list(object_reader& r, const char* key, std::uint64_t layers, std::ve
 }
 
 /// An integer HF key read into a value, marking it understood.
-std::uint64_t hf_int(object_reader& r, const char* key, std::uint64_t fallback, std::uint64_t lo = 0,
-                     std::uint64_t hi = 16777216) {
+std::uint64_t hf_int(object_reader& r, const char* key, std::uint64_t fallback, std::uint64_t lo, std::uint64_t hi) {
     std::uint64_t v = fallback;
     r.integer(key, v, lo, hi);
     return v;
+}
+
+/// The reads a family's row makes (memplan/model/families.hpp), over one object of the reader.
+class json_config_keys final : public hf_config_keys {
+public:
+    explicit json_config_keys(object_reader& r) : r_(r) {}
+    bool contains(const char* key) const override { return r_.raw().contains(key); }
+    bool given(const char* key) const override {
+        const auto it = r_.raw().find(key);
+        return it != r_.raw().end() && !it->is_null();
+    }
+    std::uint64_t integer(const char* key, std::uint64_t fallback, std::uint64_t lo, std::uint64_t hi) override {
+        return hf_int(r_, key, fallback, lo, hi);
+    }
+    void boolean(const char* key, bool& out) override { r_.boolean(key, out); }
+    void text(const char* key, std::string& out) override { r_.text(key, out); }
+    bool index_list(const char* key, std::uint64_t layers, std::vector<char>& out) override {
+        return detail::index_list(r_, key, layers, out);
+    }
+    bool flag_list(const char* key, std::vector<char>& out) override {
+        const json* v = r_.find(key);
+        if (v == nullptr || !v->is_array() || v->empty()) return false;
+        out.clear();
+        for (const auto& e : *v) out.push_back(e.is_number() && e.get<double>() != 0 ? 1 : 0);
+        return true;
+    }
+    bool integer_or_word(const char* key, const char* word, std::uint64_t& out) override {
+        const json* v = r_.find(key);
+        if (v == nullptr) return true;
+        if (v->is_number_unsigned()) {
+            out = v->get<std::uint64_t>();
+            return true;
+        }
+        return v->is_string() && v->get<std::string>() == word;
+    }
+    void fail(const char* key, const std::string& message) override { r_.fail(r_.field(key), message); }
+
+private:
+    object_reader& r_;
+};
+
+/// The family's names for the size `field`, read after memplan's own key of it.
+void read_size_aliases(object_reader& r, const model_family* family, std::uint64_t model_config::*field, model_config& m) {
+    if (family == nullptr) return;
+    for (const size_alias& a : family->size_aliases)
+        if (a.field == field) r.integer(a.name, m.*field, a.lo, a.hi);
 }
 
 }  // namespace
@@ -126,9 +133,8 @@ void read_layer_lists(object_reader& r, model_config& m) {
         for (const auto& t : ok ? *types : json::array()) {
             attention_kind k{};
             if (!t.is_string() || !parse_enum(t.get<std::string>(), k)) {
-                r.fail(r.field("layer_types"), "has an unknown layer type " + t.dump() +
-                                                   " (known: full_attention, sliding_attention, chunked_attention, "
-                                                   "linear_attention, mla, mamba, none)");
+                r.fail(r.field("layer_types"), "has an unknown layer type " + t.dump() + " (known: " +
+                                                   names_of(attention_kind{}).aliases_then_names(", ") + ")");
                 ok = false;
                 break;
             }
@@ -145,7 +151,8 @@ void read_layer_lists(object_reader& r, model_config& m) {
             std::string name = t.is_string() ? t.get<std::string>() : "";
             if (name == "sparse") name = "moe";
             if (!parse_enum(name, k)) {
-                r.fail(r.field("mlp_layer_types"), "has an unknown MLP kind " + t.dump() + " (known: dense, moe, none)");
+                r.fail(r.field("mlp_layer_types"),
+                       "has an unknown MLP kind " + t.dump() + " (known: " + names_of(layer_mlp_kind{}).joined(", ") + ")");
                 ok = false;
                 break;
             }
@@ -158,6 +165,7 @@ void read_layer_lists(object_reader& r, model_config& m) {
 
 /// Hugging Face config.json keys (lenient), and memplan's own structural keys.
 void read_model_keys(object_reader& r, model_config& m) {
+    const model_family* family = find_family(m.model_type);
     r.integer("params", m.params, 0, max_param_count);
     // Sizes, with GPT-2's names as aliases (n_layer, n_embd, n_head, n_inner).
     for (const char* k : {"num_hidden_layers", "n_layer", "num_layers"}) r.integer(k, m.num_hidden_layers, 1, 65536);
@@ -169,19 +177,20 @@ void read_model_keys(object_reader& r, model_config& m) {
     r.integer("vocab_size", m.vocab_size, 1, 16777216);
     r.boolean("tie_word_embeddings", m.tie_word_embeddings);
     r.integer("learned_positions", m.learned_positions, 0, 16777216);
-    if (m.model_type == "gpt2") r.integer("n_positions", m.learned_positions, 0, 16777216);
+    read_size_aliases(r, family, &model_config::learned_positions, m);
     // The context limit: max_position_embeddings (GPT-2: n_positions, also its learned position table).
     r.integer("max_position_embeddings", m.max_position_embeddings, 0, max_context_limit);
-    if (m.model_type == "gpt2" && m.max_position_embeddings == 0) m.max_position_embeddings = m.learned_positions;
-    r.name("norm", m.norm, "layernorm, rmsnorm");
-    r.name("mlp", m.mlp, "plain, gated");
+    if (family != nullptr && family->context_from_positions && m.max_position_embeddings == 0)
+        m.max_position_embeddings = m.learned_positions;
+    r.name("norm", m.norm, names_of(norm_kind{}).joined(", ").c_str());
+    r.name("mlp", m.mlp, names_of(mlp_kind{}).joined(", ").c_str());
     r.integer("norms_per_layer", m.norms_per_layer, 0, 16);
     bool attention_bias = m.qkv_bias;
     if (r.has("attention_bias")) {  // Llama-family key: biases on q, k, v and o
         r.boolean("attention_bias", attention_bias);
         m.qkv_bias = attention_bias;
-        // modeling_glm4_moe.py: attention_bias applies to q/k/v only, o_proj has none.
-        m.attention_out_bias = m.model_type == "glm4_moe" ? false : attention_bias;
+        // GLM-4-MoE's attention_bias applies to q/k/v only (its row: attention_bias_on_output).
+        m.attention_out_bias = family == nullptr || family->attention_bias_on_output ? attention_bias : false;
     }
     r.boolean("qkv_bias", m.qkv_bias);
     r.boolean("attention_out_bias", m.attention_out_bias);
@@ -201,7 +210,7 @@ void read_model_keys(object_reader& r, model_config& m) {
     // Mixture of experts: Mixtral's num_local_experts, Qwen2-MoE's num_experts, DeepSeek's n_routed_experts.
     for (const char* k : {"num_local_experts", "num_experts"}) r.integer(k, m.num_experts, 0, 65536);
     r.integer("num_experts_per_tok", m.experts_per_token, 0, 65536);
-    if (m.model_type == "gpt_oss") r.integer("experts_per_token", m.experts_per_token, 0, 65536);
+    read_size_aliases(r, family, &model_config::experts_per_token, m);
     r.integer("moe_intermediate_size", m.moe_intermediate_size, 1, 1048576);
     r.integer("shared_expert_intermediate_size", m.shared_expert_intermediate_size, 0, 1048576);
     // Sliding-window attention.
@@ -218,11 +227,12 @@ void read_model_keys(object_reader& r, model_config& m) {
         if (max_window_layers >= m.num_hidden_layers) m.sliding_window = 0;
         else m.sliding_window_layers = m.num_hidden_layers - max_window_layers;
     }
-    if (m.model_type == "gemma2" && m.sliding_window != 0 && m.sliding_window_layers == 0 && m.num_hidden_layers != 0) {
-        // modeling_gemma2.py: even layers (0, 2, …) slide, odd ones attend globally.
+    const std::uint64_t period = family != nullptr ? family->window_period : 0;
+    if (period != 0 && m.sliding_window != 0 && m.sliding_window_layers == 0 && m.num_hidden_layers != 0) {
+        // The family's alternation (Gemma 2: even layers slide, odd ones attend globally).
         m.layer_attention.assign(m.num_hidden_layers, attention_kind::full);
-        for (std::uint64_t i = 0; i < m.num_hidden_layers; i += 2) m.layer_attention[i] = attention_kind::sliding;
-        m.sliding_window_layers = (m.num_hidden_layers + 1) / 2;
+        for (std::uint64_t i = 0; i < m.num_hidden_layers; i += period) m.layer_attention[i] = attention_kind::sliding;
+        m.sliding_window_layers = (m.num_hidden_layers + period - 1) / period;
     }
     read_layer_lists(r, m);
     if (!m.layer_attention.empty()) {
@@ -259,7 +269,7 @@ void read_model_keys(object_reader& r, model_config& m) {
     r.integer("num_nextn_predict_layers", m.num_nextn_predict_layers, 0, 64);
     r.boolean("mtp", m.mtp);
     r.integer("vision_params", m.vision_params, 0, max_param_count);
-    r.name("checkpoint", m.checkpoint, "none, fp8_block, mxfp4, nf4, int8, int4_group");
+    r.name("checkpoint", m.checkpoint, names_of(checkpoint_format{}).joined(", ").c_str());
     r.integer("quant_block", m.quant_block, 0, 1048576);
     r.boolean("quant_experts_only", m.quant_experts_only);
     r.boolean("quant_double", m.quant_double);
@@ -374,21 +384,23 @@ bool llama4_vision_params(object_reader& r, const json& v, std::uint64_t text_hi
 }
 
 /// The vision tower and projector of a multimodal checkpoint (vision_config beside the language model of
-/// `outer_type`) into m.vision_params; a tower memplan cannot count is refused, naming vision_config, so
-/// that no total silently leaves it out (and the resolved keys, which hold vision_params, say the same).
-void read_vision_tower(object_reader& r, const json& outer, const json& vision, const std::string& outer_type, model_config& m) {
+/// `outer_type`, whose family's tower is `kind`) into m.vision_params; a tower memplan cannot count is
+/// refused, naming vision_config, so that no total silently leaves it out (and the resolved keys, which
+/// hold vision_params, say the same).
+void read_vision_tower(object_reader& r, const json& outer, const json& vision, vision_tower kind,
+                       const std::string& outer_type, model_config& m) {
     std::uint64_t tower = 0;
-    if (outer_type == "gemma3") {
+    if (kind == vision_tower::siglip) {
         // modeling_gemma3.py Gemma3MultiModalProjector: mm_input_projection_weight d_vision × h and
         // mm_soft_emb_norm (RMSNorm d_vision), after a SigLIP tower.
         if (siglip_params(r, vision, tower)) {
             const std::uint64_t dv = vision.value("hidden_size", std::uint64_t{768});
             m.vision_params = tower + dv * m.hidden_size + dv;
         }
-    } else if (outer_type == "mistral3") {
+    } else if (kind == vision_tower::pixtral) {
         if (pixtral_params(r, outer, vision, m.hidden_size, tower)) m.vision_params = tower;
         for (const char* k : {"spatial_merge_size", "multimodal_projector_bias", "vision_feature_layer"}) (void)r.find(k);
-    } else if (outer_type == "llama4") {
+    } else if (kind == vision_tower::llama4) {
         if (llama4_vision_params(r, vision, m.hidden_size, tower)) m.vision_params = tower;
     } else {
         r.fail(r.field("vision_config"), "is not supported yet for model_type " +
@@ -415,7 +427,8 @@ void read_quantization(object_reader& r, model_config& m) {
     } else if (method == "mxfp4") {
         // transformers quantizer_mxfp4.py: only the MoE experts are MXFP4; gpt-oss lists attention,
         // router, embeddings and lm_head in modules_to_not_convert.
-        if (m.num_experts == 0 && m.model_type != "gpt_oss")
+        const model_family* family = find_family(m.model_type);
+        if (m.num_experts == 0 && (family == nullptr || !family->mxfp4_checkpoint))
             return r.fail(field, "mxfp4 is supported for MoE experts only (gpt-oss)");
         m.checkpoint = checkpoint_format::mxfp4;
         m.quant_experts_only = true;
@@ -442,157 +455,6 @@ void read_quantization(object_reader& r, model_config& m) {
         m.quant_g_idx = method == "gptq";
     } else {
         r.fail(field + ".quant_method", "'" + method + "' is not supported yet (fp8, mxfp4, bitsandbytes, awq, gptq are)");
-    }
-}
-
-/// Family-specific Hugging Face keys: layer patterns, MLA, MoE placement, hybrid mixers.
-void read_family_keys(object_reader& r, model_config& m) {
-    const std::string& t = m.model_type;
-    const std::uint64_t L = m.num_hidden_layers;
-    const json& obj = r.raw();
-    // memplan's explicit per-layer lists (a resolved model) take precedence over the HF patterns.
-    const bool own_attention = obj.contains("layer_types") && !m.layer_attention.empty();
-    const bool own_mlp = obj.contains("mlp_layer_types");
-    if (t == "deepseek_v2" || t == "deepseek_v3" || t == "kimi_k2" || t == "glm4_moe") {
-        // modeling_deepseek_v3.py / modeling_glm4_moe.py: layers ≥ first_k_dense_replace (and a multiple of
-        // moe_layer_freq, DeepSeek-V2's modeling_deepseek.py) are MoE with n_routed_experts of
-        // moe_intermediate_size and one shared MLP of n_shared_experts · moe_intermediate_size.
-        m.num_experts = hf_int(r, "n_routed_experts", m.num_experts, 0, 65536);
-        const std::uint64_t shared = hf_int(r, "n_shared_experts", 0, 0, 1024);
-        const std::uint64_t first_dense = hf_int(r, "first_k_dense_replace", 0, 0, 65536);
-        const std::uint64_t freq = hf_int(r, "moe_layer_freq", 1, 1, 65536);
-        if (shared != 0 && m.moe_intermediate_size != 0) m.shared_expert_intermediate_size = shared * m.moe_intermediate_size;
-        if (!own_mlp && m.num_experts != 0 && L != 0 && (obj.contains("first_k_dense_replace") || obj.contains("moe_layer_freq"))) {
-            m.layer_mlp.assign(L, layer_mlp_kind::dense);
-            for (std::uint64_t i = first_dense; i < L; ++i)
-                if (i % freq == 0) m.layer_mlp[i] = layer_mlp_kind::moe;
-        }
-        if (t != "glm4_moe") {
-            // Nulls read as absent: q_lora_rank null means queries are projected directly (DeepSeek-V2-Lite).
-            if (!own_attention && obj.contains("kv_lora_rank") && !obj.at("kv_lora_rank").is_null()) {
-                m.layer_attention.assign(L, attention_kind::mla);
-                m.sliding_window_layers = 0;
-            }
-        } else {
-            r.boolean("use_qk_norm", m.qk_norm);
-        }
-    } else if (t == "qwen2_moe" || t == "qwen3_moe" || t == "qwen3_next") {
-        // modeling_qwen3_moe.py: layer i is sparse when not in mlp_only_layers and (i + 1) % decoder_sparse_step == 0.
-        const std::uint64_t step = hf_int(r, "decoder_sparse_step", 1, 1, 65536);
-        std::vector<char> dense_only;
-        if (index_list(r, "mlp_only_layers", L, dense_only) && !own_mlp && m.num_experts != 0 && L != 0 &&
-            (obj.contains("decoder_sparse_step") || obj.contains("mlp_only_layers"))) {
-            m.layer_mlp.assign(L, layer_mlp_kind::dense);
-            for (std::uint64_t i = 0; i < L; ++i)
-                if (!dense_only[i] && (i + 1) % step == 0) m.layer_mlp[i] = layer_mlp_kind::moe;
-        }
-        if (t == "qwen3_next" && L != 0 && !obj.contains("layer_types")) {
-            // configuration_qwen3_next.py: layer_types default, every full_attention_interval-th layer full.
-            const std::uint64_t interval = hf_int(r, "full_attention_interval", 4, 1, 65536);
-            m.layer_attention.assign(L, attention_kind::linear);
-            for (std::uint64_t i = 0; i < L; ++i)
-                if ((i + 1) % interval == 0) m.layer_attention[i] = attention_kind::full;
-        } else if (t == "qwen3_next") {
-            hf_int(r, "full_attention_interval", 4, 1, 65536);
-        }
-    } else if ((t == "llama4" || t == "llama4_text") && !obj.contains("moe_intermediate_size")) {
-        // configuration_llama4.py / modeling_llama4.py: experts and the shared expert are intermediate_size
-        // wide, dense layers intermediate_size_mlp; moe_layers default every interleave_moe_layer_step-th
-        // layer; no_rope_layers (1 = RoPE layer, chunked attention; 0 = NoPE, global) default every 4th NoPE.
-        // Both widths are required: Llama4TextConfig's defaults (8192, 16384) would be silent guesses.
-        const std::uint64_t expert_ffn = m.intermediate_size;
-        if (expert_ffn == 0) r.fail(r.field("intermediate_size"), "is required for a Llama 4 config (the experts' width)");
-        m.moe_intermediate_size = expert_ffn;
-        m.shared_expert_intermediate_size = expert_ffn;
-        m.intermediate_size = hf_int(r, "intermediate_size_mlp", 0, 0, 1048576);
-        const std::uint64_t step = hf_int(r, "interleave_moe_layer_step", 1, 1, 65536);
-        bool use_qk_norm = false;
-        r.boolean("use_qk_norm", use_qk_norm);  // L2 norm without weights: no parameters
-        if (L != 0) {
-            std::vector<char> moe;
-            if (obj.contains("moe_layers") && !obj.at("moe_layers").is_null()) index_list(r, "moe_layers", L, moe);
-            else {
-                moe.assign(L, false);
-                for (std::uint64_t i = step - 1; i < L; i += step) moe[i] = true;
-            }
-            m.layer_mlp.assign(L, layer_mlp_kind::dense);
-            for (std::uint64_t i = 0; i < L; ++i)
-                if (moe[i] && m.num_experts != 0) m.layer_mlp[i] = layer_mlp_kind::moe;
-            if (m.intermediate_size == 0) {
-                if (std::find(m.layer_mlp.begin(), m.layer_mlp.end(), layer_mlp_kind::dense) != m.layer_mlp.end())
-                    r.fail(r.field("intermediate_size_mlp"), "is required for a Llama 4 config with dense layers (their width)");
-                m.intermediate_size = expert_ffn;  // no dense layer uses it
-            }
-            m.attention_chunk_size = hf_int(r, "attention_chunk_size", 0, 0, 16777216);
-            std::vector<std::uint64_t> rope(L);
-            for (std::uint64_t i = 0; i < L; ++i) rope[i] = (i + 1) % 4 != 0 ? 1 : 0;
-            if (const json* nr = r.find("no_rope_layers"); nr != nullptr && nr->is_array() && !nr->empty()) {
-                if (nr->size() != L) r.fail(r.field("no_rope_layers"), "must list one 0/1 entry per layer (" + std::to_string(L) + ")");
-                else
-                    for (std::uint64_t i = 0; i < L; ++i) rope[i] = (*nr)[i].is_number() && (*nr)[i].get<double>() != 0 ? 1 : 0;
-            }
-            m.layer_attention.assign(L, attention_kind::full);
-            if (m.attention_chunk_size != 0)
-                for (std::uint64_t i = 0; i < L; ++i)
-                    if (rope[i] != 0) m.layer_attention[i] = attention_kind::chunked;
-        }
-    } else if ((t == "gemma3" || t == "gemma3_text") && L != 0 && !obj.contains("layer_types") && m.sliding_window != 0) {
-        // configuration_gemma3.py: layer i slides unless (i + 1) % sliding_window_pattern == 0 (default 6).
-        const std::uint64_t pattern = hf_int(r, "sliding_window_pattern", 6, 1, 65536);
-        m.layer_attention.assign(L, attention_kind::sliding);
-        for (std::uint64_t i = 0; i < L; ++i)
-            if ((i + 1) % pattern == 0) m.layer_attention[i] = attention_kind::full;
-    } else if (t == "jamba" && L != 0 && !own_attention) {
-        // modeling_jamba.py: attention where i % attn_layer_period == attn_layer_offset, Mamba elsewhere;
-        // MoE where i % expert_layer_period == expert_layer_offset. Mamba-1: I = mamba_expand · h,
-        // dt_rank "auto" = ceil(h / 16).
-        const std::uint64_t ap = hf_int(r, "attn_layer_period", 8, 1, 65536), ao = hf_int(r, "attn_layer_offset", 4, 0, 65536);
-        const std::uint64_t ep = hf_int(r, "expert_layer_period", 2, 1, 65536), eo = hf_int(r, "expert_layer_offset", 1, 0, 65536);
-        m.layer_attention.assign(L, attention_kind::mamba);
-        m.layer_mlp.assign(L, layer_mlp_kind::dense);
-        for (std::uint64_t i = 0; i < L; ++i) {
-            if (i % ap == ao) m.layer_attention[i] = attention_kind::full;
-            if (i % ep == eo && m.num_experts != 0) m.layer_mlp[i] = layer_mlp_kind::moe;
-        }
-        m.mamba_d_state = hf_int(r, "mamba_d_state", 16, 1, 65536);
-        m.mamba_d_conv = hf_int(r, "mamba_d_conv", 4, 1, 1024);
-        m.mamba_d_inner = hf_int(r, "mamba_expand", 2, 1, 1024) * m.hidden_size;
-        const json* dt = r.find("mamba_dt_rank");
-        m.mamba_dt_rank = (m.hidden_size + 15) / 16;
-        if (dt != nullptr && dt->is_number_unsigned()) m.mamba_dt_rank = dt->get<std::uint64_t>();
-        else if (dt != nullptr && !(dt->is_string() && dt->get<std::string>() == "auto"))
-            r.fail(r.field("mamba_dt_rank"), "must be a positive integer or \"auto\"");
-        // mamba_conv_bias / mamba_proj_bias are read below as memplan keys of the same name (defaults true / false).
-    } else if (t == "nemotron_h" && L != 0 && obj.contains("hybrid_override_pattern")) {
-        // modeling_nemotron_h.py: hybrid_override_pattern gives each layer's one mixer: M = Mamba-2,
-        // * = attention, - = MLP. I = mamba_num_heads · mamba_head_dim.
-        std::string pattern;
-        r.text("hybrid_override_pattern", pattern);
-        if (pattern.size() != L) {
-            r.fail(r.field("hybrid_override_pattern"), "must have one character per layer (" + std::to_string(L) + ")");
-        } else {
-            m.layer_attention.assign(L, attention_kind::none);
-            m.layer_mlp.assign(L, layer_mlp_kind::none);
-            for (std::uint64_t i = 0; i < L; ++i) {
-                const char c = pattern[i];
-                if (c == 'M') m.layer_attention[i] = attention_kind::mamba;
-                else if (c == '*') m.layer_attention[i] = attention_kind::full;
-                else if (c == '-') m.layer_mlp[i] = layer_mlp_kind::dense;
-                else {
-                    r.fail(r.field("hybrid_override_pattern"), std::string("has a layer kind '") + c +
-                                                                   "' that is not supported yet (M, *, - are)");
-                    break;
-                }
-            }
-        }
-        m.mamba_num_heads = hf_int(r, "mamba_num_heads", 0, 0, 65536);
-        m.mamba_d_inner = m.mamba_num_heads * hf_int(r, "mamba_head_dim", 64, 1, 65536);
-        m.mamba_d_state = hf_int(r, "ssm_state_size", 128, 1, 65536);
-        m.mamba_n_groups = hf_int(r, "n_groups", 8, 1, 65536);
-        m.mamba_d_conv = hf_int(r, "conv_kernel", 4, 1, 1024);
-        for (const char* k : {"use_conv_bias"}) r.boolean(k, m.mamba_conv_bias);
-        for (const char* k : {"use_bias"}) r.boolean(k, m.mamba_proj_bias);
-        if (obj.contains("attention_head_dim")) r.integer("attention_head_dim", m.head_dim, 1, 65536);
     }
 }
 
@@ -624,8 +486,13 @@ void read_model_object(object_reader& r, model_config& m, int depth) {
         read_model_object(inner, text_model, depth + 1);
         m = text_model;
         r.find("model_type");
+        // The tower of a multimodal family (a row with a text_config type); any other is refused.
+        const model_family* outer_family = find_family(outer_type);
+        const vision_tower kind = outer_family != nullptr && outer_family->text_config_type != nullptr
+                                      ? outer_family->tower
+                                      : vision_tower::none;
         if (const json* vision = r.find("vision_config"); vision != nullptr && vision->is_object() && !vision->empty())
-            read_vision_tower(r, obj, *vision, outer_type, m);
+            read_vision_tower(r, obj, *vision, kind, outer_type, m);
         read_quantization(r, m);
         // Other towers of a multimodal checkpoint are not modelled: refused, not ignored.
         for (const char* k : {"audio_config", "speech_config", "talker_config"})
@@ -652,30 +519,26 @@ void read_model_object(object_reader& r, model_config& m, int depth) {
         m.mtp = sizes.mtp;
         m.vision_params = sizes.vision_params;
     }
-    if (model_type == "gemma3_text" && depth > 0) {
-        // configuration_gemma3.py Gemma3TextConfig defaults, which the released text_config objects rely on.
-        if (m.vocab_size == 0) m.vocab_size = 262208;
-        if (m.num_attention_heads == 0) m.num_attention_heads = 8;
-        if (m.num_key_value_heads == 0) m.num_key_value_heads = 4;
-        if (m.head_dim == 0) m.head_dim = 256;
-        if (m.sliding_window == 0 && !obj.contains("sliding_window")) m.sliding_window = 4096;
-    }
+    const model_family* family = find_family(model_type);
+    json_config_keys keys(r);
+    if (family != nullptr && family->text_config_defaults != nullptr && depth > 0) family->text_config_defaults(keys, m);
     read_model_keys(r, m);
     const bool hf = obj.contains("model_type") && !obj.contains("preset");
     if (hf) {
-        read_family_keys(r, m);
+        // The family's layer patterns (MoE placement, attention kinds per layer, hybrid mixers).
+        if (family != nullptr && family->read_keys != nullptr) family->read_keys(keys, m);
         read_quantization(r, m);
         // A flattened config (language keys at the top level) of a family that defines vision_config; for the
         // others the family-key check below refuses it.
-        const auto understood = keys_of_family(model_type);
-        if (const json* vision = r.find("vision_config"); vision != nullptr && vision->is_object() && !vision->empty() &&
-                                                          std::find(understood.begin(), understood.end(), "vision_config") != understood.end())
-            read_vision_tower(r, obj, *vision, model_type == "llama4_text" ? "llama4" : model_type, m);
+        const auto understood = [family](const char* key) { return family != nullptr && family_reads(*family, key); };
+        if (const json* vision = r.find("vision_config");
+            vision != nullptr && vision->is_object() && !vision->empty() && understood("vision_config"))
+            read_vision_tower(r, obj, *vision, family->tower, model_type, m);
         // Keys that change memory and that this family does not define: refused, not ignored.
-        for (const char* key : family_keys) {
+        for (const char* key : family_only_keys()) {
             const auto it = obj.find(key);
             if (it == obj.end() || !meaningful(*it)) continue;
-            if (std::find(understood.begin(), understood.end(), key) != understood.end()) continue;
+            if (understood(key)) continue;
             r.fail(r.field(key), "is not supported yet for model_type " + (model_type.empty() ? std::string("\"\"") : model_type));
         }
         if (!model_type.empty() && !is_known_family(model_type)) {

@@ -31,12 +31,10 @@ struct preset_store {
 const preset_store& stored_presets() {
     static const preset_store store = [] {
         preset_store s;
-        detail::parse_json(presets_json_text, s.doc);
-        const nlohmann::ordered_json& doc = s.doc;
-        if (!doc.is_object() || !doc.contains("models") || !doc["models"].is_array()) return s;
-        const auto& models = doc["models"];
-        s.text.reserve(models.size());  // no reallocation: the table points into these strings
-        for (const auto& m : models) {
+        const nlohmann::ordered_json* models = detail::stored_list(presets_json_text, s.doc, "models");
+        if (models == nullptr) return s;
+        s.text.reserve(models->size());  // no reallocation: the table points into these strings
+        for (const auto& m : *models) {
             s.text.push_back({m.value("id", std::string()), m.value("name", std::string()),
                               m.value("source", std::string()), m.value("params_source", std::string())});
             const preset_store::strings& t = s.text.back();

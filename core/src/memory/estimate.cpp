@@ -34,11 +34,7 @@ bool uniform_layers(const param_breakdown& pb) {
     if (pb.layers.empty()) return true;
     const layer_params& a = pb.layers.front();
     for (const layer_params& b : pb.layers)
-        if (b.total != a.total || b.experts != a.experts || b.linear != a.linear || b.expert_linear != a.expert_linear ||
-            b.native_bytes != a.native_bytes || b.native_expert_bytes != a.native_expert_bytes ||
-            b.native_scale_bytes != a.native_scale_bytes || b.packed_params != a.packed_params ||
-            b.packed_expert_params != a.packed_expert_params)
-            return false;
+        if (b != a) return false;
     return true;
 }
 }  // namespace

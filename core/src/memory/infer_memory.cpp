@@ -6,6 +6,21 @@
 
 namespace memplan::detail {
 
+u128 forward_live_bytes_per_token(const model_config& m, std::uint64_t tp) {
+    // Derivation: residual + normed input + the widest intermediates, in bf16.
+    const u128 h = m.hidden_size;
+    const u128 d = resolved_head_dim(m);
+    const u128 q_width = ceil_div(u128{m.num_attention_heads} * d, tp);
+    const u128 kv_width = ceil_div(resolved_kv_heads(m), tp) * d;
+    const u128 attention_live = 2 * h + 2 * q_width + 2 * kv_width;  // residual, normed, q, k, v, attention output
+    u128 ffn = resolved_ffn(m);
+    if (m.num_experts != 0)  // routed copies of each token: top-k experts plus the shared expert
+        ffn = u128{m.experts_per_token} * (m.moe_intermediate_size != 0 ? m.moe_intermediate_size : resolved_ffn(m)) +
+              m.shared_expert_intermediate_size;
+    const u128 mlp_live = 2 * h + (m.mlp == mlp_kind::gated ? 3 : 2) * ceil_div(ffn, tp);  // gate, up, product
+    return std::max(attention_live, mlp_live) * 2;  // bf16 activations
+}
+
 parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, std::uint64_t i) {
     const model_config& m = c.model;
     const parallel_config& p = c.parallel;
@@ -87,23 +102,11 @@ parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, s
     r.kv_per_token = bytes_of(token_elements, inf.kv_dtype);
 
     // Forward workspace: the largest set of tensors live at once inside one layer during prefill of
-    // batch × prefill tokens (derivation: residual + normed input + the widest intermediates).
-    const u128 tp = p.tp;
-    const u128 h = m.hidden_size;
-    const u128 d = resolved_head_dim(m);
+    // batch × prefill tokens (forward_live_bytes_per_token).
     const u128 prefill = ceil_div(inf.prefill_tokens != 0 ? inf.prefill_tokens : inf.context_len, p.cp);
-    const u128 tokens = u128{inf.batch} * prefill;
-    const u128 q_width = ceil_div(u128{m.num_attention_heads} * d, tp);
-    const u128 kv_width = heads * d;
-    u128 attention_live = 2 * h + 2 * q_width + 2 * kv_width;  // residual, normed, q, k, v, attention output
-    u128 ffn = resolved_ffn(m);
-    if (m.num_experts != 0)  // routed copies of each token: top-k experts plus the shared expert
-        ffn = u128{m.experts_per_token} * (m.moe_intermediate_size != 0 ? m.moe_intermediate_size : resolved_ffn(m)) +
-              m.shared_expert_intermediate_size;
-    const u128 mlp_live = 2 * h + (m.mlp == mlp_kind::gated ? 3 : 2) * ceil_div(ffn, tp);  // gate, up, product
-    u128 workspace = tokens * std::max(attention_live, mlp_live) * 2;  // bf16 activations
+    u128 workspace = u128{inf.batch} * prefill * forward_live_bytes_per_token(m, p.tp);
     if (!inf.flash_attention)  // eager attention materialises fp16 scores and softmax: 2 + 2 bytes each
-        workspace += u128{inf.batch} * ceil_div(m.num_attention_heads, tp) * prefill * prefill * 4;
+        workspace += u128{inf.batch} * ceil_div(m.num_attention_heads, p.tp) * prefill * prefill * 4;
     r.activations = workspace;
     if (i + 1 == p.pp && m.vocab_size != 0)  // last position's logits: bf16 output + fp32 copy for sampling
         r.logits = u128{inf.batch} * m.vocab_size * (2 + 4);

@@ -71,62 +71,34 @@ stage_params params_of_stage(const estimate_config& c, const param_breakdown& co
     // first min(i, L mod pp) (layers_of_stage), in closed form rather than summed stage by stage.
     const std::uint64_t first = i * (m.num_hidden_layers / p.pp) + std::min<std::uint64_t>(i, m.num_hidden_layers % p.pp);
     out.first_layer = first;
-    u128 dense = 0, experts = 0, linear = 0, expert_linear = 0, native = 0, native_experts = 0, scales = 0;
-    u128 packed = 0, packed_experts = 0;
+    layer_params sum;  // the stage's layers and, on the last stage, the MTP modules
     if (uniform_layers && !counted.layers.empty()) {
-        // Every layer alike: the sums below are the stage's layer count (those that exist) times one layer's.
+        // Every layer alike: the stage's layer count (those that exist) times one layer's.
         const std::uint64_t size = counted.layers.size();
-        const u128 n = first >= size ? 0 : std::min<u128>(out.layers, size - first);
-        const layer_params& lp = counted.layers.front();
-        dense = n * (lp.total - lp.experts);
-        experts = n * lp.experts;
-        linear = n * lp.linear;
-        expert_linear = n * lp.expert_linear;
-        native = n * lp.native_bytes;
-        native_experts = n * lp.native_expert_bytes;
-        scales = n * lp.native_scale_bytes;
-        packed = n * lp.packed_params;
-        packed_experts = n * lp.packed_expert_params;
+        sum = counted.layers.front();
+        sum *= first >= size ? 0 : static_cast<std::uint64_t>(std::min<u128>(out.layers, size - first));
     }
-    for (std::uint64_t l = first; !uniform_layers && l < first + out.layers && l < counted.layers.size(); ++l) {
-        const layer_params& lp = counted.layers[static_cast<std::size_t>(l)];
-        dense += lp.total - lp.experts;
-        experts += lp.experts;
-        linear += lp.linear;
-        expert_linear += lp.expert_linear;
-        native += lp.native_bytes;
-        native_experts += lp.native_expert_bytes;
-        scales += lp.native_scale_bytes;
-        packed += lp.packed_params;
-        packed_experts += lp.packed_expert_params;
-    }
+    for (std::uint64_t l = first; !uniform_layers && l < first + out.layers && l < counted.layers.size(); ++l)
+        sum += counted.layers[static_cast<std::size_t>(l)];
     // Outside the layers, the checkpoint keeps embeddings, norms, output head and vision tower in bf16.
     u128 outside = 0;
     if (i == 0) outside += counted.embedding + counted.vision;
     if (i + 1 == p.pp) {
         outside += counted.lm_head + counted.final_norm;
-        dense += counted.mtp - counted.mtp_experts;
-        experts += counted.mtp_experts;
-        linear += counted.mtp_linear;
-        expert_linear += counted.mtp_expert_linear;
-        native += counted.mtp_native_bytes;
-        native_experts += counted.mtp_native_expert_bytes;
-        scales += counted.mtp_native_scale_bytes;
-        packed += counted.mtp_packed_params;
-        packed_experts += counted.mtp_packed_expert_params;
+        sum += counted.mtp_layer;
         if (p.pp > 1 && m.tie_word_embeddings) outside += u128{m.vocab_size} * m.hidden_size;
     }
-    dense += outside;
-    native += 2 * outside;
-    out.native_bytes = ceil_div(native, p.tp) + ceil_div(native_experts, u128{p.tp} * p.ep);
-    out.native_scales = ceil_div(scales, p.tp);
-    out.packed = ceil_div(packed, p.tp) + ceil_div(packed_experts, u128{p.tp} * p.ep);
+    const u128 dense = sum.total - sum.experts + outside;
+    const u128 native = sum.native_bytes + 2 * outside;
+    out.native_bytes = ceil_div(native, p.tp) + ceil_div(sum.native_expert_bytes, u128{p.tp} * p.ep);
+    out.native_scales = ceil_div(sum.native_scale_bytes, p.tp);
+    out.packed = ceil_div(sum.packed_params, p.tp) + ceil_div(sum.packed_expert_params, u128{p.tp} * p.ep);
     // Tensor parallelism splits every matrix (vocabulary-parallel embeddings included, Shoeybi et al.
     // 2019 §3); the replicated norms and row-parallel biases are a rounding error and are split too.
     // Routed experts are split over tp · ep.
     out.dense = ceil_div(dense, p.tp);
-    out.experts = ceil_div(experts, u128{p.tp} * p.ep);
-    out.linear = ceil_div(linear, p.tp) + ceil_div(expert_linear, u128{p.tp} * p.ep);
+    out.experts = ceil_div(sum.experts, u128{p.tp} * p.ep);
+    out.linear = ceil_div(sum.linear, p.tp) + ceil_div(sum.expert_linear, u128{p.tp} * p.ep);
     return out;
 }
 

@@ -96,6 +96,13 @@ train_layer train_layer_activations(const estimate_config& c, bool want_tensors)
 /// One training stage: model states, activations, logits and buffers of pipeline stage `i`.
 parts128 train_stage(const estimate_config& c, const param_breakdown& counted, std::uint64_t i, const train_layer& layer);
 
+/// Bytes per token of the forward workspace on one tensor-parallel rank: the widest set of bf16
+/// tensors live at once inside one layer (residual, normed input, q, k, v and the attention output;
+/// or residual, normed input and the MLP's gate, up and their product, an MoE layer's routed copies
+/// of each token being top-k experts plus the shared expert). Serving's prefill workspace and the
+/// engines' profiling forward are this times their tokens.
+u128 forward_live_bytes_per_token(const model_config& m, std::uint64_t tp);
+
 /// One serving stage: weights, KV cache, prefill workspace and logits of pipeline stage `i`.
 parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, std::uint64_t i);
 

@@ -273,13 +273,16 @@ void finetune_details(const estimate_config& c, const parts128& stage, estimate_
     if (c.model.params != 0)
         r.warnings.push_back({"model.params", "is not used for the frozen base and the adapters: their bytes come "
                                               "from the architecture's own layers"});
-    if (c.model.model_type == "gpt2") {
+    if (const model_family* family = find_family(c.model.model_type); family != nullptr && family->fused_qkv != nullptr) {
+        // A fused q/k/v module (GPT-2's c_attn): PEFT adapts it as one matrix h × 3h.
         const auto names = adapted_linear_names(c.model, t);
+        const std::string fused = family->fused_qkv;
         for (const char* qkv : {"q_proj", "k_proj", "v_proj"})
             if (std::find(names.begin(), names.end(), qkv) != names.end()) {
                 r.warnings.push_back({"train.adapter_targets",
-                                      "GPT-2's fused c_attn is counted as separate q_proj, k_proj, v_proj (3 · r · 2h "
-                                      "per layer); PEFT on c_attn trains r · (h + 3h)"});
+                                      std::string(family->label) + "'s fused " + fused +
+                                          " is counted as separate q_proj, k_proj, v_proj (3 · r · 2h per layer); "
+                                          "PEFT on " + fused + " trains r · (h + 3h)"});
                 break;
             }
     }

@@ -1,10 +1,9 @@
 // Fine-tuning: the linear layers of a block, LoRA/DoRA trainable parameters, the storage of a frozen
-// (possibly quantized) base, and the names of the fine-tuning enumerations. Formulas and sources in
-// memplan/adapters.hpp.
+// (possibly quantized) base. Formulas and sources in memplan/adapters.hpp (the fine-tuning
+// enumerations' names: config/names.cpp).
 #include "memplan/model/adapters.hpp"
 
 #include <algorithm>
-#include <array>
 #include <set>
 
 #include "base/checks.hpp"
@@ -14,58 +13,6 @@ namespace memplan {
 
 using detail::ceil_div;
 using detail::u128;
-
-// ---------------------------------------------------------------------------------------------
-// Names of the fine-tuning enumerations (config.hpp)
-
-namespace {
-template <class E, std::size_t N>
-struct names {
-    std::array<std::pair<E, const char*>, N> entries;
-    const char* joined;  // "a,b,c" in declaration order
-    const char* name(E value) const {
-        for (const auto& e : entries)
-            if (e.first == value) return e.second;
-        return "?";
-    }
-    bool parse(const std::string& text, E& out) const {
-        for (const auto& e : entries)
-            if (text == e.second) {
-                out = e.first;
-                return true;
-            }
-        return false;
-    }
-};
-constexpr names<adapter_kind, 3> adapter_names{
-    {{{adapter_kind::none, "none"}, {adapter_kind::lora, "lora"}, {adapter_kind::dora, "dora"}}}, "none,lora,dora"};
-constexpr names<base_precision, 7> base_names{{{{base_precision::bf16, "bf16"},
-                                                {base_precision::fp16, "fp16"},
-                                                {base_precision::fp32, "fp32"},
-                                                {base_precision::fp8, "fp8"},
-                                                {base_precision::int8, "int8"},
-                                                {base_precision::nf4, "nf4"},
-                                                {base_precision::fp4, "fp4"}}},
-                                              "bf16,fp16,fp32,fp8,int8,nf4,fp4"};
-constexpr names<float_precision, 3> float_names{
-    {{{float_precision::fp32, "fp32"}, {float_precision::bf16, "bf16"}, {float_precision::fp16, "fp16"}}},
-    "fp32,bf16,fp16"};
-constexpr names<kernel_kind, 2> kernel_names{{{{kernel_kind::fused, "fused"}, {kernel_kind::eager, "eager"}}},
-                                             "fused,eager"};
-}  // namespace
-
-const char* to_string(adapter_kind kind) { return adapter_names.name(kind); }
-const char* to_string(base_precision precision) { return base_names.name(precision); }
-const char* to_string(float_precision precision) { return float_names.name(precision); }
-const char* to_string(kernel_kind kind) { return kernel_names.name(kind); }
-bool parse_enum(const std::string& name, adapter_kind& out) { return adapter_names.parse(name, out); }
-bool parse_enum(const std::string& name, base_precision& out) { return base_names.parse(name, out); }
-bool parse_enum(const std::string& name, float_precision& out) { return float_names.parse(name, out); }
-bool parse_enum(const std::string& name, kernel_kind& out) { return kernel_names.parse(name, out); }
-const char* choice_names(adapter_kind) { return adapter_names.joined; }
-const char* choice_names(base_precision) { return base_names.joined; }
-const char* choice_names(float_precision) { return float_names.joined; }
-const char* choice_names(kernel_kind) { return kernel_names.joined; }
 
 std::uint64_t precision_bytes(float_precision precision) { return precision == float_precision::fp32 ? 4 : 2; }
 
@@ -129,7 +76,7 @@ std::string module_names(const std::vector<linear_module>& modules) {
     }
     std::string out;
     for (const auto& n : names) out += n + ", ";
-    return out + "lm_head, embed_tokens";
+    return out + modules_to_save_names();
 }
 
 /// The adapter's target names ("all-linear" expanded to the block linears), or errors. `modules` is

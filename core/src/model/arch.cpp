@@ -1,12 +1,12 @@
-// Transformer architectures: family defaults and exact parameter counts, layer by layer.
-// Counts follow the modules Hugging Face transformers instantiates for each family (the modelling
-// file is named at each formula); tests pin them to published totals (Llama-2-7B 6,738,415,616;
-// Llama-3-8B 8,030,261,248; Mixtral-8x7B 46,702,792,704 total and 12,879,925,248 active; DeepSeek-V3
-// 671,026,419,200; Qwen3-30B-A3B 30,532,122,624; gpt-oss-20b 20,914,757,184; Qwen3-8B 8,190,735,360).
+// Transformer architectures: exact parameter counts, layer by layer, of a model whose family's
+// defaults (families.cpp) are filled in. Counts follow the modules Hugging Face transformers
+// instantiates for each family (the modelling file is named at each formula); tests pin them to
+// published totals (Llama-2-7B 6,738,415,616; Llama-3-8B 8,030,261,248; Mixtral-8x7B 46,702,792,704
+// total and 12,879,925,248 active; DeepSeek-V3 671,026,419,200; Qwen3-30B-A3B 30,532,122,624;
+// gpt-oss-20b 20,914,757,184; Qwen3-8B 8,190,735,360).
 #include "memplan/model/arch.hpp"
 
 #include <algorithm>
-#include <array>
 #include <utility>
 #include <vector>
 
@@ -16,166 +16,6 @@ namespace memplan {
 
 using detail::ceil_div;
 using detail::u128;
-
-// ---------------------------------------------------------------------------------------------
-// Names of the per-layer kinds and checkpoint formats
-
-namespace {
-constexpr std::array<std::pair<attention_kind, const char*>, 7> attention_names{{{attention_kind::full, "full"},
-                                                                                 {attention_kind::sliding, "sliding"},
-                                                                                 {attention_kind::chunked, "chunked"},
-                                                                                 {attention_kind::mla, "mla"},
-                                                                                 {attention_kind::linear, "linear"},
-                                                                                 {attention_kind::mamba, "mamba"},
-                                                                                 {attention_kind::none, "none"}}};
-constexpr std::array<std::pair<layer_mlp_kind, const char*>, 3> layer_mlp_names{
-    {{layer_mlp_kind::dense, "dense"}, {layer_mlp_kind::moe, "moe"}, {layer_mlp_kind::none, "none"}}};
-constexpr std::array<std::pair<checkpoint_format, const char*>, 6> checkpoint_names{
-    {{checkpoint_format::none, "none"},
-     {checkpoint_format::fp8_block, "fp8_block"},
-     {checkpoint_format::mxfp4, "mxfp4"},
-     {checkpoint_format::nf4, "nf4"},
-     {checkpoint_format::int8, "int8"},
-     {checkpoint_format::int4_group, "int4_group"}}};
-
-template <class E, std::size_t N>
-const char* name_of(const std::array<std::pair<E, const char*>, N>& table, E value) {
-    for (const auto& entry : table)
-        if (entry.first == value) return entry.second;
-    return "?";
-}
-template <class E, std::size_t N>
-bool parse_of(const std::array<std::pair<E, const char*>, N>& table, const std::string& text, E& out) {
-    for (const auto& entry : table)
-        if (text == entry.second) {
-            out = entry.first;
-            return true;
-        }
-    return false;
-}
-}  // namespace
-
-const char* to_string(attention_kind kind) { return name_of(attention_names, kind); }
-const char* to_string(layer_mlp_kind kind) { return name_of(layer_mlp_names, kind); }
-const char* to_string(checkpoint_format format) { return name_of(checkpoint_names, format); }
-bool parse_enum(const std::string& name, attention_kind& out) {
-    // Hugging Face layer_types values are accepted beside memplan's short names.
-    if (name == "full_attention") return (out = attention_kind::full), true;
-    if (name == "sliding_attention") return (out = attention_kind::sliding), true;
-    if (name == "chunked_attention") return (out = attention_kind::chunked), true;
-    if (name == "linear_attention") return (out = attention_kind::linear), true;
-    return parse_of(attention_names, name, out);
-}
-bool parse_enum(const std::string& name, layer_mlp_kind& out) { return parse_of(layer_mlp_names, name, out); }
-bool parse_enum(const std::string& name, checkpoint_format& out) { return parse_of(checkpoint_names, name, out); }
-const char* choice_names(checkpoint_format) { return "none,fp8_block,mxfp4,nf4,int8,int4_group"; }
-
-// ---------------------------------------------------------------------------------------------
-// Families
-
-namespace {
-/// Llama-style block: RMSNorm, gated MLP, no biases, no dropout, untied embeddings
-/// (Touvron et al. 2023, §2.2; modeling_llama.py).
-model_config llama_style() {
-    model_config m;
-    m.norm = norm_kind::rmsnorm;
-    m.mlp = mlp_kind::gated;
-    m.qkv_bias = false;
-    m.attention_out_bias = false;
-    m.mlp_bias = false;
-    m.dropout = false;
-    m.tie_word_embeddings = false;
-    return m;
-}
-
-constexpr std::array<const char*, 28> known_families = {
-    "gpt2",       "gpt_neox",    "llama",       "mistral",    "mixtral",   "qwen2",       "qwen2_moe",
-    "gemma",      "gemma2",      "phi3",        "qwen3",      "qwen3_moe", "qwen3_next",  "deepseek_v2",
-    "deepseek_v3", "kimi_k2",    "llama4",      "llama4_text", "gpt_oss",  "gemma3",      "gemma3_text",
-    "glm4_moe",   "mistral3",    "jamba",       "nemotron_h", "qwen2_5_vl_text", "phi4", "ministral"};
-}  // namespace
-
-bool is_known_family(const std::string& model_type) {
-    for (const char* f : known_families)
-        if (model_type == f) return true;
-    return false;
-}
-
-model_config family_defaults(const std::string& model_type) {
-    model_config m;  // GPT-style: LayerNorm, plain MLP, biases, dropout, tied embeddings
-    const auto is = [&model_type](std::initializer_list<const char*> names) {
-        for (const char* n : names)
-            if (model_type == n) return true;
-        return false;
-    };
-    if (model_type == "gpt2") {
-        // modeling_gpt2.py: Conv1D layers with biases, LayerNorm, learned positions, tied lm_head, dropout 0.1.
-    } else if (model_type == "gpt_neox") {
-        // modeling_gpt_neox.py: biases everywhere, LayerNorm, rotary, untied embed_out; Pythia trains without dropout.
-        m.tie_word_embeddings = false;
-        m.dropout = false;
-    } else if (is({"llama", "mistral", "mixtral", "phi3", "phi4", "mistral3", "ministral"})) {
-        m = llama_style();
-    } else if (model_type == "qwen2" || model_type == "qwen2_moe" || model_type == "qwen2_5_vl_text") {
-        m = llama_style();
-        m.qkv_bias = true;  // modeling_qwen2.py: q_proj, k_proj, v_proj with bias=True, o_proj without
-    } else if (model_type == "gemma" || model_type == "gemma2") {
-        m = llama_style();
-        m.tie_word_embeddings = true;  // Gemma ties lm_head to embed_tokens (Gemma Team 2024, §2)
-        if (model_type == "gemma2") m.norms_per_layer = 4;  // pre- and post-norm around attention and MLP
-    } else if (model_type == "gemma3" || model_type == "gemma3_text") {
-        // modeling_gemma3.py: Gemma 2's four norms per layer plus q_norm/k_norm over head_dim; tied.
-        m = llama_style();
-        m.tie_word_embeddings = true;
-        m.norms_per_layer = 4;
-        m.qk_norm = true;
-    } else if (model_type == "qwen3" || model_type == "qwen3_moe") {
-        // modeling_qwen3.py / modeling_qwen3_moe.py: no biases, q_norm and k_norm (RMSNorm over head_dim).
-        m = llama_style();
-        m.qk_norm = true;
-    } else if (model_type == "qwen3_next") {
-        // modeling_qwen3_next.py (Qwen3NextAttention): q_proj emits queries and a sigmoid gate, QK-norm;
-        // Qwen2-MoE-style sparse block with a gated shared expert.
-        m = llama_style();
-        m.qk_norm = true;
-        m.attention_output_gate = true;
-    } else if (is({"deepseek_v2", "deepseek_v3", "kimi_k2"})) {
-        // modeling_deepseek_v3.py: MLA, shared experts without a gate; V3 routers carry e_score_correction_bias.
-        m = llama_style();
-        m.shared_expert_gate = false;
-        m.router_bias = model_type != "deepseek_v2";
-    } else if (model_type == "glm4_moe") {
-        // modeling_glm4_moe.py: q/k/v biases (attention_bias), o_proj without; router with e_score_correction_bias.
-        m = llama_style();
-        m.shared_expert_gate = false;
-        m.router_bias = true;
-    } else if (model_type == "llama4" || model_type == "llama4_text") {
-        // modeling_llama4.py: Llama4TextMoe = router (no bias) + experts + an ungated shared expert;
-        // the L2 QK-norm has no weights.
-        m = llama_style();
-        m.shared_expert_gate = false;
-    } else if (model_type == "gpt_oss") {
-        // modeling_gpt_oss.py: biases on q/k/v/o (attention_bias), sinks per head, router and expert biases.
-        m = llama_style();
-        m.qkv_bias = m.attention_out_bias = true;
-        m.mlp_bias = true;
-        m.attention_sinks = true;
-        m.router_bias = true;
-    } else if (model_type == "jamba") {
-        // modeling_jamba.py: attention or Mamba-1 mixer, then a dense MLP or MoE, two RMSNorms per layer.
-        m = llama_style();
-        m.mamba_version = 1;
-    } else if (model_type == "nemotron_h") {
-        // modeling_nemotron_h.py: each layer is one RMSNorm and one mixer (Mamba-2, attention or a
-        // squared-ReLU MLP up/down).
-        m = llama_style();
-        m.mlp = mlp_kind::plain;
-        m.norms_per_layer = 1;
-        m.mamba_version = 2;
-    }
-    m.model_type = model_type;
-    return m;
-}
 
 std::uint64_t resolved_head_dim(const model_config& m) {
     if (m.head_dim != 0) return m.head_dim;
@@ -521,6 +361,28 @@ layer_summary summarise(const model_config& m, const layer_build& L) {
 
 std::uint64_t narrow(u128 v) { return static_cast<std::uint64_t>(v); }
 
+/// `n` layers of summary `s` as layer_params, each count clamped (parameters at max_param_count + 1,
+/// bytes at 4 · max_param_count) so that a model too large to support is refused by the total's
+/// check and no count wraps.
+layer_params clamped_params(const layer_summary& s, u128 n, attention_kind attention, layer_mlp_kind mlp) {
+    const auto count = [n](u128 v) { return narrow(std::min<u128>(n * v, max_param_count + 1)); };
+    const auto bytes = [n](u128 v) { return narrow(std::min<u128>(n * v, 4 * u128{max_param_count})); };
+    layer_params lp;
+    lp.attention = attention;
+    lp.mlp = mlp;
+    lp.total = count(s.total);
+    lp.active = count(s.active);
+    lp.experts = count(s.experts);
+    lp.linear = count(s.linear);
+    lp.expert_linear = count(s.expert_linear);
+    lp.native_bytes = bytes(s.native);
+    lp.native_expert_bytes = bytes(s.native_expert);
+    lp.native_scale_bytes = bytes(s.native_scales);
+    lp.packed_params = count(s.packed_dense);
+    lp.packed_expert_params = count(s.packed_expert);
+    return lp;
+}
+
 /// The entry of `kinds` (a list of distinct layer kinds, each with `attention` and `mlp` members) for
 /// the pair (attention, mlp), or kinds.end(): count_params and linear_modules build each pair once.
 template <class Kind>
@@ -528,6 +390,31 @@ typename std::vector<Kind>::iterator find_kind(std::vector<Kind>& kinds, attenti
     return std::find_if(kinds.begin(), kinds.end(), [&](const Kind& k) { return k.attention == attention && k.mlp == mlp; });
 }
 }  // namespace
+
+namespace {
+/// The counts of layer_params, the kinds aside.
+constexpr std::uint64_t layer_params::*layer_counts[] = {
+    &layer_params::total,        &layer_params::active,       &layer_params::experts,
+    &layer_params::linear,       &layer_params::expert_linear, &layer_params::native_bytes,
+    &layer_params::native_expert_bytes, &layer_params::native_scale_bytes, &layer_params::packed_params,
+    &layer_params::packed_expert_params};
+}  // namespace
+
+layer_params& layer_params::operator+=(const layer_params& other) {
+    for (const auto count : layer_counts) this->*count += other.*count;
+    return *this;
+}
+
+layer_params& layer_params::operator*=(std::uint64_t n) {
+    for (const auto count : layer_counts) this->*count *= n;
+    return *this;
+}
+
+bool layer_params::operator==(const layer_params& other) const {
+    for (const auto count : layer_counts)
+        if (count != &layer_params::active && this->*count != other.*count) return false;
+    return true;
+}
 
 outcome<param_breakdown> count_params(const model_config& m) {
     outcome<param_breakdown> out;
@@ -573,20 +460,7 @@ outcome<param_breakdown> count_params(const model_config& m) {
         const layer_summary& s = b->summary;
         total += s.total;
         active += s.active;
-        layer_params lp;
-        lp.attention = attention[i];
-        lp.mlp = mlps[i];
-        lp.total = narrow(std::min<u128>(s.total, max_param_count + 1));
-        lp.active = narrow(std::min<u128>(s.active, max_param_count + 1));
-        lp.experts = narrow(std::min<u128>(s.experts, max_param_count + 1));
-        lp.linear = narrow(std::min<u128>(s.linear, max_param_count + 1));
-        lp.expert_linear = narrow(std::min<u128>(s.expert_linear, max_param_count + 1));
-        lp.native_bytes = narrow(std::min<u128>(s.native, 4 * u128{max_param_count}));
-        lp.native_expert_bytes = narrow(std::min<u128>(s.native_expert, 4 * u128{max_param_count}));
-        lp.native_scale_bytes = narrow(std::min<u128>(s.native_scales, 4 * u128{max_param_count}));
-        lp.packed_params = narrow(std::min<u128>(s.packed_dense, max_param_count + 1));
-        lp.packed_expert_params = narrow(std::min<u128>(s.packed_expert, max_param_count + 1));
-        p.layers.push_back(lp);
+        p.layers.push_back(clamped_params(s, 1, attention[i], mlps[i]));
         if (i == 0 || s.total > largest.total) largest = s;
         if (total > max_param_count) break;
     }
@@ -613,18 +487,11 @@ outcome<param_breakdown> count_params(const model_config& m) {
         mtp_layer.linear += ex.linear;
         mtp_layer.native += ex.native + 2 * (3 * norm_params(m, h));
         mtp_layer.native_scales += ex.native_scales;
+        mtp_layer.packed_dense += ex.packed_dense;
         const u128 n = m.num_nextn_predict_layers;
         mtp = n * mtp_layer.total;
         mtp_active = n * mtp_layer.active;
-        p.mtp = narrow(std::min<u128>(mtp, max_param_count + 1));
-        p.mtp_linear = narrow(std::min<u128>(n * mtp_layer.linear, max_param_count + 1));
-        p.mtp_experts = narrow(std::min<u128>(n * mtp_layer.experts, max_param_count + 1));
-        p.mtp_expert_linear = narrow(std::min<u128>(n * mtp_layer.expert_linear, max_param_count + 1));
-        p.mtp_native_bytes = narrow(std::min<u128>(n * mtp_layer.native, 4 * u128{max_param_count}));
-        p.mtp_native_expert_bytes = narrow(std::min<u128>(n * mtp_layer.native_expert, 4 * u128{max_param_count}));
-        p.mtp_native_scale_bytes = narrow(std::min<u128>(n * mtp_layer.native_scales, 4 * u128{max_param_count}));
-        p.mtp_packed_params = narrow(std::min<u128>(n * (mtp_layer.packed_dense + ex.packed_dense), max_param_count + 1));
-        p.mtp_packed_expert_params = narrow(std::min<u128>(n * mtp_layer.packed_expert, max_param_count + 1));
+        p.mtp_layer = clamped_params(mtp_layer, n, attention.back(), mlps.back());
     }
     const u128 vision = m.vision_params;
     const u128 all = total + embedding + lm_head + final_norm + mtp + vision;

@@ -14,10 +14,10 @@ nlohmann::ordered_json to_json_value(const comparison& cmp) {
     ordered_json out = ordered_json::object();
     if (cmp.errors.empty()) {
         const auto& b = cmp.memplan.per_gpu;
-        ordered_json figures{{"total_bytes", b.total}, {"params", cmp.memplan.params}};
-        detail::add_breakdown_parts(figures, b);
-        figures["misc"] = b.misc;
-        out["memplan"] = figures;
+        ordered_json ours{{"total_bytes", b.total}, {"params", cmp.memplan.params}};
+        detail::add_memory_parts(ours, b);
+        ours["misc"] = b.misc;
+        out["memplan"] = ours;
     } else {
         out["memplan"] = nullptr;
     }

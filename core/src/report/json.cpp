@@ -22,7 +22,7 @@ std::string to_json(const estimate_result& r, const estimate_config* config) {
     return dump_json(detail::result_json(r, config));
 }
 
-void detail::add_breakdown_parts(ordered_json& out, const memory_breakdown& b) {
+void detail::add_memory_parts(ordered_json& out, const memory_breakdown& b) {
     out["weights"] = b.weights;
     out["gradients"] = b.gradients;
     out["optimizer_states"] = b.optimizer_states;
@@ -40,7 +40,7 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
         out["params"] = r.params;
         out["data_parallel"] = r.data_parallel;
         ordered_json per_gpu = ordered_json::object();
-        detail::add_breakdown_parts(per_gpu, b);
+        add_memory_parts(per_gpu, b);
         per_gpu["dequant_workspace"] = b.dequant_workspace;
         per_gpu["misc"] = b.misc;
         per_gpu["total"] = b.total;

@@ -12,9 +12,9 @@ namespace memplan::detail {
 /// The result object of `memplan estimate`; with `config`, its resolved-configuration echo.
 nlohmann::ordered_json result_json(const estimate_result& result, const estimate_config* config);
 
-/// Appends the seven parts every breakdown shares, in the order of memory_breakdown: weights,
-/// gradients, optimizer_states, activations, logits, communication, kv_cache.
-void add_breakdown_parts(nlohmann::ordered_json& out, const memory_breakdown& breakdown);
+/// Adds the per-GPU parts that every result object lists, in their order (weights, gradients,
+/// optimizer_states, activations, logits, communication, kv_cache), to `out`.
+void add_memory_parts(nlohmann::ordered_json& out, const memory_breakdown& parts);
 
 /// The configuration's schema fields as JSON sections ({"mode":…, "parallel":{…}, …}),
 /// in schema order; an optional field left unset is null (report/schema_json.cpp).

@@ -57,20 +57,35 @@ struct context {
     }
 };
 
-tool_comparison not_expressible(const char* tool, const char* version, const char* source, const char* units,
-                                const std::string& lacks) {
+/// A tool's comparison before its figures: which tool, whether it can describe the run, what it lacks.
+tool_comparison described(const char* tool, const char* version, const char* source, const char* units,
+                          bool expressible, const std::string& lacks) {
     tool_comparison t;
     t.tool = tool;
     t.version = version;
     t.source = source;
     t.units = units;
-    t.expressible = false;
+    t.expressible = expressible;
     t.lacks = lacks;
     return t;
 }
 
-/// What keeps DeepSpeed's estimator from describing the run ("" when it can).
-std::string deepspeed_blockers(const context& x, std::int64_t stage) {
+tool_comparison not_expressible(const char* tool, const char* version, const char* source, const char* units,
+                                const std::string& lacks) {
+    return described(tool, version, source, units, false, lacks);
+}
+
+/// DeepSpeed splits GPUs into nodes × GPUs per node; memplan's total must be such a product.
+bool deepspeed_layout(const estimate_config& c, std::uint64_t& per_node, std::uint64_t& nodes) {
+    per_node = std::min(c.parallel.gpus, c.parallel.gpus_per_node);
+    if (per_node == 0 || c.parallel.gpus % per_node != 0) return false;
+    nodes = c.parallel.gpus / per_node;
+    return per_node <= 1024 && nodes <= 65536;
+}
+
+/// What keeps DeepSpeed's estimator from describing the run ("" when it can), and the nodes it
+/// splits the GPUs into.
+std::string deepspeed_blockers(const context& x, std::int64_t stage, std::uint64_t& per_node, std::uint64_t& nodes) {
     const auto& c = x.c;
     if (!x.train()) return "the estimator covers training only";
     if (c.parallel.zero_stage != stage)
@@ -83,15 +98,8 @@ std::string deepspeed_blockers(const context& x, std::int64_t stage) {
     if (bytes_of(c.train.weight_dtype) != 2) return "the estimator assumes 16-bit weights";
     if (c.parallel.offload_optimizer == offload_target::nvme || c.parallel.offload_params == offload_target::nvme)
         return "the estimator has no NVMe offload column";
+    if (!deepspeed_layout(c, per_node, nodes)) return "the GPUs are not 1 to 65536 whole nodes of gpus_per_node GPUs";
     return "";
-}
-
-/// DeepSpeed splits GPUs into nodes × GPUs per node; memplan's total must be such a product.
-bool deepspeed_layout(const estimate_config& c, std::uint64_t& per_node, std::uint64_t& nodes) {
-    per_node = std::min(c.parallel.gpus, c.parallel.gpus_per_node);
-    if (per_node == 0 || c.parallel.gpus % per_node != 0) return false;
-    nodes = c.parallel.gpus / per_node;
-    return per_node <= 1024 && nodes <= 65536;
 }
 
 const char* const ds_units = "GiB labelled GB";
@@ -109,23 +117,16 @@ tool_comparison deepspeed_zero2(const context& x, deepspeed_zero2_formula formul
                               : "DeepSpeed v0.14.3 and later, commit f4cb866c2eba (2P + 18P/N)";
     const char* source = doc ? "microsoft/DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py@e7dd28a23d3d"
                              : "microsoft/DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py@f4cb866c2eba";
-    std::string blocked = deepspeed_blockers(x, 2);
     std::uint64_t per_node = 0, nodes = 0;
-    if (blocked.empty() && !deepspeed_layout(x.c, per_node, nodes))
-        blocked = "the GPUs are not 1 to 65536 whole nodes of gpus_per_node GPUs";
+    std::string blocked = deepspeed_blockers(x, 2, per_node, nodes);
     if (blocked.empty() && x.params > max_param_count) blocked = "the parameter count is above 2^49";
     if (!blocked.empty()) return not_expressible(tool, version, source, ds_units, blocked);
     const auto rows = deepspeed_zero2_estimate(x.params, per_node, nodes, formula);
     if (!rows.ok()) return not_expressible(tool, version, source, ds_units, join(rows.errors));
     const bool offload = x.c.parallel.offload_optimizer == offload_target::cpu;
     const auto& row = rows.value[offload ? 0 : 1];
-    tool_comparison t;
-    t.tool = tool;
-    t.version = version;
-    t.source = source;
-    t.units = ds_units;
-    t.expressible = true;
-    t.lacks = "model states only: no activations, logits, buckets or framework overhead";
+    const std::string lacks = "model states only: no activations, logits, buckets or framework overhead";
+    tool_comparison t = described(tool, version, source, ds_units, true, lacks);
     t.figure_bytes = row.gpu_bytes;
     t.figure_text = ratio_text(row.gpu_bytes, bytes_per_gib, 2) + " GB";
     const std::string ds_words =
@@ -148,10 +149,8 @@ tool_comparison deepspeed_zero3(const context& x) {
     const char* tool = "deepspeed_zero3_doc";
     const char* version = "DeepSpeed estimate_zero3_model_states_mem_needs (unchanged since 2021; as documented)";
     const char* source = "microsoft/DeepSpeed deepspeed/runtime/zero/stage3.py@38327e07f6cd";
-    std::string blocked = deepspeed_blockers(x, 3);
     std::uint64_t per_node = 0, nodes = 0;
-    if (blocked.empty() && !deepspeed_layout(x.c, per_node, nodes))
-        blocked = "the GPUs are not 1 to 65536 whole nodes of gpus_per_node GPUs";
+    std::string blocked = deepspeed_blockers(x, 3, per_node, nodes);
     if (blocked.empty() && !x.has_architecture)
         blocked = "largest_layer_params needs the architecture (an explicit parameter count is not enough)";
     if (blocked.empty() && x.params > max_param_count) blocked = "the parameter count is above 2^49";
@@ -166,14 +165,9 @@ tool_comparison deepspeed_zero3(const context& x) {
     const bool off_opt = x.c.parallel.offload_optimizer == offload_target::cpu;
     const std::size_t index = off_param ? 0 : off_opt ? 2 : 4;  // zero_init=1 rows; the GPU column ignores zero_init
     const auto& row = rows.value[index];
-    tool_comparison t;
-    t.tool = tool;
-    t.version = version;
-    t.source = source;
-    t.units = ds_units;
-    t.expressible = true;
-    t.lacks = "model states and the largest layer only (largest_layer_params = " + dec(largest) +
-              ", the largest single module); no activations, logits, reduce bucket or prefetch";
+    const std::string lacks = "model states and the largest layer only (largest_layer_params = " + dec(largest) +
+                              ", the largest single module); no activations, logits, reduce bucket or prefetch";
+    tool_comparison t = described(tool, version, source, ds_units, true, lacks);
     t.figure_bytes = row.gpu_bytes;
     t.figure_text = ratio_text(row.gpu_bytes, bytes_per_gib, 2) + " GB";
     const std::uint64_t largest_bytes = 4 * largest;
@@ -234,18 +228,13 @@ tool_comparison megatron(const context& x) {
     }
     const auto mg = megatron_theoretical_memory(a);
     if (!mg.errors.empty()) return not_expressible(tool, version, source, units, join(mg.errors));
-    tool_comparison t;
-    t.tool = tool;
-    t.version = version;
-    t.source = source;
-    t.units = units;
-    t.expressible = true;
-    t.lacks = std::string("vocabulary padded to ") + dec(a.padded_vocab_size) +
-              "; no linear biases, learned positions or communication buffers; activations of a GPT block (" +
-              (mg.sequence_parallel_path ? "sequence parallel + selective recompute formula"
-                                         : "formula without sequence parallelism, x1.05") + ")" +
-              (c.train.recompute == recompute_mode::full
-                   ? "; full recompute is not modelled: that formula stores every activation" : "");
+    const std::string lacks = std::string("vocabulary padded to ") + dec(a.padded_vocab_size) +
+                              "; no linear biases, learned positions or communication buffers; activations of a GPT block (" +
+                              (mg.sequence_parallel_path ? "sequence parallel + selective recompute formula"
+                                                         : "formula without sequence parallelism, x1.05") + ")" +
+                              (c.train.recompute == recompute_mode::full
+                                   ? "; full recompute is not modelled: that formula stores every activation" : "");
+    tool_comparison t = described(tool, version, source, units, true, lacks);
     const std::uint64_t states = ceil_bytes(mg.weight_and_optimizer_mib * mib);
     const std::uint64_t acts = ceil_bytes(mg.activation_mib * mib);
     t.figure_bytes = states + acts;
@@ -268,6 +257,27 @@ tool_comparison megatron(const context& x) {
     return t;
 }
 
+/// The arguments both EleutherAI scripts take by the same names: the layout, ZeRO and its buckets,
+/// activation checkpointing, the batch, the sequence and the block's sizes.
+template <class Args>
+void eleuther_common_args(const context& x, Args& a) {
+    const auto& c = x.c;
+    a.num_gpus = c.parallel.gpus;
+    a.tensor_parallel_size = c.parallel.tp;
+    a.pipeline_parallel_size = c.parallel.pp;
+    a.partition_activations = c.parallel.partition_activations;
+    a.zero_stage = c.parallel.zero_stage;
+    a.zero_allgather_bucket_size = static_cast<double>(c.parallel.zero_bucket_params);
+    a.zero3_max_live_params = static_cast<double>(c.parallel.zero3_max_live_params);
+    a.checkpoint_activations = c.train.recompute != recompute_mode::none;
+    a.infer = !x.train();
+    a.batch_size_per_gpu = x.train() ? c.train.micro_batch : c.infer.batch;
+    a.sequence_length = x.train() ? c.train.seq_len : c.infer.context_len;
+    a.hidden_size = c.model.hidden_size;
+    a.num_attention_heads = c.model.num_attention_heads;
+    a.num_layers = c.model.num_hidden_layers;
+}
+
 tool_comparison eleuther_calc(const context& x) {
     const char* tool = "eleuther_calc_transformer_mem";
     const char* version = "EleutherAI cookbook calc_transformer_mem.py, commit 827ee3b293a6 (2026-03-15)";
@@ -284,22 +294,9 @@ tool_comparison eleuther_calc(const context& x) {
     if (!blocked.empty()) return not_expressible(tool, version, source, units, blocked);
     const auto& m = c.model;
     eleuther_calc_args a;
-    a.num_gpus = c.parallel.gpus;
-    a.tensor_parallel_size = c.parallel.tp;
-    a.pipeline_parallel_size = c.parallel.pp;
-    a.partition_activations = c.parallel.partition_activations;
-    a.zero_stage = c.parallel.zero_stage;
-    a.zero_allgather_bucket_size = static_cast<double>(c.parallel.zero_bucket_params);
-    a.zero3_max_live_params = static_cast<double>(c.parallel.zero3_max_live_params);
-    a.checkpoint_activations = c.train.recompute != recompute_mode::none;
-    a.infer = !x.train();
-    a.batch_size_per_gpu = x.train() ? c.train.micro_batch : c.infer.batch;
-    a.sequence_length = x.train() ? c.train.seq_len : c.infer.context_len;
+    eleuther_common_args(x, a);
     a.output_tokens = 0;
     a.vocab_size = m.vocab_size;
-    a.hidden_size = m.hidden_size;
-    a.num_attention_heads = m.num_attention_heads;
-    a.num_layers = m.num_hidden_layers;
     a.ffn_expansion_factor = static_cast<double>(resolved_ffn(m)) / static_cast<double>(m.hidden_size);
     a.num_mlp_linears = m.mlp == mlp_kind::gated ? 3 : 2;
     a.kv_size_ratio = static_cast<double>(resolved_kv_heads(m)) / static_cast<double>(m.num_attention_heads);
@@ -312,17 +309,12 @@ tool_comparison eleuther_calc(const context& x) {
     }
     const auto e = eleuther_calc_transformer_mem(a);
     if (!e.errors.empty()) return not_expressible(tool, version, source, units, join(e.errors));
-    tool_comparison t;
-    t.tool = tool;
-    t.version = version;
-    t.source = source;
-    t.units = units;
-    t.expressible = true;
-    t.lacks = "its own parameter count (" + fixed_text(e.total_params, 0) + " vs memplan's " + dec(x.params) +
-              ": two embedding matrices, learned positions, 8h LayerNorm per layer, no biases)" +
-              (c.train.optimizer != optimizer_kind::adam && c.train.optimizer != optimizer_kind::sgd_momentum
-                   ? "; optimizer given as adamw" : "") +
-              (m.num_experts != 0 ? "; every expert counted as a full MLP" : "");
+    const std::string lacks = "its own parameter count (" + fixed_text(e.total_params, 0) + " vs memplan's " + dec(x.params) +
+                              ": two embedding matrices, learned positions, 8h LayerNorm per layer, no biases)" +
+                              (c.train.optimizer != optimizer_kind::adam && c.train.optimizer != optimizer_kind::sgd_momentum
+                                   ? "; optimizer given as adamw" : "") +
+                              (m.num_experts != 0 ? "; every expert counted as a full MLP" : "");
+    tool_comparison t = described(tool, version, source, units, true, lacks);
     const std::uint64_t weights = ceil_bytes(e.per_gpu_model_gib * gib);
     t.figure_bytes = ceil_bytes(e.per_gpu_total_gib * gib);
     t.figure_text = fixed_text(e.per_gpu_total_gib, 2) + " GiB";
@@ -363,32 +355,14 @@ tool_comparison eleuther_transformer_mem(const context& x) {
     else if (c.parallel.cp != 1 || c.parallel.ep != 1) blocked = "the script has no context or expert parallelism";
     if (!blocked.empty()) return not_expressible(tool, version, source, units, blocked);
     eleuther_args a;
+    eleuther_common_args(x, a);
     a.params = x.params;
-    a.num_gpus = c.parallel.gpus;
-    a.tensor_parallel_size = c.parallel.tp;
-    a.pipeline_parallel_size = c.parallel.pp;
-    a.partition_activations = c.parallel.partition_activations;
-    a.zero_stage = c.parallel.zero_stage;
-    a.checkpoint_activations = c.train.recompute != recompute_mode::none;
-    a.batch_size_per_gpu = x.train() ? c.train.micro_batch : c.infer.batch;
-    a.hidden_size = c.model.hidden_size;
-    a.num_attention_heads = c.model.num_attention_heads;
-    a.sequence_length = x.train() ? c.train.seq_len : c.infer.context_len;
-    a.num_layers = c.model.num_hidden_layers;
     a.fp32_model = bytes_of(x.train() ? c.train.weight_dtype : c.infer.weight_dtype) == 4;
     a.fp32_grads = c.train.grad_dtype == dtype::fp32;
-    a.zero_allgather_bucket_size = static_cast<double>(c.parallel.zero_bucket_params);
-    a.zero3_max_live_params = static_cast<double>(c.parallel.zero3_max_live_params);
-    a.infer = !x.train();
     const auto e = eleuther_transformer_mem(a);
     if (!e.errors.empty() || e.rows.empty()) return not_expressible(tool, version, source, units, join(e.errors));
-    tool_comparison t;
-    t.tool = tool;
-    t.version = version;
-    t.source = source;
-    t.units = units;
-    t.expressible = true;
-    t.lacks = "weights in 2 or 4 bytes only; no grouped-query attention";
+    tool_comparison t =
+        described(tool, version, source, units, true, "weights in 2 or 4 bytes only; no grouped-query attention");
     auto row = [&](const std::string& label) {
         for (const auto& r : e.rows)
             if (r.label == label) return ceil_bytes(r.gib * gib);
@@ -444,14 +418,9 @@ tool_comparison accelerate(const context& x) {
     const accelerate_row* row = nullptr;
     for (const auto& r : rows.value)
         if (r.dtype == row_name) row = &r;
-    tool_comparison t;
-    t.tool = tool;
-    t.version = version;
-    t.source = source;
-    t.units = units;
-    t.expressible = true;
-    t.lacks = std::string("the whole model on one device (no parallelism); buffers of the real module not counted; ") +
-              "row " + row_name + (x.train() ? ", column \"Training using Adam\"" : ", column \"Total Size\"");
+    const std::string lacks = std::string("the whole model on one device (no parallelism); buffers of the real module not counted; ") +
+                              "row " + row_name + (x.train() ? ", column \"Training using Adam\"" : ", column \"Total Size\"");
+    tool_comparison t = described(tool, version, source, units, true, lacks);
     if (x.train()) {
         t.figure_bytes = row->training_bytes;
         t.figure_text = row->training_text;

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "base/checks.hpp"
+#include "config/names.hpp"
 #include "memplan/base/units.hpp"
 
 namespace memplan {
@@ -94,7 +95,7 @@ outcome<estimate_config> transformer_mem_config(const transformer_mem_flags& f) 
     c.train.seq_len = e.sequence_length;
     c.train.recompute = e.checkpoint_activations ? recompute_mode::full : recompute_mode::none;
     if (f.recompute && !parse_enum(*f.recompute, c.train.recompute))
-        out.errors.push_back({"recompute", "must be one of: none, selective, full"});
+        out.errors.push_back({"recompute", "must be one of: " + detail::names_of(recompute_mode{}).joined(", ")});
     c.train.flash_attention = f.flash_attention;
     c.train.weight_dtype = e.fp32_model ? dtype::fp32 : dtype::bf16;
     // Gradients follow the weights unless --fp32-grads asks for fp32 accumulation.

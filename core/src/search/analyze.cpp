@@ -14,6 +14,7 @@
 #include "memplan/serving/serving.hpp"
 #include "base/bisect.hpp"
 #include "base/small_sort.hpp"
+#include "serving/engines.hpp"
 
 namespace memplan {
 
@@ -351,15 +352,12 @@ serving_analysis serving_for_analysis(const estimate_config& c, const estimate_r
         if (len >= 2)
             add("infer.max_model_len", text(len), text(len / 2),
                 [len](estimate_config& k) { k.infer.max_model_len = len / 2; });
-        if (inf.engine == serving_engine::vllm && inf.gpu_memory_utilization_permille < 950)
-            add("infer.gpu_memory_utilization_permille", text(inf.gpu_memory_utilization_permille),
-                text(std::uint64_t{950}), [](estimate_config& k) { k.infer.gpu_memory_utilization_permille = 950; });
-        if (inf.engine == serving_engine::sglang && inf.mem_fraction_static_permille < 950)
-            add("infer.mem_fraction_static_permille", text(inf.mem_fraction_static_permille), text(std::uint64_t{950}),
-                [](estimate_config& k) { k.infer.mem_fraction_static_permille = 950; });
-        if (inf.engine == serving_engine::trtllm && inf.free_gpu_memory_fraction_permille < 950)
-            add("infer.free_gpu_memory_fraction_permille", text(inf.free_gpu_memory_fraction_permille),
-                text(std::uint64_t{950}), [](estimate_config& k) { k.infer.free_gpu_memory_fraction_permille = 950; });
+        // The engine's share of the GPU (its utilization or fraction) raised to 0.95.
+        const detail::engine* e = detail::find_engine(inf.engine);
+        if (e != nullptr && inf.*(e->share_permille) < 950) {
+            const auto share = e->share_permille;
+            add(e->share_field, text(inf.*share), text(std::uint64_t{950}), [share](estimate_config& k) { k.infer.*share = 950; });
+        }
     } else if (inf.context_len >= 2) {
         add("infer.context_len", text(inf.context_len), text(inf.context_len / 2), [](estimate_config& k) {
             k.infer.context_len /= 2;

@@ -1,5 +1,5 @@
-// memplan — transformer architectures: family defaults of Hugging Face model types and exact
-// parameter counts (total, active per token, and where they live).
+// memplan — transformer architectures: exact parameter counts (total, active per token, and where
+// they live) and the cache layout per layer kind; the families' defaults are memplan/model/families.hpp.
 #pragma once
 
 #include <cstdint>
@@ -8,17 +8,10 @@
 
 #include "memplan/base/types.hpp"
 #include "memplan/config/config.hpp"
+#include "memplan/model/families.hpp"
 #include "memplan/model/parts.hpp"
 
 namespace memplan {
-
-/// Structural defaults of a Hugging Face `model_type` (norm, MLP, biases, tying, dropout, norms per
-/// layer); sizes stay 0. Known families: gpt2, gpt_neox, llama, mistral, mixtral, qwen2, qwen2_moe,
-/// gemma, gemma2, phi3. Anything else (and "") gets the GPT-style defaults of model_config.
-model_config family_defaults(const std::string& model_type);
-
-/// True when `model_type` is one of the families above.
-bool is_known_family(const std::string& model_type);
 
 /// One decoder layer's parameters (layer i of the model), split by how they are sharded and packed.
 struct layer_params {
@@ -34,6 +27,16 @@ struct layer_params {
     std::uint64_t native_bytes = 0, native_expert_bytes = 0;
     std::uint64_t native_scale_bytes = 0;  ///< scales and zero points inside those bytes
     std::uint64_t packed_params = 0, packed_expert_params = 0;  ///< weights the checkpoint packs (outside / inside experts)
+
+    /// Adds `other`'s counts (the kinds stay): the sums of several layers.
+    layer_params& operator+=(const layer_params& other);
+    /// `n` such layers: every count times n (the kinds stay).
+    layer_params& operator*=(std::uint64_t n);
+    /// The same weights: equal in the nine counts that size a layer's memory (total, experts, linear,
+    /// expert_linear, the three native byte counts, the two packed counts); `active` and the kinds
+    /// are not compared.
+    bool operator==(const layer_params& other) const;
+    bool operator!=(const layer_params& other) const { return !(*this == other); }
 };
 
 /// Parameters of a model, split by where they live. Every count is exact.
@@ -49,12 +52,9 @@ struct param_breakdown {
     std::uint64_t per_layer_linear = 0;  ///< weights of that block's linear layers outside the routed experts
     std::uint64_t per_layer_expert_linear = 0;  ///< weight matrices of that block's routed experts
     std::vector<layer_params> layers;    ///< every decoder layer, in order
-    std::uint64_t mtp = 0;               ///< multi-token-prediction modules loaded (0 unless model.mtp)
-    std::uint64_t mtp_linear = 0;        ///< their linear weights outside routed experts
-    std::uint64_t mtp_experts = 0;       ///< their routed-expert parameters
-    std::uint64_t mtp_expert_linear = 0; ///< their routed-expert weight matrices
-    std::uint64_t mtp_native_bytes = 0, mtp_native_expert_bytes = 0, mtp_native_scale_bytes = 0;
-    std::uint64_t mtp_packed_params = 0, mtp_packed_expert_params = 0;
+    /// The multi-token-prediction modules loaded, all of them together (each a decoder layer like the
+    /// last plus its own norms and eh_proj; the last layer's kinds); every count 0 unless model.mtp.
+    layer_params mtp_layer;
     std::uint64_t vision = 0;            ///< vision tower and projector (first stage)
     model_param_parts parts;             ///< where the parameters live (sums to total and active)
 };

@@ -1,6 +1,8 @@
 // memplan — serving as the engines count it: the KV cache pool vLLM, SGLang and TensorRT-LLM size at
 // start-up, whether one max_model_len request fits (the engine starts), and how many fit at once.
-// The arithmetic of each engine is reproduced from its source (docs/serving.md names file and commit).
+// The arithmetic of each engine is reproduced from its source (docs/serving.md names file and commit;
+// each engine's own file, core/src/serving/vllm.cpp, sglang.cpp, trtllm.cpp, holds it and its
+// upstream version, the result's engine_version; budget.cpp the step they share).
 #pragma once
 
 #include <cstdint>
@@ -11,12 +13,6 @@
 #include "memplan/base/types.hpp"
 
 namespace memplan {
-
-/// Upstream sources whose arithmetic serving_for() reproduces (also the result's engine_version).
-constexpr const char* vllm_version = "vLLM V1 engine, vllm/v1/core/kv_cache_utils.py at commit 001cabc1";
-constexpr const char* sglang_version = "SGLang, python/sglang/srt/model_executor/model_runner.py at commit 01cc04e2";
-constexpr const char* trtllm_version =
-    "TensorRT-LLM, cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp at commit b35ac1b6";
 
 /// Non-torch memory assumed when infer.non_torch_bytes is not given: 0.5 GiB (vLLM logs 0.10–0.35 GiB
 /// on one GPU and more with NCCL buffers under tensor parallelism).

@@ -1,0 +1,514 @@
+// The model families: one row each (memplan/model/families.hpp). Each row's structure follows the
+// modules Hugging Face transformers instantiates for the family (the modelling file is named at each
+// row), and its key reader the family's configuration class and modelling file.
+#include "memplan/model/families.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace memplan {
+
+namespace {
+using A = attention_kind;
+using F = layer_mlp_kind;
+
+/// memplan's explicit per-layer lists (a resolved model) take precedence over the HF patterns.
+bool own_attention(const hf_config_keys& keys, const model_config& m) {
+    return keys.contains("layer_types") && !m.layer_attention.empty();
+}
+bool own_mlp(const hf_config_keys& keys) { return keys.contains("mlp_layer_types"); }
+
+// ---------------------------------------------------------------------------------------------
+// Key readers that several rows share
+
+/// modeling_deepseek_v3.py / modeling_glm4_moe.py: layers ≥ first_k_dense_replace (and a multiple of
+/// moe_layer_freq, DeepSeek-V2's modeling_deepseek.py) are MoE with n_routed_experts of
+/// moe_intermediate_size and one shared MLP of n_shared_experts · moe_intermediate_size.
+void read_deepseek_moe(hf_config_keys& keys, model_config& m) {
+    const std::uint64_t L = m.num_hidden_layers;
+    m.num_experts = keys.integer("n_routed_experts", m.num_experts, 0, 65536);
+    const std::uint64_t shared = keys.integer("n_shared_experts", 0, 0, 1024);
+    const std::uint64_t first_dense = keys.integer("first_k_dense_replace", 0, 0, 65536);
+    const std::uint64_t freq = keys.integer("moe_layer_freq", 1, 1, 65536);
+    if (shared != 0 && m.moe_intermediate_size != 0) m.shared_expert_intermediate_size = shared * m.moe_intermediate_size;
+    if (!own_mlp(keys) && m.num_experts != 0 && L != 0 &&
+        (keys.contains("first_k_dense_replace") || keys.contains("moe_layer_freq"))) {
+        m.layer_mlp.assign(L, F::dense);
+        for (std::uint64_t i = first_dense; i < L; ++i)
+            if (i % freq == 0) m.layer_mlp[i] = F::moe;
+    }
+}
+
+/// DeepSeek's MoE layout, then MLA on every layer when kv_lora_rank is given. Nulls read as absent:
+/// q_lora_rank null means queries are projected directly (DeepSeek-V2-Lite).
+void read_deepseek(hf_config_keys& keys, model_config& m) {
+    read_deepseek_moe(keys, m);
+    if (!own_attention(keys, m) && keys.given("kv_lora_rank")) {
+        m.layer_attention.assign(m.num_hidden_layers, A::mla);
+        m.sliding_window_layers = 0;
+    }
+}
+
+/// modeling_qwen3_moe.py: layer i is sparse when not in mlp_only_layers and (i + 1) % decoder_sparse_step == 0.
+void read_qwen_moe(hf_config_keys& keys, model_config& m) {
+    const std::uint64_t L = m.num_hidden_layers;
+    const std::uint64_t step = keys.integer("decoder_sparse_step", 1, 1, 65536);
+    std::vector<char> dense_only;
+    if (keys.index_list("mlp_only_layers", L, dense_only) && !own_mlp(keys) && m.num_experts != 0 && L != 0 &&
+        (keys.contains("decoder_sparse_step") || keys.contains("mlp_only_layers"))) {
+        m.layer_mlp.assign(L, F::dense);
+        for (std::uint64_t i = 0; i < L; ++i)
+            if (!dense_only[i] && (i + 1) % step == 0) m.layer_mlp[i] = F::moe;
+    }
+}
+
+/// configuration_gemma3.py: layer i slides unless (i + 1) % sliding_window_pattern == 0 (default 6).
+void read_gemma3(hf_config_keys& keys, model_config& m) {
+    const std::uint64_t L = m.num_hidden_layers;
+    if (L == 0 || keys.contains("layer_types") || m.sliding_window == 0) return;
+    const std::uint64_t pattern = keys.integer("sliding_window_pattern", 6, 1, 65536);
+    m.layer_attention.assign(L, A::sliding);
+    for (std::uint64_t i = 0; i < L; ++i)
+        if ((i + 1) % pattern == 0) m.layer_attention[i] = A::full;
+}
+
+/// configuration_llama4.py / modeling_llama4.py: experts and the shared expert are intermediate_size
+/// wide, dense layers intermediate_size_mlp; moe_layers default every interleave_moe_layer_step-th
+/// layer; no_rope_layers (1 = RoPE layer, chunked attention; 0 = NoPE, global) default every 4th NoPE.
+/// Both widths are required: Llama4TextConfig's defaults (8192, 16384) would be silent guesses.
+void read_llama4(hf_config_keys& keys, model_config& m) {
+    if (keys.contains("moe_intermediate_size")) return;
+    const std::uint64_t L = m.num_hidden_layers;
+    const std::uint64_t expert_ffn = m.intermediate_size;
+    if (expert_ffn == 0) keys.fail("intermediate_size", "is required for a Llama 4 config (the experts' width)");
+    m.moe_intermediate_size = expert_ffn;
+    m.shared_expert_intermediate_size = expert_ffn;
+    m.intermediate_size = keys.integer("intermediate_size_mlp", 0, 0, 1048576);
+    const std::uint64_t step = keys.integer("interleave_moe_layer_step", 1, 1, 65536);
+    bool use_qk_norm = false;
+    keys.boolean("use_qk_norm", use_qk_norm);  // L2 norm without weights: no parameters
+    if (L == 0) return;
+    std::vector<char> moe;
+    if (keys.given("moe_layers")) keys.index_list("moe_layers", L, moe);
+    else {
+        moe.assign(L, false);
+        for (std::uint64_t i = step - 1; i < L; i += step) moe[i] = true;
+    }
+    m.layer_mlp.assign(L, F::dense);
+    for (std::uint64_t i = 0; i < L; ++i)
+        if (moe[i] && m.num_experts != 0) m.layer_mlp[i] = F::moe;
+    if (m.intermediate_size == 0) {
+        if (std::find(m.layer_mlp.begin(), m.layer_mlp.end(), F::dense) != m.layer_mlp.end())
+            keys.fail("intermediate_size_mlp", "is required for a Llama 4 config with dense layers (their width)");
+        m.intermediate_size = expert_ffn;  // no dense layer uses it
+    }
+    m.attention_chunk_size = keys.integer("attention_chunk_size", 0, 0, 16777216);
+    std::vector<char> rope(L);
+    for (std::uint64_t i = 0; i < L; ++i) rope[i] = (i + 1) % 4 != 0 ? 1 : 0;
+    std::vector<char> given;
+    if (keys.flag_list("no_rope_layers", given)) {
+        if (given.size() != L) keys.fail("no_rope_layers", "must list one 0/1 entry per layer (" + std::to_string(L) + ")");
+        else rope = given;
+    }
+    m.layer_attention.assign(L, A::full);
+    if (m.attention_chunk_size != 0)
+        for (std::uint64_t i = 0; i < L; ++i)
+            if (rope[i] != 0) m.layer_attention[i] = A::chunked;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keys that several rows list
+
+const family_key moe_step_keys[] = {
+    {"decoder_sparse_step", "MoE on layer i when (i + 1) % decoder_sparse_step == 0"},
+    {"mlp_only_layers", "layers kept dense"}};
+const family_key vision_key = {"vision_config", "the vision tower, counted with its projector"};
+const family_key mtp_key = {"num_nextn_predict_layers", "multi-token-prediction modules (loaded with model.mtp)"};
+
+const family_key n_routed_experts = {"n_routed_experts", "routed experts per MoE layer"};
+const family_key n_shared_experts = {"n_shared_experts",
+                                     "shared experts: one MLP of n_shared_experts · moe_intermediate_size"};
+const family_key first_k_dense_replace = {"first_k_dense_replace", "the first k layers are dense, the others MoE"};
+
+std::vector<family_key> deepseek_keys() {
+    return {n_routed_experts,
+            n_shared_experts,
+            first_k_dense_replace,
+            {"moe_layer_freq", "MoE on every moe_layer_freq-th layer from first_k_dense_replace on"},
+            {"kv_lora_rank", "multi-head latent attention on every layer: the latent cached per token"},
+            {"q_lora_rank", "MLA query compression rank (null: queries projected directly)"},
+            {"qk_nope_head_dim", "MLA query and key width without rotary embedding"},
+            {"qk_rope_head_dim", "MLA decoupled rotary key width, cached beside the latent"},
+            {"v_head_dim", "MLA value head width"},
+            mtp_key};
+}
+
+/// A row of the table, built field by field.
+class row {
+public:
+    row(const char* model_type, const char* label) {
+        f_.model_type = model_type;
+        f_.label = label;
+    }
+    row& aliases(std::vector<const char*> names) { return set(f_.aliases, std::move(names)); }
+    /// Llama-style block: RMSNorm, gated MLP, no biases, no dropout, untied embeddings
+    /// (Touvron et al. 2023, §2.2; modeling_llama.py).
+    row& llama_style() {
+        model_config& m = f_.defaults;
+        m.norm = norm_kind::rmsnorm;
+        m.mlp = mlp_kind::gated;
+        m.qkv_bias = m.attention_out_bias = m.mlp_bias = false;
+        m.dropout = false;
+        m.tie_word_embeddings = false;
+        return *this;
+    }
+    /// One structural default set to `value`.
+    template <class T, class V>
+    row& with(T model_config::*field, V value) {
+        f_.defaults.*field = static_cast<T>(value);
+        return *this;
+    }
+    row& keys(std::vector<family_key> list) { return set(f_.keys, std::move(list)); }
+    row& size_key(const memplan::size_alias& alias) {
+        f_.size_aliases.push_back(alias);
+        return *this;
+    }
+    row& reads(void (*fn)(hf_config_keys&, model_config&)) { return set(f_.read_keys, fn); }
+    row& text_config_defaults(void (*fn)(const hf_config_keys&, model_config&)) {
+        return set(f_.text_config_defaults, fn);
+    }
+    row& window_period(std::uint64_t period) { return set(f_.window_period, period); }
+    row& context_from_positions() { return set(f_.context_from_positions, true); }
+    row& attention_bias_without_output() { return set(f_.attention_bias_on_output, false); }
+    row& mxfp4_checkpoint() { return set(f_.mxfp4_checkpoint, true); }
+    row& multimodal(const char* text_type, vision_tower kind) {
+        f_.text_config_type = text_type;
+        return set(f_.tower, kind);
+    }
+    row& tower(vision_tower kind) { return set(f_.tower, kind); }
+    row& layers(std::vector<attention_kind> attention, std::vector<layer_mlp_kind> mlp) {
+        f_.attention_kinds = std::move(attention);
+        return set(f_.mlp_kinds, std::move(mlp));
+    }
+    row& fused_qkv(const char* module) { return set(f_.fused_qkv, module); }
+    row& sglang_swa_pool() { return set(f_.sglang_swa_pool, true); }
+    operator model_family() const { return f_; }
+
+private:
+    template <class T, class V>
+    row& set(T& field, V&& value) {
+        field = std::forward<V>(value);
+        return *this;
+    }
+    model_family f_;
+};
+
+/// modeling_gemma3.py: Gemma 2's block (four norms per layer, tied) plus q_norm/k_norm over head_dim.
+/// The multimodal gemma3 and its language model gemma3_text.
+row gemma3_row(const char* model_type) {
+    return row(model_type, "Gemma 3")
+        .llama_style()
+        .with(&model_config::tie_word_embeddings, true)
+        .with(&model_config::norms_per_layer, 4)
+        .with(&model_config::qk_norm, true)
+        .keys({{"sliding_window_pattern", "every sliding_window_pattern-th layer global, the others sliding (default 6)"},
+               vision_key})
+        .reads(read_gemma3)
+        .layers({A::full, A::sliding}, {F::dense});
+}
+
+/// modeling_llama4.py: Llama4TextMoe = router (no bias) + experts + an ungated shared expert; the L2
+/// QK-norm has no weights. The multimodal llama4 and its language model llama4_text.
+row llama4_row(const char* model_type) {
+    return row(model_type, "Llama 4")
+        .llama_style()
+        .with(&model_config::shared_expert_gate, false)
+        .keys({{"interleave_moe_layer_step", "MoE on every step-th layer when moe_layers is not given"},
+               {"moe_layers", "the MoE layers"},
+               {"intermediate_size_mlp", "width of the dense layers (intermediate_size is the experts')"},
+               {"attention_chunk_size", "tokens per chunk of the chunked-attention (RoPE) layers"},
+               {"no_rope_layers", "one 0/1 per layer: 1 a chunked RoPE layer, 0 a global NoPE layer"},
+               {"use_qk_norm", "an L2 norm of queries and keys without weights (no parameters)"},
+               vision_key})
+        .reads(read_llama4)
+        .layers({A::full, A::chunked}, {F::dense, F::moe});
+}
+}  // namespace
+
+const std::vector<model_family>& model_families() {
+    // Built once; immutable afterwards.
+    static const std::vector<model_family> table = {
+        // modeling_gpt2.py: Conv1D layers with biases, LayerNorm, learned positions, tied lm_head, dropout 0.1.
+        row("gpt2", "GPT-2")
+            .size_key({"n_positions", &model_config::learned_positions, 0, 16777216,
+                         "learned position table, also the context limit"})
+            .context_from_positions()
+            .fused_qkv("c_attn")
+            .layers({A::full}, {F::dense}),
+        // modeling_gpt_neox.py: biases everywhere, LayerNorm, rotary, untied embed_out; Pythia trains without dropout.
+        row("gpt_neox", "GPT-NeoX")
+            .with(&model_config::tie_word_embeddings, false)
+            .with(&model_config::dropout, false)
+            .layers({A::full}, {F::dense}),
+        row("llama", "Llama")
+            .aliases({"mistral", "mixtral", "phi3", "phi4", "ministral"})
+            .llama_style()
+            .layers({A::full, A::sliding}, {F::dense, F::moe}),
+        row("mistral3", "Mistral 3")
+            .llama_style()
+            .keys({vision_key})
+            .multimodal("mistral", vision_tower::pixtral)
+            .layers({A::full, A::sliding}, {F::dense}),
+        // modeling_qwen2.py: q_proj, k_proj, v_proj with bias=True, o_proj without.
+        row("qwen2", "Qwen2")
+            .aliases({"qwen2_5_vl_text"})
+            .llama_style()
+            .with(&model_config::qkv_bias, true)
+            .layers({A::full, A::sliding}, {F::dense}),
+        row("qwen2_moe", "Qwen2-MoE")
+            .llama_style()
+            .with(&model_config::qkv_bias, true)
+            .keys({moe_step_keys[0], moe_step_keys[1]})
+            .reads(read_qwen_moe)
+            .layers({A::full, A::sliding}, {F::dense, F::moe}),
+        // Gemma ties lm_head to embed_tokens (Gemma Team 2024, §2).
+        row("gemma", "Gemma").llama_style().with(&model_config::tie_word_embeddings, true).layers({A::full}, {F::dense}),
+        // modeling_gemma2.py: pre- and post-norm around attention and MLP; even layers (0, 2, …) slide,
+        // odd ones attend globally.
+        row("gemma2", "Gemma 2")
+            .llama_style()
+            .with(&model_config::tie_word_embeddings, true)
+            .with(&model_config::norms_per_layer, 4)
+            .window_period(2)
+            .layers({A::full, A::sliding}, {F::dense}),
+        gemma3_row("gemma3").multimodal("gemma3_text", vision_tower::siglip),
+        gemma3_row("gemma3_text")
+            // configuration_gemma3.py Gemma3TextConfig defaults, which the released text_config objects rely on.
+            .text_config_defaults([](const hf_config_keys& keys, model_config& m) {
+                if (m.vocab_size == 0) m.vocab_size = 262208;
+                if (m.num_attention_heads == 0) m.num_attention_heads = 8;
+                if (m.num_key_value_heads == 0) m.num_key_value_heads = 4;
+                if (m.head_dim == 0) m.head_dim = 256;
+                if (m.sliding_window == 0 && !keys.contains("sliding_window")) m.sliding_window = 4096;
+            }),
+        // modeling_qwen3.py / modeling_qwen3_moe.py: no biases, q_norm and k_norm (RMSNorm over head_dim).
+        row("qwen3", "Qwen3").llama_style().with(&model_config::qk_norm, true).layers({A::full, A::sliding}, {F::dense}),
+        row("qwen3_moe", "Qwen3-MoE")
+            .llama_style()
+            .with(&model_config::qk_norm, true)
+            .keys({moe_step_keys[0], moe_step_keys[1]})
+            .reads(read_qwen_moe)
+            .layers({A::full, A::sliding}, {F::dense, F::moe}),
+        // modeling_qwen3_next.py (Qwen3NextAttention): q_proj emits queries and a sigmoid gate, QK-norm;
+        // Qwen2-MoE-style sparse block with a gated shared expert; Gated DeltaNet linear-attention layers.
+        row("qwen3_next", "Qwen3-Next")
+            .llama_style()
+            .with(&model_config::qk_norm, true)
+            .with(&model_config::attention_output_gate, true)
+            .keys({moe_step_keys[0], moe_step_keys[1],
+                   {"full_attention_interval", "every interval-th layer full attention, the others linear (default 4)"},
+                   {"linear_num_key_heads", "Gated DeltaNet key heads"},
+                   {"linear_num_value_heads", "Gated DeltaNet value heads"},
+                   {"linear_key_head_dim", "Gated DeltaNet key head width"},
+                   {"linear_value_head_dim", "Gated DeltaNet value head width"},
+                   {"linear_conv_kernel_dim", "Gated DeltaNet causal convolution kernel"}})
+            .reads([](hf_config_keys& keys, model_config& m) {
+                read_qwen_moe(keys, m);
+                const std::uint64_t L = m.num_hidden_layers;
+                if (L != 0 && !keys.contains("layer_types")) {
+                    // configuration_qwen3_next.py: layer_types default, every full_attention_interval-th layer full.
+                    const std::uint64_t interval = keys.integer("full_attention_interval", 4, 1, 65536);
+                    m.layer_attention.assign(L, A::linear);
+                    for (std::uint64_t i = 0; i < L; ++i)
+                        if ((i + 1) % interval == 0) m.layer_attention[i] = A::full;
+                } else {
+                    keys.integer("full_attention_interval", 4, 1, 65536);
+                }
+            })
+            .layers({A::full, A::linear}, {F::dense, F::moe}),
+        // modeling_deepseek_v3.py: MLA, shared experts without a gate; V3 routers carry
+        // e_score_correction_bias, V2's none.
+        row("deepseek_v2", "DeepSeek-V2")
+            .llama_style()
+            .with(&model_config::shared_expert_gate, false)
+            .keys(deepseek_keys())
+            .reads(read_deepseek)
+            .layers({A::mla}, {F::dense, F::moe}),
+        row("deepseek_v3", "DeepSeek-V3")
+            .aliases({"kimi_k2"})
+            .llama_style()
+            .with(&model_config::shared_expert_gate, false)
+            .with(&model_config::router_bias, true)
+            .keys(deepseek_keys())
+            .reads(read_deepseek)
+            .layers({A::mla}, {F::dense, F::moe}),
+        // modeling_glm4_moe.py: q/k/v biases (attention_bias; o_proj has none); router with
+        // e_score_correction_bias; DeepSeek's MoE layout; q_norm/k_norm with use_qk_norm.
+        row("glm4_moe", "GLM-4-MoE")
+            .llama_style()
+            .with(&model_config::shared_expert_gate, false)
+            .with(&model_config::router_bias, true)
+            .keys({n_routed_experts, n_shared_experts, first_k_dense_replace,
+                   {"use_qk_norm", "RMSNorm of queries and keys over head_dim (q_norm, k_norm)"}, mtp_key})
+            .reads([](hf_config_keys& keys, model_config& m) {
+                read_deepseek_moe(keys, m);
+                keys.boolean("use_qk_norm", m.qk_norm);
+            })
+            .attention_bias_without_output()
+            .layers({A::full}, {F::dense, F::moe}),
+        llama4_row("llama4")
+            .multimodal("llama4_text", vision_tower::llama4)
+            // SGLang's is_hybrid_swa_model lists Llama4ForConditionalGeneration (its chunked layers).
+            .sglang_swa_pool(),
+        llama4_row("llama4_text").tower(vision_tower::llama4),  // a flattened config's vision_config is Llama 4's
+        // modeling_gpt_oss.py: biases on q/k/v/o (attention_bias), sinks per head, router and expert biases.
+        row("gpt_oss", "gpt-oss")
+            .llama_style()
+            .with(&model_config::qkv_bias, true)
+            .with(&model_config::attention_out_bias, true)
+            .with(&model_config::mlp_bias, true)
+            .with(&model_config::attention_sinks, true)
+            .with(&model_config::router_bias, true)
+            .size_key({"experts_per_token", &model_config::experts_per_token, 0, 65536,
+                         "experts each token is routed to (num_experts_per_tok)"})
+            // transformers quantizer_mxfp4.py: only the MoE experts are MXFP4; gpt-oss lists attention,
+            // router, embeddings and lm_head in modules_to_not_convert.
+            .mxfp4_checkpoint()
+            // SGLang's is_hybrid_swa_model lists GptOssForCausalLM.
+            .sglang_swa_pool()
+            .layers({A::full, A::sliding}, {F::moe}),
+        // modeling_jamba.py: attention or Mamba-1 mixer, then a dense MLP or MoE, two RMSNorms per layer.
+        row("jamba", "Jamba")
+            .llama_style()
+            .with(&model_config::mamba_version, 1)
+            .keys({{"attn_layer_period", "attention where i % attn_layer_period == attn_layer_offset (default 8)"},
+                   {"attn_layer_offset", "see attn_layer_period (default 4); Mamba elsewhere"},
+                   {"expert_layer_period", "MoE where i % expert_layer_period == expert_layer_offset (default 2)"},
+                   {"expert_layer_offset", "see expert_layer_period (default 1); dense elsewhere"},
+                   {"mamba_d_state", "SSM state size N (default 16)"},
+                   {"mamba_d_conv", "causal convolution kernel K (default 4)"},
+                   {"mamba_expand", "inner width I = mamba_expand · hidden_size (default 2)"},
+                   {"mamba_dt_rank", "Δ projection rank, or \"auto\" = ⌈hidden_size / 16⌉"}})
+            .reads([](hf_config_keys& keys, model_config& m) {
+                // modeling_jamba.py: attention where i % attn_layer_period == attn_layer_offset, Mamba
+                // elsewhere; MoE where i % expert_layer_period == expert_layer_offset. Mamba-1: I =
+                // mamba_expand · h, dt_rank "auto" = ceil(h / 16).
+                const std::uint64_t L = m.num_hidden_layers;
+                if (L == 0 || own_attention(keys, m)) return;
+                const std::uint64_t ap = keys.integer("attn_layer_period", 8, 1, 65536);
+                const std::uint64_t ao = keys.integer("attn_layer_offset", 4, 0, 65536);
+                const std::uint64_t ep = keys.integer("expert_layer_period", 2, 1, 65536);
+                const std::uint64_t eo = keys.integer("expert_layer_offset", 1, 0, 65536);
+                m.layer_attention.assign(L, A::mamba);
+                m.layer_mlp.assign(L, F::dense);
+                for (std::uint64_t i = 0; i < L; ++i) {
+                    if (i % ap == ao) m.layer_attention[i] = A::full;
+                    if (i % ep == eo && m.num_experts != 0) m.layer_mlp[i] = F::moe;
+                }
+                m.mamba_d_state = keys.integer("mamba_d_state", 16, 1, 65536);
+                m.mamba_d_conv = keys.integer("mamba_d_conv", 4, 1, 1024);
+                m.mamba_d_inner = keys.integer("mamba_expand", 2, 1, 1024) * m.hidden_size;
+                m.mamba_dt_rank = (m.hidden_size + 15) / 16;
+                if (!keys.integer_or_word("mamba_dt_rank", "auto", m.mamba_dt_rank))
+                    keys.fail("mamba_dt_rank", "must be a positive integer or \"auto\"");
+                // mamba_conv_bias / mamba_proj_bias are read as memplan keys of the same name (defaults true / false).
+            })
+            .layers({A::full, A::mamba}, {F::dense, F::moe}),
+        // modeling_nemotron_h.py: each layer is one RMSNorm and one mixer (Mamba-2, attention or a
+        // squared-ReLU MLP up/down).
+        row("nemotron_h", "Nemotron-H")
+            .llama_style()
+            .with(&model_config::mlp, mlp_kind::plain)
+            .with(&model_config::norms_per_layer, 1)
+            .with(&model_config::mamba_version, 2)
+            .keys({{"hybrid_override_pattern", "one character per layer: M Mamba-2, * attention, - MLP"},
+                   {"mamba_num_heads", "Mamba-2 heads"},
+                   {"mamba_head_dim", "Mamba-2 head width: I = mamba_num_heads · mamba_head_dim (default 64)"},
+                   {"ssm_state_size", "SSM state size N (default 128)"},
+                   {"n_groups", "Mamba-2 B/C groups G (default 8)"},
+                   {"conv_kernel", "causal convolution kernel K (default 4)"},
+                   {"mamba_d_state", "memplan's SSM state size, when given"},
+                   {"mamba_d_conv", "memplan's convolution kernel, when given"},
+                   {"use_conv_bias", "a bias on the Mamba convolution"},
+                   {"use_bias", "biases on the Mamba projections"},
+                   {"attention_head_dim", "head_dim of the attention layers"}})
+            .reads([](hf_config_keys& keys, model_config& m) {
+                // modeling_nemotron_h.py: hybrid_override_pattern gives each layer's one mixer: M = Mamba-2,
+                // * = attention, - = MLP. I = mamba_num_heads · mamba_head_dim.
+                const std::uint64_t L = m.num_hidden_layers;
+                if (L == 0 || !keys.contains("hybrid_override_pattern")) return;
+                std::string pattern;
+                keys.text("hybrid_override_pattern", pattern);
+                if (pattern.size() != L) {
+                    keys.fail("hybrid_override_pattern", "must have one character per layer (" + std::to_string(L) + ")");
+                } else {
+                    m.layer_attention.assign(L, A::none);
+                    m.layer_mlp.assign(L, F::none);
+                    for (std::uint64_t i = 0; i < L; ++i) {
+                        const char c = pattern[i];
+                        if (c == 'M') m.layer_attention[i] = A::mamba;
+                        else if (c == '*') m.layer_attention[i] = A::full;
+                        else if (c == '-') m.layer_mlp[i] = F::dense;
+                        else {
+                            keys.fail("hybrid_override_pattern", std::string("has a layer kind '") + c +
+                                                                     "' that is not supported yet (M, *, - are)");
+                            break;
+                        }
+                    }
+                }
+                m.mamba_num_heads = keys.integer("mamba_num_heads", 0, 0, 65536);
+                m.mamba_d_inner = m.mamba_num_heads * keys.integer("mamba_head_dim", 64, 1, 65536);
+                m.mamba_d_state = keys.integer("ssm_state_size", 128, 1, 65536);
+                m.mamba_n_groups = keys.integer("n_groups", 8, 1, 65536);
+                m.mamba_d_conv = keys.integer("conv_kernel", 4, 1, 1024);
+                keys.boolean("use_conv_bias", m.mamba_conv_bias);
+                keys.boolean("use_bias", m.mamba_proj_bias);
+                if (keys.contains("attention_head_dim")) m.head_dim = keys.integer("attention_head_dim", m.head_dim, 1, 65536);
+            })
+            .layers({A::full, A::mamba, A::none}, {F::dense, F::none}),
+    };
+    return table;
+}
+
+const model_family* find_family(const std::string& model_type) {
+    for (const model_family& f : model_families()) {
+        if (model_type == f.model_type) return &f;
+        for (const char* alias : f.aliases)
+            if (model_type == alias) return &f;
+    }
+    return nullptr;
+}
+
+const std::vector<const char*>& family_only_keys() {
+    // The keys some row lists, and others that no family memplan knows defines; built once.
+    static const std::vector<const char*> keys = {
+        "n_routed_experts", "n_shared_experts", "num_shared_experts", "first_k_dense_replace", "moe_layer_freq",
+        "interleave_moe_layer_step", "moe_layers", "decoder_sparse_step", "mlp_only_layers", "expert_layer_period",
+        "expert_layer_offset", "attn_layer_period", "attn_layer_offset", "hybrid_override_pattern",
+        "layers_block_type", "sliding_window_pattern", "attention_chunk_size", "no_rope_layers",
+        "full_attention_interval", "linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim",
+        "linear_value_head_dim", "linear_conv_kernel_dim", "mamba_d_state", "mamba_d_conv", "mamba_expand",
+        "mamba_dt_rank", "mamba_num_heads", "mamba_head_dim", "ssm_state_size", "n_groups", "conv_kernel",
+        "num_nextn_predict_layers", "mtp_num_hidden_layers", "kv_lora_rank", "q_lora_rank", "qk_nope_head_dim",
+        "qk_rope_head_dim", "v_head_dim", "intermediate_size_mlp", "use_qk_norm", "vision_config", "audio_config",
+        "attn_type_list", "moe_shared_expert_intermediate_size", "shared_intermediate_size", "index_n_heads",
+        "moe_intermediate_size_mlp", "num_experts_per_layer", "moe_every_n_layers", "dense_intermediate_size"};
+    return keys;
+}
+
+bool family_reads(const model_family& family, const char* key) {
+    return std::any_of(family.keys.begin(), family.keys.end(),
+                       [key](const family_key& k) { return std::string(k.name) == key; });
+}
+
+model_config family_defaults(const std::string& model_type) {
+    // Without a row, GPT-style: LayerNorm, plain MLP, biases, dropout, tied embeddings.
+    const model_family* f = find_family(model_type);
+    model_config m = f != nullptr ? f->defaults : model_config{};
+    m.model_type = model_type;
+    return m;
+}
+
+bool is_known_family(const std::string& model_type) { return find_family(model_type) != nullptr; }
+
+}  // namespace memplan

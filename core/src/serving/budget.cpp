@@ -1,0 +1,291 @@
+// The budget step every serving engine shares (memplan/serving.hpp, docs/serving.md): the layers on
+// the GPU and their pages, the draft's weights and layers (a draft model or the MTP modules), the
+// memory the engines do not give their KV cache (weights, activation peak, non-torch memory), and the
+// result's common fields; then the engine's own pool arithmetic (engines.cpp: vllm.cpp, sglang.cpp,
+// trtllm.cpp). Exact integers throughout; each formula names the upstream file it reproduces.
+#include "memplan/serving/serving.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "base/checks.hpp"
+#include "memory/stage.hpp"
+#include "memplan/model/arch.hpp"
+#include "serving/engines.hpp"
+
+namespace memplan {
+
+// The cache layout per layer kind comes from the architecture (memplan/arch.hpp: kv_layer_groups).
+
+namespace {
+using detail::ceil_div;
+using detail::engine;
+using detail::layer_spec;
+using detail::to_u64;
+using detail::u128;
+
+/// Bytes of one cached element of `type` in the engines' KV caches (fp8: 1 byte; validate() admits
+/// only fp32, bf16, fp16 and fp8 with an engine).
+u128 kv_element_bytes(dtype type) { return dtype_bits(type) / 8; }
+
+/// KV bytes per token of one layer on one tensor-parallel rank. GQA: 2 · kv_heads/tp · head_dim ·
+/// bytes, the KV heads replicated when tp exceeds them (vLLM: max(1, kv_heads // tp),
+/// vllm/config/model.py get_num_kv_heads; SGLang: model_config.get_num_kv_heads(tp)); MLA: one latent
+/// of latent_dim per token, replicated on every rank, no ×2 (vLLM MLAAttentionSpec.real_page_size_bytes).
+u128 token_bytes_of(const kv_layer_group& g, std::uint64_t tp, dtype kv) {
+    if (g.kind == attention_kind::mla) return u128{g.latent_dim} * kv_element_bytes(kv);
+    return 2 * ceil_div(g.kv_heads, tp) * g.head_dim * kv_element_bytes(kv);
+}
+
+/// The GPU's layers: the reported stage's share of each layer kind (sliding layers in proportion,
+/// as infer_memory.cpp counts them) and, with a draft model or MTP modules, the draft's layers.
+/// Linear-attention and Mamba layers are covered for the engines with a state page (vLLM: its hybrid
+/// allocator), with one pipeline stage; the other engines refuse them with a message naming the assumption.
+std::vector<layer_spec> layers_on_gpu(const estimate_config& c, const engine& e, std::uint64_t stage_layers,
+                                      const model_config* draft, diagnostics& errors) {
+    const model_config& m = c.model;
+    const std::uint64_t tp = c.parallel.tp;
+    const dtype kv = c.infer.kv_dtype;
+    std::vector<layer_spec> out;
+    std::uint64_t left = stage_layers;
+    const auto groups = kv_layer_groups(m);
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+        const kv_layer_group& g = groups[i];
+        const bool recurrent = g.kind == attention_kind::linear || g.kind == attention_kind::mamba;
+        if (recurrent && e.state_page == nullptr) {
+            errors.push_back({"infer.engine", std::string(e.label) +
+                                                  "'s pools for linear-attention and Mamba state are not modelled by "
+                                                  "memplan (its hybrid arithmetic reproduces vLLM's allocator: "
+                                                  "infer.engine vllm)"});
+            return {};
+        }
+        if (recurrent && c.parallel.pp > 1) {
+            errors.push_back({"parallel.pp", std::string(e.label) + "'s grouping of linear-attention and Mamba layers "
+                                                                    "across pipeline stages is not modelled: serve with "
+                                                                    "parallel.pp 1"});
+            return {};
+        }
+        // The whole model on the GPU: every group's own count (layers without a cache, such as
+        // Nemotron-H's MLP-only layers, are in no group). A pipeline stage: every group but the last
+        // gets its proportional share rounded up; the last what is left.
+        const u128 share = stage_layers >= m.num_hidden_layers ? u128{g.layers}
+                           : i + 1 == groups.size()           ? u128{left}
+                                                   : std::min<u128>(left, ceil_div(u128{stage_layers} * g.layers,
+                                                                                   m.num_hidden_layers));
+        left -= static_cast<std::uint64_t>(share);
+        if (share == 0) continue;
+        layer_spec l{g.kind, recurrent ? 0 : token_bytes_of(g, tp, kv), g.window_tokens, share};
+        if (recurrent && !e.state_page(m, g.kind, tp, c.infer.state_dtype, l.state_bytes, errors)) return {};
+        out.push_back(l);
+    }
+    if (draft != nullptr)
+        for (const kv_layer_group& g : kv_layer_groups(*draft)) {
+            if (g.kind == attention_kind::linear || g.kind == attention_kind::mamba) {
+                errors.push_back({"infer.draft_preset", "a draft model with linear-attention or Mamba layers is not "
+                                                        "covered by memplan's engine arithmetic"});
+                return {};
+            }
+            layer_spec l{g.kind, token_bytes_of(g, tp, kv), g.window_tokens, g.layers};
+            l.draft = true;
+            out.push_back(l);
+        }
+    // MTP modules as the draft (model.mtp; vLLM speculative method "mtp"/"deepseek_mtp"): each module
+    // is one decoder layer like the model's last (arch.cpp count_params), whose attention joins the KV
+    // cache groups: vLLM registers the drafter's attention layers beside the target's
+    // (vllm/v1/worker/gpu_model_runner.py get_kv_cache_spec), num_nextn_predict_layers more layers.
+    if (m.mtp && m.num_nextn_predict_layers != 0) {
+        const auto kinds = resolved_layer_attention(m);
+        const attention_kind last = kinds.empty() ? attention_kind::full : kinds.back();
+        const kv_layer_group* g = nullptr;
+        for (const kv_layer_group& x : groups)
+            if (x.kind == last) g = &x;
+        if (g == nullptr || last == attention_kind::linear || last == attention_kind::mamba) {
+            errors.push_back({"model.mtp", "MTP modules on a model whose last layer keeps a recurrent state (or no "
+                                           "cache) are not covered by memplan's engine arithmetic"});
+            return {};
+        }
+        for (const layer_spec& l : out)
+            if (l.state_bytes != 0) {
+                errors.push_back({"model.mtp", "MTP speculative decoding on a model with linear-attention or Mamba "
+                                               "layers (extra state slots per speculative token) is not covered by "
+                                               "memplan's engine arithmetic"});
+                return {};
+            }
+        layer_spec l{g->kind, token_bytes_of(*g, tp, kv), g->window_tokens, m.num_nextn_predict_layers};
+        l.draft = true;
+        out.push_back(l);
+    }
+    return out;
+}
+
+/// The assumption behind MTP layers in the pools of the engines that page them otherwise (SGLang,
+/// TensorRT-LLM; vLLM's grouping is reproduced).
+void mtp_pool_warning(const estimate_config& c, const engine& e, diagnostics& warnings) {
+    if (c.model.mtp && c.model.num_nextn_predict_layers != 0 && !e.pages_mtp_layers)
+        warnings.push_back({"model.mtp", "the MTP modules' attention layers are counted as more layers of the one KV "
+                                         "pool (per-token bytes grow by their layers), as vLLM groups them; this "
+                                         "engine's own draft pool sizing is not reproduced"});
+}
+
+/// Activation peak of vLLM's profiling run (vllm/v1/worker/gpu_model_runner.py profile_run): a dummy
+/// forward of max_num_batched_tokens tokens, then the sampler on max_num_seqs rows. Named terms:
+/// forward = tokens × the widest set of bf16 tensors live inside one layer (residual, normed input,
+/// q, k, v, attention output, or the MLP's gate, up and product — infer_memory.cpp's
+/// forward_live_bytes_per_token); sampler = the kept hidden states (tokens × h × 2 B) + max_num_seqs ×
+/// vocab × (4 + 4) B (fp32 logits and their softmax). The peak is the larger of the two phases.
+u128 modelled_activation_peak(const estimate_config& c, std::uint64_t tokens, std::uint64_t seqs, bool last_stage) {
+    const model_config& m = c.model;
+    const u128 forward = u128{tokens} * detail::forward_live_bytes_per_token(m, c.parallel.tp);
+    const u128 sampler =
+        last_stage && m.vocab_size != 0 ? u128{tokens} * m.hidden_size * 2 + u128{seqs} * m.vocab_size * 8 : 0;
+    return std::max(forward, sampler);
+}
+
+/// vLLM's defaults of the scheduler step (vllm/engine/arg_utils.py get_batch_defaults, `vllm serve`):
+/// GPUs of 70 GiB or more (other than A100) 8192 tokens and 1024 sequences, others 2048 and 256.
+std::uint64_t default_batched_tokens(std::uint64_t capacity) { return capacity >= 70 * bytes_per_gib ? 8192 : 2048; }
+std::uint64_t default_num_seqs(std::uint64_t capacity) { return capacity >= 70 * bytes_per_gib ? 1024 : 256; }
+
+}  // namespace
+
+namespace detail {
+void token_pool_result(const engine_inputs& in, u128 blocks, u128 page, serving_result& s, diagnostics& warnings) {
+    const u128 tokens = blocks * page;
+    s.page_bytes = to_u64(in.token_bytes * page);
+    s.num_blocks = to_u64(blocks);
+    s.kv_capacity_tokens = to_u64(tokens);
+    s.kv_cache_bytes = to_u64(tokens * in.token_bytes);
+    s.draft_kv_cache_bytes = to_u64(tokens * in.draft_token_bytes);
+    s.blocks_per_request = to_u64(ceil_div(in.max_model_len, page));
+    s.max_concurrency_numerator = s.num_blocks;
+    s.max_concurrency_denominator = s.blocks_per_request;
+    s.starts = blocks > 0;
+    s.max_model_len_that_starts = to_u64(std::min<u128>(tokens, max_token_count));
+    if (s.starts && tokens < in.max_model_len)
+        warnings.push_back({"infer.max_model_len", "exceeds the KV pool (" + std::to_string(s.kv_capacity_tokens) +
+                                                       " tokens): one request cannot reach it"});
+}
+}  // namespace detail
+
+std::string gib_text(std::uint64_t bytes) {
+    const u128 hundredths = (u128{bytes} * 200 + bytes_per_gib) / (2 * u128{bytes_per_gib});  // round half up
+    const std::string cents = std::to_string(static_cast<unsigned>(hundredths % 100));
+    return detail::to_decimal(hundredths / 100) + "." + (cents.size() == 1 ? "0" : "") + cents;
+}
+
+serving_result serving_for(const estimate_config& c, const estimate_result& plain, diagnostics& warnings,
+                           diagnostics& errors) {
+    serving_result s;
+    const infer_config& inf = c.infer;
+    const parallel_config& p = c.parallel;
+    const engine* e = detail::find_engine(inf.engine);
+    if (c.mode != run_mode::infer || e == nullptr) return s;
+    s.present = true;
+    s.engine = to_string(inf.engine);
+    s.engine_version = e->version;
+    s.replicas = plain.data_parallel;
+    const u128 total = c.gpu_memory_bytes;
+    s.max_model_len = inf.max_model_len != 0 ? inf.max_model_len : inf.context_len;
+
+    // The draft model of speculative decoding: its weights (split over tp, in the serving weight
+    // dtype, bf16 when that is quantized) and its KV layers sit on every GPU beside the target's.
+    const bool has_draft = !inf.draft_preset.empty();
+    u128 draft_weights = 0;
+    if (has_draft) {
+        if (!inf.draft_model) {  // validate() refuses this first; kept so that no path divides by a missing draft
+            errors.push_back({"infer.draft_preset", "must be the id of a model preset (memplan presets)"});
+            return serving_result{};
+        }
+        const auto counted = count_params(*inf.draft_model);
+        if (!counted.ok()) {
+            errors.push_back({"infer.draft_preset", counted.errors.front().message});
+            return serving_result{};
+        }
+        const dtype wt = dtype_bits(inf.weight_dtype) < 16 ? dtype::bf16 : inf.weight_dtype;
+        draft_weights = detail::ceil_div(u128{counted.value.total} * dtype_bits(wt), 8 * u128{p.tp});
+    }
+    const std::vector<layer_spec> layers =
+        layers_on_gpu(c, *e, plain.details.layers_on_gpu, has_draft ? &*inf.draft_model : nullptr, errors);
+    if (!errors.empty()) return serving_result{};
+    if (layers.empty()) {  // no page to divide the memory by: refused, not divided by zero
+        errors.push_back({"model.layer_types", "has no layer with a KV cache or recurrent state on this GPU: the "
+                                               "engine arithmetic sizes a pool of such layers"});
+        return serving_result{};
+    }
+    mtp_pool_warning(c, *e, warnings);
+
+    // MTP modules as the draft (model.mtp): their weights — one decoder layer, enorm, hnorm, eh_proj
+    // and the final norm per module; the embedding and output head are the target's, shared at load:
+    // vLLM logs "Detected MTP model. Sharing target model embedding weights with the draft model." and
+    // the same for lm_head, vllm/v1/spec_decode/eagle.py load_model, llm_base_proposer.py in later
+    // releases) — are already in memplan's per-GPU weights (the last
+    // stage's, model_states.cpp); their own row is that count less the same model without them.
+    const bool mtp_draft = c.model.mtp && c.model.num_nextn_predict_layers != 0;
+    u128 mtp_weights = 0;
+    if (mtp_draft) {
+        if (has_draft) {
+            errors.push_back({"infer.draft_preset", "a draft model and the MTP modules (model.mtp) cannot both be the "
+                                                    "speculative-decoding draft"});
+            return serving_result{};
+        }
+        if (p.pp > 1) {
+            errors.push_back({"parallel.pp", "MTP speculative decoding with pipeline parallelism is not covered by "
+                                             "memplan's engine arithmetic: serve with parallel.pp 1"});
+            return serving_result{};
+        }
+        estimate_config without = c;
+        without.model.mtp = false;
+        without.infer.engine = serving_engine::none;
+        estimate_options options;
+        options.want_tensors = false;
+        const estimate_result alone = estimate_memory(without, options);
+        if (alone.errors.empty() && plain.per_gpu.weights > alone.per_gpu.weights)
+            mtp_weights = plain.per_gpu.weights - alone.per_gpu.weights;
+    }
+
+    // Measured overheads where given, else memplan's count, model or assumption (named in a warning).
+    // A measured infer.weights_bytes is the target's load ("Loading model weights took"); the drafter's
+    // weights are added to it. memplan's own count already holds the MTP modules.
+    const u128 weights = (inf.weights_bytes != 0 ? u128{inf.weights_bytes} + mtp_weights : u128{plain.per_gpu.weights}) +
+                         draft_weights;
+    draft_weights += mtp_weights;
+    const bool last_stage = plain.details.stage + 1 == p.pp;
+    const std::uint64_t batched = inf.max_num_batched_tokens != 0 ? inf.max_num_batched_tokens
+                                                                   : default_batched_tokens(c.gpu_memory_bytes);
+    const std::uint64_t seqs = inf.max_num_seqs != 0 ? inf.max_num_seqs : default_num_seqs(c.gpu_memory_bytes);
+    const u128 activation = inf.activation_peak_bytes != 0 ? u128{inf.activation_peak_bytes}
+                                                           : modelled_activation_peak(c, batched, seqs, last_stage);
+    const u128 non_torch = inf.non_torch_bytes != 0 ? u128{inf.non_torch_bytes} : u128{assumed_non_torch_bytes};
+    if (inf.non_torch_bytes == 0)
+        warnings.push_back({"infer.non_torch_bytes", "not given: " + gib_text(assumed_non_torch_bytes) +
+                                                         " GiB assumed (the engine logs it as non-torch memory)"});
+    s.weights_bytes = to_u64(weights);
+    s.draft_weights_bytes = to_u64(draft_weights);
+    s.non_torch_bytes = to_u64(non_torch);
+
+    u128 per_token = 0, draft_per_token = 0;  // KV bytes of one token over every layer of the GPU (of the draft's)
+    for (const layer_spec& l : layers) {
+        per_token += l.token_bytes * l.count;
+        if (l.draft) draft_per_token += l.token_bytes * l.count;
+    }
+    const u128 len = s.max_model_len;
+
+    const detail::engine_inputs in{c, layers, total, weights, activation, non_torch, per_token, draft_per_token, len, batched};
+    return e->size_pool(in, s, warnings, errors);
+}
+
+estimate_result estimate_with_engine(const estimate_config& c, const estimate_options& options) {
+    estimate_result r = estimate_memory(c, options);
+    if (!r.errors.empty() || c.mode != run_mode::infer || c.infer.engine == serving_engine::none) return r;
+    diagnostics errors;
+    r.serving = serving_for(c, r, r.warnings, errors);
+    if (!errors.empty()) {
+        estimate_result failed;
+        failed.errors = errors;
+        return failed;
+    }
+    if (!options.want_warnings) r.warnings.clear();  // serving_for's, which builds its own
+    return r;
+}
+
+}  // namespace memplan
