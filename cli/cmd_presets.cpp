@@ -11,6 +11,7 @@
 #include "memplan/io/explanations.hpp"
 #include "memplan/io/presets.hpp"
 #include "memplan/io/recipes.hpp"
+#include "memplan/serving/serving.hpp"
 #include "memplan/report/json.hpp"
 #include "memplan/config/schema.hpp"
 #include "report.hpp"
@@ -72,7 +73,16 @@ void print_explanations() {
             std::cout << "  " << e.label << " (" << e.key << ")\n    " << e.formula << "\n    Source: " << e.source << "\n";
     }
 }
+void print_engines() {
+    for (const engine_description& e : engine_descriptions())
+        std::cout << e.id << ": " << e.label << "\n    " << e.share_field << " (" << e.share_flag << ") " << e.share_of
+                  << "\n    budget: " << e.budget << "\n    reproduces: " << e.version << "\n";
+    std::cout << "budget terms (serving.*):\n";
+    for (const budget_term& t : budget_terms()) std::cout << "  " << t.label << " (" << t.key << "): " << t.formula << "\n";
+}
 }  // namespace
+
+int run_engines(const std::vector<std::string>& argv) { return run_listing(argv, engines_json, print_engines); }
 
 int run_recipes(const std::vector<std::string>& argv) { return run_listing(argv, recipes_json, print_recipes); }
 

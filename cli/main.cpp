@@ -59,6 +59,10 @@ const std::vector<command>& commands() {
          "  memplan explain [--json]\n"
          "      how each row of the per-GPU breakdown is computed, per run mode, with its sources\n",
          run_explain},
+        {"engines",
+         "  memplan engines [--json]\n"
+         "      the serving engines reproduced: each one's share field and flag, its budget, its upstream source\n",
+         run_engines},
         {"deepspeed-estimate",
          "  memplan deepspeed-estimate --stage 2|3 --params P [--largest-layer-params P] [--gpus-per-node N] [--nodes N]\n"
          "      DeepSpeed's estimate_zero2/3_model_states_mem_needs table, reproduced (its \"GB\" are GiB)\n",

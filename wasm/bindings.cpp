@@ -75,6 +75,9 @@ std::string recipes() { return memplan::recipes_json(); }
 /// How each breakdown row is computed, per run mode (`memplan explain --json`).
 std::string explanations() { return memplan::explanations_json(); }
 
+/// The serving engines reproduced and the terms of their budget (`memplan engines --json`).
+std::string engines() { return memplan::engines_json(); }
+
 /// A number as people write it ("80 GiB", "8,000", "32K"), read by the core's parser; `max` arrives as a
 /// double and is checked here only for being a whole number in range (the core's outcome JSON either way).
 std::string parse_quantity(std::string text, std::string field, double max) {
@@ -104,6 +107,7 @@ EMSCRIPTEN_BINDINGS(memplan) {
     emscripten::function("presetFits", &preset_fits);
     emscripten::function("recipes", &recipes);
     emscripten::function("explanations", &explanations);
+    emscripten::function("engines", &engines);
 }
 
 // ---- The numeric fast path (memplan/api/fast_estimate.hpp) behind web/memplan.js loadFastEstimator():

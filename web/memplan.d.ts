@@ -486,6 +486,35 @@ export interface Memplan {
    * parsed once; frozen. `memplan explain` prints the same.
    */
   explanations(): Explanations;
+  /**
+   * The serving engines memplan reproduces and the terms of the budget each divides into KV pages,
+   * parsed once; frozen. `memplan engines` prints the same.
+   */
+  engines(): Engines;
+}
+
+/** One serving engine memplan reproduces. */
+export interface EngineDescription {
+  /** Its infer.engine name: "vllm" */
+  readonly id: string;
+  /** As its project writes it: "vLLM" */
+  readonly label: string;
+  /** The upstream source (file and commit) whose arithmetic is reproduced. */
+  readonly version: string;
+  /** The configuration field of the GPU share it is given, in thousandths. */
+  readonly share_field: string;
+  /** The engine's own name of that share: "--gpu-memory-utilization" */
+  readonly share_flag: string;
+  /** What the share is a fraction of, in words. */
+  readonly share_of: string;
+  /** How it forms its KV budget, with the upstream function. */
+  readonly budget: string;
+}
+
+/** The engines and the terms of their budget (serving_result's fields). */
+export interface Engines {
+  readonly engines: readonly EngineDescription[];
+  readonly budget_terms: readonly { readonly key: string; readonly label: string; readonly formula: string }[];
 }
 
 /** A fine-tuning recipe: configuration fields set to fixed values. */

@@ -10,6 +10,7 @@
 //   mp.parseQuantity('80 GiB', 'gpu.memory_bytes');  // 85899345920; throws MemplanError naming the field
 //   mp.recipes();                      // the fine-tuning recipes (core/data/recipes.json), parsed once
 //   mp.explanations().train;           // how each breakdown row is computed (core/data/explanations.json)
+//   mp.engines().engines;              // the serving engines reproduced, with their budget's terms
 //   const fast = await loadFastEstimator();  // totals only, numbers in: for many configurations
 // Works in browsers (served over http) and in Node 20. Every failure throws an Error whose message
 // names the field; `error.errors` holds the core's [{field, message}] list.
@@ -144,6 +145,11 @@ export function wrap(core) {
      * last; parsed once and frozen (`memplan explain`).
      */
     explanations: once(() => JSON.parse(core.explanations()).modes),
+    /**
+     * The serving engines reproduced (`memplan engines`): {engines: [{id, label, version, share_field,
+     * share_flag, share_of, budget}], budget_terms: [{key, label, formula}]}, parsed once and frozen.
+     */
+    engines: once(() => JSON.parse(core.engines())),
     /**
      * A number as people write it ("8B", "8k", "80 GiB", "8,000,000,000", "1.5M"), read by the core's
      * parser (the CLI's): a whole number from 0 to max (default 2^53), or a MemplanError naming `field`.

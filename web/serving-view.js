@@ -9,44 +9,23 @@ import { adoptSlots, setFields } from './feature-slots.js';
 import { formatBytes, formatCount, formatExactBytes } from './format.js';
 import { usedValue } from './state.js';
 
-/** Engines' names as their projects write them. */
-const ENGINES = Object.freeze({ vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM' });
-
-/** Each engine's memory fraction field and the flag it stands for. */
-const FRACTION = Object.freeze({
-  vllm: { path: 'infer.gpu_memory_utilization_permille', flag: '--gpu-memory-utilization', of: 'of the GPU\'s memory for the whole engine' },
-  sglang: { path: 'infer.mem_fraction_static_permille', flag: '--mem-fraction-static', of: 'of the GPU\'s memory for weights and the KV pool' },
-  trtllm: { path: 'infer.free_gpu_memory_fraction_permille', flag: 'free_gpu_memory_fraction', of: 'of the memory free after loading becomes KV cache' },
-});
-
 /** Divisors of the schema's fraction units (display only: 900 permille is shown as 90 % and 0.9). */
 const UNIT_DIVISOR = Object.freeze({ permille: 1000, percent: 100 });
 const percent = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 });
 const decimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
 const ratio = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
-/** The budget's terms: key of `serving`, label, and how the engine counts it (docs/serving.md). */
-const TERMS = Object.freeze([
-  ['weights_bytes', 'Weights', 'memplan\'s per-GPU weights (tp, pp, ep, quantization), or infer.weights_bytes as the engine logs it ("Loading model weights took …").'],
-  ['draft_weights_bytes', 'Draft model weights', 'The draft of speculative decoding: a draft model (infer.draft_preset; its weights split over tp, bf16 when the target is quantized) or the model\'s MTP modules (model.mtp); its layers join the KV pool (serving.draft_kv_cache_bytes).'],
-  ['activation_peak_bytes', 'Activation peak', 'vLLM subtracts its profiling run\'s peak: the larger of a forward of max_num_batched_tokens tokens (the widest set of bf16 tensors live in one layer) and the sampler step (hidden states + max_num_seqs × vocab × 8 B of fp32 logits and softmax); TensorRT-LLM allocates its runtime buffers before the pool; SGLang does not subtract it (it lives in 1 − mem_fraction_static). infer.activation_peak_bytes replaces the model with a measured value.'],
-  ['non_torch_bytes', 'Non-torch memory', 'NCCL, cuBLAS and CUDA context growth outside PyTorch\'s allocator: infer.non_torch_bytes, else 0.5 GiB assumed (with a warning).'],
-  ['cuda_graph_bytes', 'CUDA graphs', 'Subtracted only when infer.cuda_graph_bytes is given and eager mode is off (vLLM captures its graphs after sizing the pool, inside the 1 − utilization margin).'],
-  ['kv_cache_bytes', 'KV cache pool', 'What is left: vLLM num_blocks = available // page_size // layers (page = 2 · block · KV heads/tp · head_dim · bytes per layer; MLA one latent); SGLang max_total_num_tokens = rest // cell; TensorRT-LLM blocks = ⌈allotted / bytes per token / tokens per block⌉.'],
-]);
-
-/** How each engine's budget is formed (docs/serving.md, "What is reproduced"). */
-const BUDGET = Object.freeze({
-  vllm: '⌈total × gpu_memory_utilization⌉ − weights − activation peak − non-torch (− CUDA graphs when given); vllm/v1/worker/gpu_worker.py determine_available_memory.',
-  sglang: 'Free after loading − total × (1 − mem_fraction_static); python/sglang/srt/model_executor/model_runner.py profile_max_num_token.',
-  trtllm: '(Free after loading) × free_gpu_memory_fraction; cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp calculateMaxNumBlocks.',
-});
-
 let wired = false;
 let schema = null;
+/** The core's engines by id ({id, label, share_field, share_flag, share_of, budget, version}) and the budget's terms. */
+let engines = new Map();
+let terms = [];
 
 function wire(mp) {
   schema = mp.schema();
+  const described = mp.engines();
+  engines = new Map(described.engines.map((e) => [e.id, e]));
+  terms = described.budget_terms;
   const panel = $('serving-panel');
   adoptSlots(panel);
   panel.addEventListener('click', (event) => {
@@ -62,12 +41,12 @@ function field(path) {
 
 /** "90 % of the GPU's memory (--gpu-memory-utilization 0.9)" from the resolved permille value. */
 function fractionText(result, engine) {
-  const f = FRACTION[engine];
-  const value = usedValue(result, f.path);
-  const spec = field(f.path);
+  const e = engines.get(engine);
+  const value = usedValue(result, e.share_field);
+  const spec = field(e.share_field);
   const divisor = spec && UNIT_DIVISOR[spec.unit];
   if (value === null || !divisor) return '';
-  return `${ENGINES[engine]}: ${percent.format(value / divisor)} ${f.of} (${f.flag} ${decimal.format(value / divisor)})`;
+  return `${e.label}: ${percent.format(value / divisor)} ${e.share_of} (${e.share_flag} ${decimal.format(value / divisor)})`;
 }
 
 function applyButton(path, value, text) {
@@ -75,7 +54,7 @@ function applyButton(path, value, text) {
 }
 
 function renderBar(s, unit) {
-  const parts = TERMS.map(([key]) => [key, s[key] || 0]);
+  const parts = terms.map((t) => [t.key, s[t.key] || 0]);
   const geometry = barGeometry(parts, s.budget_bytes, s.budget_bytes);
   const bar = $('serving-bar');
   bar.replaceChildren(...geometry.segments.map((g) => {
@@ -87,10 +66,10 @@ function renderBar(s, unit) {
   const engine = s.engine;
   const budget = el('li', null, { 'data-term': 'budget_bytes' });
   const how = el('details');
-  how.append(el('summary', 'how'), el('p', BUDGET[engine] || ''), el('p', 'Source: ' + s.engine_version, { class: 'source' }));
+  how.append(el('summary', 'how'), el('p', engines.has(engine) ? engines.get(engine).budget : ''), el('p', 'Source: ' + s.engine_version, { class: 'source' }));
   budget.append(el('strong', `Budget ${formatBytes(s.budget_bytes, unit)}`, { title: formatExactBytes(s.budget_bytes) }), ' ', how);
   const items = [budget];
-  for (const [key, label, formula] of TERMS) {
+  for (const { key, label, formula } of terms) {
     if (key === 'draft_weights_bytes' && !s[key]) continue;
     const li = el('li', null, { 'data-term': key });
     const details = el('details');
@@ -112,16 +91,16 @@ export function renderServing(mp, result, analysis, unit) {
   const engine = usedValue(result, 'infer.engine');
   const verdict = $('serving-verdict');
   const s = result.serving;
-  $('serving-fraction').textContent = ENGINES[engine] ? fractionText(result, engine) : '';
-  for (const [name, f] of Object.entries(FRACTION)) {
-    const slot = document.querySelector(`#serving-panel label[data-field="${f.path}"]`);
+  $('serving-fraction').textContent = engines.has(engine) ? fractionText(result, engine) : '';
+  for (const [name, e] of engines) {
+    const slot = document.querySelector(`#serving-panel label[data-field="${e.share_field}"]`);
     if (slot) slot.hidden = name !== engine;
   }
   if (!s) {
     verdict.className = 'feature-verdict';
-    verdict.textContent = ENGINES[engine]
+    verdict.textContent = engines.has(engine)
       ? 'Give a GPU size to see whether the engine starts.'
-      : 'Choose a serving engine (vLLM, SGLang, TensorRT-LLM) to see whether it starts, its KV blocks and how many requests run at once.';
+      : `Choose a serving engine (${[...engines.values()].map((e) => e.label).join(', ')}) to see whether it starts, its KV blocks and how many requests run at once.`;
     delete verdict.dataset.starts;
     delete verdict.dataset.key;
     delete $('serving-suggestions').dataset.key;
@@ -129,7 +108,7 @@ export function renderServing(mp, result, analysis, unit) {
     $('serving-bar').hidden = true;
     return;
   }
-  const name = ENGINES[s.engine] || s.engine;
+  const name = engines.has(s.engine) ? engines.get(s.engine).label : s.engine;
   // Redrawn only when it changes: a re-render between a button's mousedown and mouseup (a text field's
   // change on blur recomputes) would swallow the click.
   const key = JSON.stringify([s, unit]);

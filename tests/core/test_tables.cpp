@@ -16,6 +16,7 @@
 #include "memplan/io/presets.hpp"
 #include "memplan/model/arch.hpp"
 #include "memplan/model/families.hpp"
+#include "memplan/report/json.hpp"
 #include "memplan/serving/serving.hpp"
 #include "config/names.hpp"
 #include "serving/engines.hpp"
@@ -274,4 +275,47 @@ TEST_CASE("Serving engines: one registered entry per engine name, its version in
     }
     CHECK(engine_names != 0);
     CHECK(seen.size() == engine_names);
+}
+
+TEST_CASE("Serving engines: described once for the page and the CLI, the budget's terms serving's fields",
+          "[tables][engines]") {
+    // memplan engines --json / mp.engines(): each registered entry as it is, in registration order.
+    const nlohmann::json doc = nlohmann::json::parse(engines_json());
+    const auto& described = doc.at("engines");
+    REQUIRE(described.size() == detail::engines().size());
+    for (std::size_t i = 0; i < described.size(); ++i) {
+        const detail::engine& e = *detail::engines()[i];
+        const auto& d = described[i];
+        INFO(e.label);
+        CHECK(d.at("id") == to_string(e.id));
+        CHECK(d.at("label") == e.label);
+        CHECK(d.at("version") == e.version);
+        CHECK(d.at("share_field") == e.share_field);
+        CHECK(std::string(d.at("share_flag")).size() > 0);
+        CHECK(std::string(d.at("share_of")).rfind("of the ", 0) == 0);
+        CHECK(std::string(d.at("budget")).find(".py") + std::string(d.at("budget")).find(".cpp") != 2 * std::string::npos);
+    }
+    CHECK(described[0].at("share_flag") == "--gpu-memory-utilization");  // vllm/engine/arg_utils.py
+    // Every term is a byte field of the result's serving object, which the budget is divided into.
+    estimate_config c;
+    c.mode = run_mode::infer;
+    c.model = model_of("qwen3_8b.json");
+    c.gpu_memory_bytes = 80000000000ULL;
+    c.infer.engine = serving_engine::vllm;
+    const nlohmann::json result = nlohmann::json::parse(to_json(estimate_with_engine(c)));
+    const auto& terms = doc.at("budget_terms");
+    REQUIRE(terms.size() == budget_terms().size());
+    std::uint64_t parts = 0;
+    for (const auto& t : terms) {
+        INFO(t.at("key").get<std::string>());
+        REQUIRE(result.at("serving").contains(t.at("key").get<std::string>()));
+        CHECK(std::string(t.at("formula")).size() > 20);
+        if (t.at("key") != "draft_weights_bytes")  // already inside weights_bytes (target + draft)
+            parts += result.at("serving").at(t.at("key").get<std::string>()).get<std::uint64_t>();
+    }
+    // vLLM's budget: weights + activation peak + non-torch + graphs + the pool, less what the block
+    // rounding leaves over (under one block of every layer).
+    const std::uint64_t budget = result.at("serving").at("budget_bytes");
+    CHECK(parts <= budget);
+    CHECK(budget - parts < result.at("serving").at("page_bytes").get<std::uint64_t>());
 }

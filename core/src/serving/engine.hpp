@@ -49,6 +49,9 @@ struct engine {
     /// memplan analyze suggests raising it to 950.
     std::uint64_t infer_config::*share_permille;
     const char* share_field;
+    const char* share_flag;  ///< the engine's own name of that share ("--gpu-memory-utilization")
+    const char* share_of;    ///< what the share is a fraction of, in words
+    const char* budget;      ///< how the engine forms its KV budget, with the upstream function
     /// Its state page of one linear-attention or Mamba layer on one tp rank; null: its pools for such
     /// layers are not modelled, and models with them are refused.
     bool (*state_page)(const model_config& model, attention_kind kind, std::uint64_t tp, dtype state, u128& out,

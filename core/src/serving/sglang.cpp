@@ -94,6 +94,9 @@ serving_result sglang_size_pool(const engine_inputs& in, serving_result s, diagn
 extern const engine sglang_engine{serving_engine::sglang, "SGLang",
                                   "SGLang, python/sglang/srt/model_executor/model_runner.py at commit 01cc04e2",
                                   &infer_config::mem_fraction_static_permille, "infer.mem_fraction_static_permille",
+                                  "--mem-fraction-static", "of the GPU's memory for weights and the KV pool",
+                                  "Free after loading − total × (1 − mem_fraction_static); "
+                                  "python/sglang/srt/model_executor/model_runner.py profile_max_num_token.",
                                   /*state_page=*/nullptr, /*pages_mtp_layers=*/false, sglang_size_pool};
 
 }  // namespace memplan::detail

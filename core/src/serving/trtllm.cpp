@@ -52,6 +52,9 @@ serving_result trtllm_size_pool(const engine_inputs& in, serving_result s, diagn
 extern const engine trtllm_engine{serving_engine::trtllm, "TensorRT-LLM",
                                   "TensorRT-LLM, cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp at commit b35ac1b6",
                                   &infer_config::free_gpu_memory_fraction_permille, "infer.free_gpu_memory_fraction_permille",
+                                  "free_gpu_memory_fraction", "of the memory free after loading becomes KV cache",
+                                  "(Free after loading) × free_gpu_memory_fraction; "
+                                  "cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp calculateMaxNumBlocks.",
                                   /*state_page=*/nullptr, /*pages_mtp_layers=*/false, trtllm_size_pool};
 
 }  // namespace memplan::detail

@@ -274,6 +274,9 @@ serving_result vllm_size_pool(const engine_inputs& in, serving_result s, diagnos
 extern const engine vllm_engine{serving_engine::vllm, "vLLM",
                                 "vLLM V1 engine, vllm/v1/core/kv_cache_utils.py at commit 001cabc1",
                                 &infer_config::gpu_memory_utilization_permille, "infer.gpu_memory_utilization_permille",
+                                "--gpu-memory-utilization", "of the GPU's memory for the whole engine",
+                                "⌈total × gpu_memory_utilization⌉ − weights − activation peak − non-torch (− CUDA graphs "
+                                "when given); vllm/v1/worker/gpu_worker.py determine_available_memory.",
                                 vllm_state_page, /*pages_mtp_layers=*/true, vllm_size_pool};
 
 }  // namespace memplan::detail

@@ -70,6 +70,13 @@ std::string schema_markdown();
 /// and "state_bytes_per_sequence" (one GPU).
 std::string model_presets_json();
 
+// ---- the serving engines (report/engines_json.cpp)
+
+/// {"engines": [{"id", "label", "version", "share_field", "share_flag", "share_of", "budget"}, …],
+///  "budget_terms": [{"key", "label", "formula"}, …]}: each engine memplan reproduces, with the upstream
+/// source of its arithmetic, and the terms of the budget it divides into KV pages (serving_result's fields).
+std::string engines_json();
+
 // ---- EleutherAI's transformer_mem.py (report/eleuther_json.cpp)
 
 /// {"params": "6.9 B", "unit": "GiB", "rows": {label: GiB, …}}: the script's report as JSON, each

@@ -30,6 +30,31 @@ serving_result serving_for(const estimate_config& config, const estimate_result&
 /// model is read from infer.draft_model, which the reader resolves from infer.draft_preset.
 estimate_result estimate_with_engine(const estimate_config& config, const estimate_options& options = {});
 
+/// What memplan says about one serving engine it reproduces (its entry in core/src/serving/).
+struct engine_description {
+    const char* id;           ///< its infer.engine name ("vllm")
+    const char* label;        ///< as its project writes it ("vLLM")
+    const char* version;      ///< the upstream source whose arithmetic is reproduced
+    const char* share_field;  ///< the configuration field of the GPU share it is given (thousandths)
+    const char* share_flag;   ///< the engine's own name of that share ("--gpu-memory-utilization")
+    const char* share_of;     ///< what the share is a fraction of, in words
+    const char* budget;       ///< how it forms its KV budget, with the upstream function
+};
+
+/// Every engine memplan reproduces, in the order of serving_engine.
+std::vector<engine_description> engine_descriptions();
+
+/// One term of the budget an engine divides into KV pages: its serving_result field, its label and
+/// how it is counted (docs/serving.md).
+struct budget_term {
+    const char* key;
+    const char* label;
+    const char* formula;
+};
+
+/// The terms of serving_result's budget, in the order the engines subtract them.
+const std::vector<budget_term>& budget_terms();
+
 /// Bytes shown as GiB with two decimals, rounded half up ("11.12"), as the engines log them.
 std::string gib_text(std::uint64_t bytes);
 
