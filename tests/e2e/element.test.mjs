@@ -1,9 +1,10 @@
-// <memplan-estimate> in Debian's Chromium: on a plain HTML page (dist/estimate-example.html) and on a
-// real MkDocs site built here (Debian's mkdocs) with a Markdown page embedding two elements. The answer
-// is the core's (compared with mp.estimate of the same configuration), an attribute change re-renders
-// and fires memplan-change, invalid attributes are named inline with the core's ranges, a config URL
-// that fails is reported briefly, the WASM loads once per page, axe-core finds no violation, and there is
-// no console error and no request to another origin.
+// <memplan-estimate> in Debian's Chromium: on a plain HTML page (dist/estimate-example.html), on a real
+// MkDocs site (Debian's mkdocs, a Markdown page) and on a real Sphinx site (Debian's python3-sphinx, a
+// reStructuredText page), each built here and embedding two elements. The answer is the core's
+// (compared with mp.estimate of the same configuration), an attribute change re-renders and fires
+// memplan-change, invalid attributes are named inline with the core's ranges, a config URL that fails
+// is reported briefly, the WASM loads once per page, axe-core finds no violation, and there is no
+// console error and no request to another origin.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -21,12 +22,16 @@ const h100 = mp.gpus().find((g) => g.id === 'h100-sxm-80gb').capacity_bytes;
 const hfConfig = JSON.parse(await readFile(path.join(ROOT, 'tests/data/hf_llama2_7b_config.json'), 'utf8'));
 const API_FILES = ['memplan.js', 'memplan-core.js', 'memplan-core.wasm', 'memplan-estimate.js'];
 
+/** No test may hang the suite: each ends within a minute. */
+const LIMIT = { timeout: 60000 };
+
 let site, server, browser, context;
 
 before(async () => {
   // One served folder: dist/, fixtures for hf-config-src, a test page and the MkDocs site.
   site = await mkdtemp(path.join(tmpdir(), 'memplan-element-'));
   await cp(DIST, site, { recursive: true });
+  await writeFile(path.join(site, 'favicon.ico'), '');  // the Sphinx theme's page names no icon
   await mkdir(path.join(site, 'fixtures'));
   await writeFile(path.join(site, 'fixtures/config.json'), JSON.stringify(hfConfig));
   await writeFile(path.join(site, 'fixtures/page.json'), '<!doctype html><title>Not found</title><p>a login page');
@@ -49,6 +54,21 @@ before(async () => {
     '<memplan-estimate id="serve" mode="infer" model="llama-3.1-8b" context="32k" gpu="h100-sxm-80gb" units="GB" editable></memplan-estimate>', '',
   ].join('\n'));
   execFileSync('mkdocs', ['build', '--quiet', '--strict', '--site-dir', path.join(site, 'mkdocs')], { cwd: project, stdio: 'pipe' });
+  // The Sphinx recipe: the API files under _static/memplan/, the script through html_js_files, the
+  // elements in `.. raw:: html` blocks.
+  const sphinx = path.join(site, '.sphinx-src');
+  await mkdir(path.join(sphinx, '_static/memplan'), { recursive: true });
+  for (const name of API_FILES) await cp(path.join(DIST, name), path.join(sphinx, '_static/memplan', name));
+  await writeFile(path.join(sphinx, 'conf.py'), "project = 'memplan embedding test'\nhtml_static_path = ['_static']\n" +
+    "html_js_files = [('memplan/memplan-estimate.js', {'type': 'module'})]\n");
+  await writeFile(path.join(sphinx, 'index.rst'), [
+    'GPU memory of two setups', '========================', '',
+    'Training Llama 2 7B on 8 GPUs with ZeRO stage 2:', '', '.. raw:: html', '',
+    '   <memplan-estimate id="train" model="llama-2-7b" gpus="8" zero="2" gpu="h100-sxm-80gb"></memplan-estimate>', '',
+    'Serving Llama 3.1 8B at a 32k context:', '', '.. raw:: html', '',
+    '   <memplan-estimate id="serve" mode="infer" model="llama-3.1-8b" context="32k" gpu="h100-sxm-80gb" units="GB" editable></memplan-estimate>', '',
+  ].join('\n'));
+  execFileSync('sphinx-build', ['-q', '-W', '-b', 'html', sphinx, path.join(site, 'sphinx')], { stdio: 'pipe' });
   server = await serve(site);
   browser = await launch();
   context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
@@ -113,7 +133,7 @@ async function checkTwo(page, train, serve, trainUnit = 'GiB', serveUnit = 'GB')
   }
 }
 
-test('plain HTML: two elements show the core\'s answer, the WASM loads once, no error, no other origin', async () => {
+test('plain HTML: two elements show the core\'s answer, the WASM loads once, no error, no other origin', LIMIT, async () => {
   const { page, problems, wasm } = await open('/estimate-example.html');
   await checkTwo(page, TRAIN, SERVE);
   assert.equal(wasm.length, 1, 'one WASM download for two elements: ' + wasm.join(', '));
@@ -123,9 +143,10 @@ test('plain HTML: two elements show the core\'s answer, the WASM loads once, no 
   await page.close();
 });
 
-test('an attribute change re-renders and fires memplan-change with the result', async () => {
+test('an attribute change re-renders and fires memplan-change with the result', LIMIT, async () => {
   const { page, problems } = await open('/estimate-example.html');
-  const detail = await page.evaluate(() => new Promise((resolve) => {
+  const detail = await page.evaluate(() => new Promise((resolve, reject) => {
+    setTimeout(() => reject(new Error('no memplan-change within 10 s')), 10000);
     const e = document.getElementById('train');
     e.addEventListener('memplan-change', (event) => resolve(event.detail), { once: true });
     e.setAttribute('gpus', '16');
@@ -144,7 +165,7 @@ test('an attribute change re-renders and fires memplan-change with the result', 
   await page.close();
 });
 
-test('invalid attributes show inline errors naming the attribute and the allowed range; nothing is read as HTML', async () => {
+test('invalid attributes show inline errors naming the attribute and the allowed range; nothing is read as HTML', LIMIT, async () => {
   const { page, problems } = await open('/blank.html', { wait: false });
   const cases = [
     [{ gpus: '0' }, /^gpus: parallel\.gpus: must be an integer from 1 to 1048576$/],
@@ -197,18 +218,23 @@ test('invalid attributes show inline errors naming the attribute and the allowed
   await page.close();
 });
 
-test('editable: a form of the given fields, edited by keyboard, errors beside the field', async () => {
+test('editable: a form of the given fields, edited by keyboard, errors beside the field', LIMIT, async () => {
   const { page, problems } = await open('/estimate-example.html');
   const input = page.locator('#serve input[name="context"]');
   assert.equal(await page.locator('#serve label', { hasText: 'Context length' }).count(), 1);
   await input.focus();
   await page.keyboard.press('Control+A');
   await page.keyboard.type('64k');
-  const changed = page.evaluate(() => new Promise((resolve) =>
-    document.getElementById('serve').addEventListener('memplan-change', (e) => resolve(e.detail), { once: true })));
+  // The listener is in place before the key is pressed (an evaluate and a key press may arrive in either order).
+  await page.evaluate(() => {
+    window.changed = new Promise((resolve, reject) => {
+      document.getElementById('serve').addEventListener('memplan-change', (e) => resolve(e.detail), { once: true });
+      setTimeout(() => reject(new Error('no memplan-change within 10 s')), 10000);
+    });
+  });
   await page.keyboard.press('Tab');  // leaving the field commits it (a change event)
   const expected = mp.estimate({ ...SERVE, infer: { ...SERVE.infer, context_len: 64000 } });
-  sameAnswer(await changed, expected);
+  sameAnswer(await page.evaluate(() => window.changed), expected);
   assert.equal(await page.getAttribute('#serve', 'context'), '64k');
   await page.locator('#serve select[name="units"]').selectOption('GiB');
   await page.waitForFunction((t) => document.getElementById('serve').shadowRoot.querySelector('.total').textContent === t,
@@ -228,7 +254,7 @@ test('editable: a form of the given fields, edited by keyboard, errors beside th
   await page.close();
 });
 
-test('hf-config-src: a config.json is read; a missing, HTML or huge one gets a short message', async () => {
+test('hf-config-src: a config.json is read; a missing, HTML or huge one gets a short message', LIMIT, async () => {
   const { page, problems } = await open('/blank.html', { wait: false });
   const run = (attributes) => page.evaluate(async (attributes) => {
     const e = document.createElement('memplan-estimate');
@@ -254,7 +280,7 @@ test('hf-config-src: a config.json is read; a missing, HTML or huge one gets a s
   await page.close();
 });
 
-test('theming and media: dark colour scheme, print hides the form, ::part styles the card', async () => {
+test('theming and media: dark colour scheme, print hides the form, ::part styles the card', LIMIT, async () => {
   const loose = await browser.newContext({ bypassCSP: true });  // for the test's own inline style
   const page = await loose.newPage();
   await page.goto(server.origin + '/estimate-example.html');
@@ -276,7 +302,7 @@ test('theming and media: dark colour scheme, print hides the form, ::part styles
   await loose.close();
 });
 
-test('axe-core finds no accessibility violation on the page with both elements', async () => {
+test('axe-core finds no accessibility violation on the page with both elements', LIMIT, async () => {
   const axeContext = await browser.newContext({ bypassCSP: true });  // axe is injected as an inline script
   const page = await axeContext.newPage();
   await page.goto(server.origin + '/estimate-example.html');
@@ -292,8 +318,16 @@ test('axe-core finds no accessibility violation on the page with both elements',
   await axeContext.close();
 });
 
-test('MkDocs: a Markdown page with two elements, built by mkdocs, shows the core\'s answers', async () => {
+test('MkDocs: a Markdown page with two elements, built by mkdocs, shows the core\'s answers', LIMIT, async () => {
   const { page, problems, wasm } = await open('/mkdocs/index.html');
+  await checkTwo(page, { ...TRAIN, train: undefined }, { mode: 'infer', model: { preset: 'llama-3.1-8b' }, infer: { context_len: 32000 }, gpu: { memory_bytes: h100 } });
+  assert.equal(wasm.length, 1);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('Sphinx: a reStructuredText page with two elements, built by sphinx-build, shows the core\'s answers', LIMIT, async () => {
+  const { page, problems, wasm } = await open('/sphinx/index.html');
   await checkTwo(page, { ...TRAIN, train: undefined }, { mode: 'infer', model: { preset: 'llama-3.1-8b' }, infer: { context_len: 32000 }, gpu: { memory_bytes: h100 } });
   assert.equal(wasm.length, 1);
   assert.deepEqual(problems, []);

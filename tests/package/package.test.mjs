@@ -16,6 +16,9 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SHIPPED = ['README.md', 'dist/memplan-core.js', 'dist/memplan-core.wasm', 'dist/memplan-estimate.d.ts',
   'dist/memplan-estimate.js', 'dist/memplan.d.ts', 'dist/memplan.js', 'package.json'];
 
+/** No test may hang the suite: each ends within a minute. */
+const LIMIT = { timeout: 60000 };
+
 let work, tarball, browser;
 
 const run = (command, args, cwd) => execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -69,7 +72,7 @@ after(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-test('npm pack: name, version, exports and exactly the shipped files', async () => {
+test('npm pack: name, version, exports and exactly the shipped files', LIMIT, async () => {
   const dir = await project('manifest', {});
   const manifest = JSON.parse(run('node', ['-e', "process.stdout.write(JSON.stringify(require('memplan/package.json')))"], dir));
   assert.equal(manifest.name, 'memplan');
@@ -79,7 +82,7 @@ test('npm pack: name, version, exports and exactly the shipped files', async () 
     SHIPPED.filter((f) => f.startsWith('dist/')).map((f) => f.slice(5)).sort());
 });
 
-test('Node 20: import { load } from "memplan" runs an estimate', async () => {
+test('Node 20: import { load } from "memplan" runs an estimate', LIMIT, async () => {
   const dir = await project('node', {
     'main.js': `import { load } from 'memplan';
 const mp = await load();
@@ -91,7 +94,7 @@ console.log(JSON.stringify({ stateBytes: mp.modelStateBytes(7e9, 8, 1), total: r
   assert.ok(got.total > 0);
 });
 
-test('esbuild: a browser bundle of the package runs in Chromium (the .wasm copied beside the bundle)', async () => {
+test('esbuild: a browser bundle of the package runs in Chromium (the .wasm copied beside the bundle)', LIMIT, async () => {
   const dir = await project('esbuild', { 'main.js': PAGE_SCRIPT, 'index.html': PAGE('app.js') });
   const { build } = await import('esbuild');
   const out = path.join(dir, 'public');
@@ -106,7 +109,7 @@ test('esbuild: a browser bundle of the package runs in Chromium (the .wasm copie
   assert.deepEqual(got.problems, []);
 });
 
-test('Vite: a production build of the package runs in Chromium (Vite emits the .wasm itself)', async () => {
+test('Vite: a production build of the package runs in Chromium (Vite emits the .wasm itself)', LIMIT, async () => {
   const dir = await project('vite', { 'main.js': PAGE_SCRIPT, 'index.html': PAGE('./main.js'),
     'vite.config.js': "export default { logLevel: 'error', build: { target: 'es2022' } };\n" });
   run('node', [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build'], dir);
