@@ -9,7 +9,7 @@
 // All elements of a page share one loaded module (load() is memoized in memplan.js).
 // Custom elements: https://html.spec.whatwg.org/multipage/custom-elements.html
 import { load } from './memplan.js';
-import { ROWS } from './explain.js';
+import { partsOf } from './explain.js';
 import { barGeometry } from './chart.js';
 import { formatBytes, formatCount, formatParams } from './format.js';
 
@@ -381,6 +381,9 @@ export class MemplanEstimate extends HTMLElement {
     this.verdict.dataset.fits = result.gpu ? String(result.gpu.fits) : '';
     this.total.textContent = `${formatBytes(b.total, unit)} per GPU`;
     this.total.dataset.bytes = String(b.total);
+    // The parts and their labels as the core names them for this mode (mp.explanations()).
+    const mode = getPath(read.config, 'mode') ?? mp.schema().fields.find((f) => f.path === 'mode').default;
+    const ROWS = partsOf(mp.explanations()[mode]).map((row) => [row.key, row.label]);
     const label = Object.fromEntries(ROWS);
     const geometry = barGeometry(ROWS.map(([key]) => [key, b[key]]), b.total, capacity);
     const segments = geometry.segments.map((s) => {
