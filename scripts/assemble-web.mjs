@@ -50,7 +50,22 @@ await build({
   platform: 'browser', target: 'chrome100', external: ['node:*'], plugins: [coreFromBuild, firstBaked], logLevel: 'error',
 });
 
-// 4. The single-file page: classic inline script (factory with the WASM inlined + the page bundled
+// 4. The custom element <memplan-estimate> (web/memplan-estimate.js and the page's formatting modules) as
+//    one ES module that imports ./memplan.js as a separate file, so that a page with the element and its
+//    own `import { load } from './memplan.js'` shares one loaded core.
+const apiAsSibling = {
+  name: 'api-as-sibling',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/memplan\.js$/ }, () => ({ path: './memplan.js', external: true }));
+  },
+};
+await build({
+  entryPoints: [path.join(web, 'memplan-estimate.js')], bundle: true, format: 'esm', minify: true,
+  outfile: path.join(dist, 'memplan-estimate.js'), platform: 'browser', target: 'chrome100', plugins: [apiAsSibling],
+  legalComments: 'none', logLevel: 'error',
+});
+
+// 5. The single-file page: classic inline script (factory with the WASM inlined + the page bundled
 //    as an IIFE), inline style, and a CSP that allows exactly these by hash.
 const coreAsGlobal = {
   name: 'core-as-global',

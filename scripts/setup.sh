@@ -9,6 +9,7 @@ if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
 
 packages=(cmake g++ make catch2 nlohmann-json3-dev emscripten chromium python3 python3-torch)
 packages+=(clang libfuzzer-14-dev)  # scripts/fuzz.sh: libFuzzer with ASan + UBSan
+packages+=(mkdocs python3-sphinx)  # tests/e2e/element.test.mjs: real MkDocs and Sphinx sites embedding <memplan-estimate>
 missing=()
 for pkg in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then

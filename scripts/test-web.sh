@@ -3,7 +3,8 @@
 # page's pure modules (tests/web: URL state, configuration, formatters, chart geometry, the worker
 # protocol, the page against the core's schema), the tests of the shipped module (tests/wasm, including
 # the differential test against the native CLI) and the browser tests (tests/e2e, Debian's Chromium via
-# playwright-core), then checks the page budgets.
+# playwright-core: the page, and the <memplan-estimate> element on plain HTML and on a MkDocs site), then
+# tests the npm package (tests/package) and checks the page budgets.
 #   scripts/test-web.sh            everything
 #   scripts/test-web.sh --js-only  rebuild only the page from the WASM already built (after a web/ edit)
 set -euo pipefail
@@ -20,5 +21,7 @@ echo "== node tests of dist/memplan.js"
 node --test tests/wasm/*.test.mjs
 echo "== browser tests of the page"
 node --test tests/e2e/*.test.mjs
+echo "== the npm package (npm pack, installed in throw-away projects: Node, esbuild, Vite)"
+node --test tests/package/*.test.mjs
 echo "== budgets"
 node scripts/measure-budgets.mjs --check

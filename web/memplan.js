@@ -174,15 +174,22 @@ export function wrap(core) {
 const isNode = typeof process === 'object' && !!(process.versions && process.versions.node) &&
   typeof window === 'undefined';
 
+// Node 20's fetch cannot load file paths for Emscripten 3.1.6: the binary is read from the file next to
+// this module. The module name is not a literal, so that browser bundlers (esbuild, Vite, webpack) do not
+// try to bundle a Node built-in; browsers never reach this line.
+const NODE_FS = 'node:fs/promises';
+async function readWasmFile() {
+  const fs = await import(/* @vite-ignore */ /* webpackIgnore: true */ NODE_FS);
+  return fs.readFile(new URL('./memplan-core.wasm', import.meta.url));
+}
+
 /** A new instance of the core module. Options: {wasmBinary, wasmUrl}. */
 async function instantiateCore(options) {
   const settings = {};
   if (options.wasmBinary) {
     settings.wasmBinary = options.wasmBinary;
   } else if (isNode) {
-    // Node 20's fetch cannot load file paths for Emscripten 3.1.6: read the binary ourselves.
-    const fs = await import('node:fs/promises');
-    settings.wasmBinary = await fs.readFile(new URL('./memplan-core.wasm', import.meta.url));
+    settings.wasmBinary = await readWasmFile();
   }
   if (options.wasmUrl) settings.locateFile = () => String(options.wasmUrl);
   return createMemplanCore(settings);
