@@ -5,9 +5,9 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <vector>
 
+#include "base/bisect.hpp"  // largest_true, for the engines' own searches
 #include "base/checks.hpp"
 #include "memplan/config/config.hpp"
 #include "memplan/memory/result.hpp"
@@ -75,16 +75,5 @@ inline u128 permille_up(u128 bytes, std::uint64_t permille) { return ceil_div(by
 
 /// A byte or token count for the result, at most 2^53.
 inline std::uint64_t to_u64(u128 v) { return v > max_exact_integer ? max_exact_integer : static_cast<std::uint64_t>(v); }
-
-/// Largest n in [1, hi] with ok(n) (ok monotone: true on a prefix); 0 when ok(1) is false.
-inline std::uint64_t largest_true(std::uint64_t hi, const std::function<bool(std::uint64_t)>& ok) {
-    std::uint64_t lo = 0;
-    while (lo < hi) {
-        const std::uint64_t mid = lo + (hi - lo + 1) / 2;
-        if (ok(mid)) lo = mid;
-        else hi = mid - 1;
-    }
-    return lo;
-}
 
 }  // namespace memplan::detail
