@@ -15,9 +15,11 @@ await mkdir(dist, { recursive: true });
 
 // 1. The API module as written (memplan.js, its .d.ts, the ES6 WebAssembly factory and .wasm), the
 //    pages and the style sheet.
+//    The estimate-only API (memplan-lite.js, its factory and .wasm) beside it: both read memplan-api.js.
 for (const name of await readdir(web))
-  if (/\.(html|css|d\.ts)$/.test(name) || name === 'memplan.js') await copyFile(path.join(web, name), path.join(dist, name));
-for (const name of ['memplan-core.js', 'memplan-core.wasm'])
+  if (/\.(html|css|d\.ts)$/.test(name) || ['memplan.js', 'memplan-lite.js', 'memplan-api.js'].includes(name))
+    await copyFile(path.join(web, name), path.join(dist, name));
+for (const name of ['memplan-core.js', 'memplan-core.wasm', 'memplan-estimate-core.js', 'memplan-estimate-core.wasm'])
   await copyFile(path.join(wasm, name), path.join(dist, name));
 
 // 2. The answer to the question the page opens with, computed now by the module just copied (the same
@@ -51,12 +53,12 @@ await build({
 });
 
 // 4. The custom element <memplan-estimate> (web/memplan-estimate.js and the page's formatting modules) as
-//    one ES module that imports ./memplan.js as a separate file, so that a page with the element and its
-//    own `import { load } from './memplan.js'` shares one loaded core.
+//    one ES module that imports ./memplan-lite.js (the estimate-only core) as a separate file, so that a
+//    page with the element and its own `import { load } from './memplan-lite.js'` shares one loaded core.
 const apiAsSibling = {
   name: 'api-as-sibling',
   setup(b) {
-    b.onResolve({ filter: /^\.\/memplan\.js$/ }, () => ({ path: './memplan.js', external: true }));
+    b.onResolve({ filter: /^\.\/memplan-lite\.js$/ }, () => ({ path: './memplan-lite.js', external: true }));
   },
 };
 await build({

@@ -1,23 +1,20 @@
-// memplan — the WebAssembly boundary. The only file that includes <emscripten/bind.h>.
-// Thin by design: free functions taking doubles or JSON text and returning JSON text; every failure
-// is returned as data ({"errors":[{field, message}]}) for the JS wrapper (web/memplan.js) to throw.
+// memplan — the WebAssembly boundary, the full module's own part: the analyses (inverse answers,
+// comparisons, preset fits), the ZeRO card, the stored engines, and the numeric fast path.
+// Linked with wasm/bindings_estimate.cpp (the estimate-only exports) into memplan-core (dist/memplan.js).
+// The bindings are the only files that include <emscripten/bind.h>. Thin by design: free functions
+// taking doubles or JSON text and returning JSON text; every failure is returned as data
+// ({"errors":[{field, message}]}) for the JS wrapper (web/memplan-api.js) to throw.
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 
 #include <string>
 
-#include "memplan/api/estimate.hpp"
 #include "memplan/search/analyze.hpp"
 #include "memplan/report/json.hpp"
 #include "memplan/reproduce/compare.hpp"
-#include "memplan/io/gpus.hpp"
 #include "memplan/io/json.hpp"
-#include "memplan/io/explanations.hpp"
 #include "memplan/io/presets.hpp"
-#include "memplan/io/recipes.hpp"
 #include "memplan/api/front_end.hpp"
-#include "memplan/config/schema.hpp"
-#include "memplan/base/units.hpp"
 #include "memplan/memory/zero.hpp"
 
 namespace {
@@ -32,17 +29,10 @@ std::string max_params(double gpu_bytes, double gpus, double stage) {
     return memplan::outcome_json_text(memplan::max_params_checked(gpu_bytes, gpus, stage));
 }
 
-/// `memplan estimate`; a non-empty `hf_config_json` replaces the model (`--hf-config`).
-std::string estimate(std::string config_json, std::string hf_config_json) {
-    return memplan::estimate_json(config_json, hf_config_json);
-}
-
+/// The page's derived views: inverse answers, stages, suggestions, sweeps (`memplan analyze`).
 std::string analyze(std::string config_json, std::string hf_config_json) {
     return memplan::analyze_json(config_json, hf_config_json);
 }
-
-/// core/data/models.json as compiled in (`memplan presets --json`).
-std::string presets() { return memplan::model_presets_json(); }
 
 /// The model a configuration describes, as explicit memplan keys with its exact counts (core: json.hpp).
 std::string resolve_model(std::string config_json, std::string hf_config_json) {
@@ -57,56 +47,22 @@ std::string compare(std::string config_json, std::string hf_config_json) {
 /// Preset ids matching what a person typed ("llama3 70b", "meta-llama/Llama-3.1-8B"), best first.
 std::string search_presets(std::string query) { return memplan::search_presets_json(query); }
 
-/// GPU ids matching what a person typed ("h100 sxm", "4090"), best first.
-std::string search_gpus(std::string query) { return memplan::search_gpus_json(query); }
-
 /// Which stored models fit the configuration's setup (memplan/api/front_end.hpp preset_fits_json).
 std::string preset_fits(std::string config) { return memplan::preset_fits_json(config); }
-
-/// The configuration schema: every field's path, type, range, default, choices, label and help.
-std::string schema() { return memplan::schema_json(); }
-
-/// core/data/gpus.json as compiled in: the GPU catalogue.
-std::string gpus() { return memplan::gpu_catalogue_json(); }
-
-/// core/data/recipes.json as compiled in: the fine-tuning recipes (`memplan recipes --json`).
-std::string recipes() { return memplan::recipes_json(); }
-
-/// How each breakdown row is computed, per run mode (`memplan explain --json`).
-std::string explanations() { return memplan::explanations_json(); }
 
 /// The serving engines reproduced and the terms of their budget (`memplan engines --json`).
 std::string engines() { return memplan::engines_json(); }
 
-/// A number as people write it ("80 GiB", "8,000", "32K"), read by the core's parser; `max` arrives as a
-/// double and is checked here only for being a whole number in range (the core's outcome JSON either way).
-std::string parse_quantity(std::string text, std::string field, double max) {
-    if (!(max >= 0) || max > static_cast<double>(memplan::max_exact_integer) || max != static_cast<double>(static_cast<std::uint64_t>(max))) {
-        memplan::outcome<std::uint64_t> bad;
-        bad.errors.push_back({"max", "must be a whole number from 0 to " + std::to_string(memplan::max_exact_integer)});
-        return memplan::outcome_json_text(bad);
-    }
-    return memplan::outcome_json_text(memplan::parse_quantity(text, field, static_cast<std::uint64_t>(max)));
-}
-
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(memplan) {
+EMSCRIPTEN_BINDINGS(memplan_analysis) {
     emscripten::function("modelStateBytes", &model_state_bytes);
     emscripten::function("maxParams", &max_params);
-    emscripten::function("estimate", &estimate);
     emscripten::function("analyze", &analyze);
-    emscripten::function("presets", &presets);
     emscripten::function("resolveModel", &resolve_model);
-    emscripten::function("schema", &schema);
     emscripten::function("compare", &compare);
     emscripten::function("searchPresets", &search_presets);
-    emscripten::function("searchGpus", &search_gpus);
-    emscripten::function("gpus", &gpus);
-    emscripten::function("parseQuantity", &parse_quantity);
     emscripten::function("presetFits", &preset_fits);
-    emscripten::function("recipes", &recipes);
-    emscripten::function("explanations", &explanations);
     emscripten::function("engines", &engines);
 }
 

@@ -6,12 +6,19 @@
 // Every number is the core's (mp.estimate); attributes are mapped onto the core's schema paths
 // (mp.schema()) and numbers are read by the core's parser (mp.parseQuantity), so ranges and messages
 // are the core's. Nothing from an attribute or a fetched file is inserted as HTML (textContent only).
-// All elements of a page share one loaded module (load() is memoized in memplan.js).
+// All elements of a page share one loaded module: the estimate-only core of memplan-lite.js, whose
+// load() is memoized.
 // Custom elements: https://html.spec.whatwg.org/multipage/custom-elements.html
-import { load } from './memplan.js';
+import { load } from './memplan-lite.js';
 import { partsOf } from './explain.js';
 import { barGeometry } from './chart.js';
 import { formatBytes, formatCount, formatParams } from './format.js';
+
+// Performance marks for `npm run measure`: this module evaluated, and the first card of the page to show
+// an answer (scripts/measure-budgets.mjs, docs/budgets.md).
+const MARKS = typeof performance === 'object' && typeof performance.mark === 'function';
+if (MARKS) performance.mark('memplan-estimate:module');
+let answered = false;
 
 /** Attribute → schema path (mp.schema().fields[].path); the values are read by the field's type. */
 const FIELDS = Object.freeze([
@@ -28,9 +35,9 @@ const FIELDS = Object.freeze([
   ['max-model-len', 'infer.max_model_len'],
 ]);
 const PATH_OF = new Map(FIELDS);
-const ATTRIBUTE_OF = new Map([...FIELDS.map(([a, p]) => [p, a]), ['model.preset', 'model'], ['gpu.memory_bytes', 'gpu']]);
+const ATTRIBUTE_OF = new Map([...FIELDS.map(([a, p]) => [p, a]), ['model.preset', 'model'], ['gpu.memory_bytes', 'gpu'], ['recipe', 'recipe']]);
 /** Attributes of the element's own (besides FIELDS). */
-const OWN = ['model', 'hf-config-src', 'gpu', 'units', 'config', 'editable'];
+const OWN = ['model', 'hf-config-src', 'gpu', 'recipe', 'units', 'config', 'editable'];
 const OBSERVED = [...FIELDS.map(([a]) => a), ...OWN];
 /** Attributes every HTML element may carry; not reported as unknown. */
 const GLOBAL = new Set(['id', 'class', 'style', 'title', 'lang', 'dir', 'hidden', 'slot', 'part', 'tabindex', 'role',
@@ -248,7 +255,11 @@ function readAttributes(element, mp) {
   const unknown = element.getAttributeNames().filter((n) => !known.has(n) && !GLOBAL.has(n) &&
     !n.startsWith('data-') && !n.startsWith('aria-') && !n.startsWith('on'));
   const hfSrc = element.getAttribute('hf-config-src');
-  return { config, hfSrc: hfSrc && hfSrc.trim() ? hfSrc.trim() : null, unit, unknown, errors, gpuEntry };
+  // A fine-tuning recipe (mp.recipes()) is applied by the core over the configuration (options.recipe,
+  // as the CLI's --recipe); an unknown id or a run mode that does not read its fields is its error.
+  const recipeText = element.getAttribute('recipe');
+  const recipe = recipeText !== null && recipeText.trim() !== '' ? recipeText.trim() : null;
+  return { config, hfSrc: hfSrc && hfSrc.trim() ? hfSrc.trim() : null, unit, unknown, errors, gpuEntry, recipe };
 }
 
 /** The attribute a core error is about (its field path), for inline messages. */
@@ -333,7 +344,10 @@ export class MemplanEstimate extends HTMLElement {
     let result = null;
     if (!errors.length) {
       try {
-        result = mp.estimate(read.config, hfConfig ? { hfConfig } : undefined);
+        const options = {};
+        if (hfConfig) options.hfConfig = hfConfig;
+        if (read.recipe) options.recipe = read.recipe;
+        result = mp.estimate(read.config, Object.keys(options).length ? options : undefined);
       } catch (error) {
         const list = error.errors && error.errors.length ? error.errors : [{ field: 'config', message: error.message }];
         errors = list.map((e) => new AttributeError(attributeFor(e.field, this), `${e.field}: ${e.message}`));
@@ -416,6 +430,7 @@ export class MemplanEstimate extends HTMLElement {
     body.append(...rows, sum);
     this.table.replaceChildren(caption, body);
     this.assumptions.textContent = this.#assumptions(mp, read, result, hfConfig);
+    if (!answered && MARKS) { answered = true; performance.mark('memplan-estimate:first-answer'); }
   }
 
   #assumptions(mp, read, result, hfConfig) {
@@ -435,6 +450,10 @@ export class MemplanEstimate extends HTMLElement {
       const v = value(path);
       if (v === null || v === undefined) continue;
       parts.push(`${field.label} ${typeof v === 'number' ? formatCount(v) : v}`);
+    }
+    if (read.recipe) {
+      const recipe = mp.recipes().find((r) => r.id === read.recipe);
+      if (recipe) parts.push(recipe.label);
     }
     if (read.gpuEntry) parts.push(read.gpuEntry.name);
     return parts.join(' · ');
@@ -460,6 +479,7 @@ export class MemplanEstimate extends HTMLElement {
         if (name === 'model') { choices = mp.presets().map((p) => [p.id, p.name]); text = 'Model'; }
         else if (name === 'gpu') { choices = mp.gpus().map((g) => [g.id, g.name]); text = 'GPU'; }
         else if (name === 'units') { choices = UNITS.map((u) => [u, u]); text = 'Units'; }
+        else if (name === 'recipe') { choices = mp.recipes().map((r) => [r.id, r.label]); text = 'Recipe'; }
         else {
           const field = fields.get(PATH_OF.get(name));
           text = field ? field.label : name;

@@ -302,6 +302,8 @@ export type HfConfig = Record<string, unknown> | string;
 export interface EstimateOptions {
   /** Replaces the configuration's model, as `memplan estimate --hf-config FILE`. */
   hfConfig?: HfConfig;
+  /** A fine-tuning recipe id (mp.recipes()) whose values are set over the configuration, as `--recipe ID`. */
+  recipe?: string;
 }
 
 /** Bytes per GPU, for the most loaded GPU; total is the sum of the other parts. */

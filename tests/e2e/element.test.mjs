@@ -7,7 +7,7 @@
 // console error and no request to another origin.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -20,7 +20,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const mp = await load();
 const h100 = mp.gpus().find((g) => g.id === 'h100-sxm-80gb').capacity_bytes;
 const hfConfig = JSON.parse(await readFile(path.join(ROOT, 'tests/data/hf_llama2_7b_config.json'), 'utf8'));
-const API_FILES = ['memplan.js', 'memplan-core.js', 'memplan-core.wasm', 'memplan-estimate.js'];
+const API_FILES = ['memplan-api.js', 'memplan-lite.js', 'memplan-estimate-core.js', 'memplan-estimate-core.wasm', 'memplan-estimate.js'];
 
 /** No test may hang the suite: each ends within a minute. */
 const LIMIT = { timeout: 60000 };
@@ -69,6 +69,30 @@ before(async () => {
     '   <memplan-estimate id="serve" mode="infer" model="llama-3.1-8b" context="32k" gpu="h100-sxm-80gb" units="GB" editable></memplan-estimate>', '',
   ].join('\n'));
   execFileSync('sphinx-build', ['-q', '-W', '-b', 'html', sphinx, path.join(site, 'sphinx')], { stdio: 'pipe' });
+  // The VitePress recipe: the API files under docs/public/memplan/, the script in the config's `head`,
+  // the element declared a custom element to Vue's template compiler; built by the devDependency.
+  const vitepress = path.join(site, '.vitepress-src');
+  await mkdir(path.join(vitepress, 'docs/public/memplan'), { recursive: true });
+  await mkdir(path.join(vitepress, 'docs/.vitepress'));
+  // The repository's node_modules as the project's own (vitepress and vue, the devDependencies).
+  await symlink(path.join(ROOT, 'node_modules'), path.join(vitepress, 'node_modules'), 'dir');
+  for (const name of API_FILES) await cp(path.join(DIST, name), path.join(vitepress, 'docs/public/memplan', name));
+  await writeFile(path.join(vitepress, 'docs/.vitepress/config.mjs'), [
+    "const base = '/vitepress/';",
+    'export default {',
+    "  title: 'memplan embedding test', base, outDir: " + JSON.stringify(path.join(site, 'vitepress')) + ',',
+    "  head: [['link', { rel: 'icon', href: 'data:,' }], ['script', { type: 'module', src: base + 'memplan/memplan-estimate.js' }]],",
+    "  vue: { template: { compilerOptions: { isCustomElement: (tag) => tag.startsWith('memplan-') } } },",
+    '};', ''].join('\n'));
+  await writeFile(path.join(vitepress, 'docs/index.md'), [
+    '# GPU memory of two setups', '',
+    'Training Llama 2 7B on 8 GPUs with ZeRO stage 2:', '',
+    '<memplan-estimate id="train" model="llama-2-7b" gpus="8" zero="2" gpu="h100-sxm-80gb"></memplan-estimate>', '',
+    'Serving Llama 3.1 8B at a 32k context:', '',
+    '<memplan-estimate id="serve" mode="infer" model="llama-3.1-8b" context="32k" gpu="h100-sxm-80gb" units="GB" editable></memplan-estimate>', '',
+  ].join('\n'));
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/vitepress/bin/vitepress.js'), 'build', 'docs'],
+    { cwd: vitepress, stdio: 'pipe' });
   server = await serve(site);
   browser = await launch();
   context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
@@ -133,10 +157,18 @@ async function checkTwo(page, train, serve, trainUnit = 'GiB', serveUnit = 'GB')
   }
 }
 
-test('plain HTML: two elements show the core\'s answer, the WASM loads once, no error, no other origin', LIMIT, async () => {
+test('plain HTML: three elements show the core\'s answer, the WASM loads once, no error, no other origin', LIMIT, async () => {
   const { page, problems, wasm } = await open('/estimate-example.html');
   await checkTwo(page, TRAIN, SERVE);
-  assert.equal(wasm.length, 1, 'one WASM download for two elements: ' + wasm.join(', '));
+  assert.equal(wasm.length, 1, 'one WASM download for three elements: ' + wasm.join(', '));
+  assert.match(wasm[0], /\/memplan-estimate-core\.wasm$/, 'the element loads the estimate-only module');
+  // recipe="qlora": the core's answer with the recipe applied (options.recipe, as --recipe).
+  const rtx4090 = mp.gpus().find((g) => g.id === 'rtx-4090-24gb').capacity_bytes;
+  const qloraConfig = { model: { preset: 'qwen3-32b' }, train: { seq_len: 2000 }, gpu: { memory_bytes: rtx4090 } };
+  const qlora = await shown(page, '#qlora');
+  sameAnswer(qlora.result, mp.estimate(qloraConfig, { recipe: 'qlora' }));
+  assert.ok(qlora.result.per_gpu.total < mp.estimate(qloraConfig).per_gpu.total);
+  assert.match(qlora.assumptions, / · QLoRA [^·]+ · NVIDIA GeForce RTX 4090$/);
   const got = await shown(page, '#train');
   assert.match(got.assumptions, /^Training · Llama 2 7B, .* · GPUs 8 · .*ZeRO stage 2 · Sequence length 4,000 .*NVIDIA H100 SXM 80GB$/);
   assert.deepEqual(problems, []);
@@ -181,6 +213,8 @@ test('invalid attributes show inline errors naming the attribute and the allowed
     [{ config: '{"parallel": ' }, /^config: must be a JSON object/],
     [{ config: '{"train": {"recompute": "most"}}' }, /^config: train\.recompute: must be one of: none, selective, full$/],
     [{ model: 'nope' }, /^model: model\.preset: must be the id of a model preset/],
+    [{ model: 'llama-2-7b', recipe: 'qlora2' }, /^recipe: recipe: must be one of: full, lora, qlora, dora/],
+    [{ model: 'llama-2-7b', mode: 'infer', recipe: 'qlora' }, /^recipe: recipe: qlora sets train\.\w+, which mode infer does not read/],
     [{ model: '<img src=x onerror="window.pwned=1">' }, /^model: model\.preset: /],
   ];
   for (const [attributes, message] of cases) {
@@ -326,10 +360,51 @@ test('MkDocs: a Markdown page with two elements, built by mkdocs, shows the core
   await page.close();
 });
 
+test('VitePress: a Markdown page with two elements, built by vitepress and hydrated by Vue, shows the core\'s answers', LIMIT, async () => {
+  const { page, problems, wasm } = await open('/vitepress/index.html');
+  await checkTwo(page, { ...TRAIN, train: undefined }, { mode: 'infer', model: { preset: 'llama-3.1-8b' }, infer: { context_len: 32000 }, gpu: { memory_bytes: h100 } });
+  assert.equal(wasm.length, 1);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('axe-core finds no accessibility violation in the elements of the MkDocs page, light and dark', LIMIT, async () => {
+  const axeContext = await browser.newContext({ bypassCSP: true });
+  const page = await axeContext.newPage();
+  await page.goto(server.origin + '/mkdocs/index.html');
+  await settled(page);
+  await page.addScriptTag({ path: path.join(ROOT, 'node_modules/axe-core/axe.min.js') });
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const violations = await page.evaluate(async () =>
+      (await window.axe.run({ include: [['memplan-estimate']] }, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] })).violations
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
+    assert.deepEqual(violations, [], scheme);
+  }
+  await axeContext.close();
+});
+
 test('Sphinx: a reStructuredText page with two elements, built by sphinx-build, shows the core\'s answers', LIMIT, async () => {
   const { page, problems, wasm } = await open('/sphinx/index.html');
   await checkTwo(page, { ...TRAIN, train: undefined }, { mode: 'infer', model: { preset: 'llama-3.1-8b' }, infer: { context_len: 32000 }, gpu: { memory_bytes: h100 } });
   assert.equal(wasm.length, 1);
   assert.deepEqual(problems, []);
   await page.close();
+});
+
+// The screenshots of docs/embedding.md, written when MEMPLAN_SCREENSHOTS=1 (the sites are built above):
+//   MEMPLAN_SCREENSHOTS=1 node --test tests/e2e/element.test.mjs
+test('screenshots for docs/embedding.md (MEMPLAN_SCREENSHOTS=1)', { ...LIMIT, skip: process.env.MEMPLAN_SCREENSHOTS !== '1' }, async () => {
+  const out = path.join(ROOT, 'docs/screenshots');
+  const shots = [['/estimate-example.html', 'element-example'], ['/mkdocs/index.html', 'element-mkdocs'],
+    ['/sphinx/index.html', 'element-sphinx'], ['/vitepress/index.html', 'element-vitepress']];
+  const shotContext = await browser.newContext({ viewport: { width: 900, height: 1000 }, colorScheme: 'light' });
+  for (const [pathname, name] of shots) {
+    const page = await shotContext.newPage();
+    await page.goto(server.origin + pathname);
+    await settled(page);
+    await page.screenshot({ path: path.join(out, name + '.png'), fullPage: true });
+    await page.close();
+  }
+  await shotContext.close();
 });

@@ -13,8 +13,10 @@ import { fileURLToPath } from 'node:url';
 import { launch, serve, watchedPage } from '../e2e/harness.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SHIPPED = ['README.md', 'dist/memplan-core.js', 'dist/memplan-core.wasm', 'dist/memplan-estimate.d.ts',
-  'dist/memplan-estimate.js', 'dist/memplan.d.ts', 'dist/memplan.js', 'package.json'];
+const SHIPPED = ['README.md', 'dist/memplan-api.js', 'dist/memplan-core.js', 'dist/memplan-core.wasm',
+  'dist/memplan-estimate-core.js', 'dist/memplan-estimate-core.wasm', 'dist/memplan-estimate.d.ts',
+  'dist/memplan-estimate.js', 'dist/memplan-lite.d.ts', 'dist/memplan-lite.js', 'dist/memplan.d.ts', 'dist/memplan.js',
+  'package.json'];
 
 /** No test may hang the suite: each ends within a minute. */
 const LIMIT = { timeout: 60000 };
@@ -94,14 +96,34 @@ console.log(JSON.stringify({ stateBytes: mp.modelStateBytes(7e9, 8, 1), total: r
   assert.ok(got.total > 0);
 });
 
+test('Node 20: memplan/lite gives the same estimate from the estimate-only module, and names memplan.js for the rest', LIMIT, async () => {
+  const dir = await project('lite', {
+    'main.js': `import { load } from 'memplan';
+import { load as loadLite } from 'memplan/lite';
+const [mp, lite] = await Promise.all([load(), loadLite()]);
+const config = { model: { preset: 'llama-2-7b' }, parallel: { gpus: 8, zero_stage: 1 } };
+let absent = '';
+try { lite.analyze(config); } catch (error) { absent = error.message; }
+console.log(JSON.stringify({ full: mp.estimateJson(JSON.stringify(config)), lite: lite.estimateJson(JSON.stringify(config)),
+  gpus: lite.gpus().length === mp.gpus().length, absent }));`,
+  });
+  const got = JSON.parse(run('node', ['main.js'], dir));
+  assert.equal(got.lite, got.full);
+  assert.ok(JSON.parse(got.lite).per_gpu.total > 0);
+  assert.equal(got.gpus, true);
+  assert.match(got.absent, /^analyze is not in the estimate-only module \(memplan-lite\.js\)/);
+});
+
 test('esbuild: a browser bundle of the package runs in Chromium (the .wasm copied beside the bundle)', LIMIT, async () => {
   const dir = await project('esbuild', { 'main.js': PAGE_SCRIPT, 'index.html': PAGE('app.js') });
   const { build } = await import('esbuild');
   const out = path.join(dir, 'public');
   await build({ absWorkingDir: dir, entryPoints: ['main.js'], bundle: true, format: 'esm', platform: 'browser',
     outfile: path.join(out, 'app.js'), logLevel: 'error' });
-  // The factory finds memplan-core.wasm next to the script through import.meta.url (docs/embedding.md).
-  await copyFile(path.join(dir, 'node_modules/memplan/dist/memplan-core.wasm'), path.join(out, 'memplan-core.wasm'));
+  // The factories find their .wasm next to the script through import.meta.url (docs/embedding.md): the
+  // full module for load() from 'memplan', the estimate-only one for the element.
+  for (const wasm of ['memplan-core.wasm', 'memplan-estimate-core.wasm'])
+    await copyFile(path.join(dir, 'node_modules/memplan/dist', wasm), path.join(out, wasm));
   await copyFile(path.join(dir, 'index.html'), path.join(out, 'index.html'));
   const got = await inChromium(out);
   assert.equal(got.stateBytes, 38500000000);

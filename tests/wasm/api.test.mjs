@@ -207,7 +207,26 @@ test('a broken Hugging Face config is an error naming the field', () => {
   throwsMessage(() => mp.estimate({}, { hfConfig: { ...llama2_7b_hf, vocab_size: NaN } }),
     'hf_config.vocab_size: must be a finite number (NaN and infinities have no JSON form)');
   throwsMessage(() => mp.resolveModel({ model: { preset: 'nope' } }), 'model.preset: must be the id of a model preset (memplan presets)');
-  throwsMessage(() => mp.estimate({}, 'x'), 'options: must be an object such as {hfConfig}');
+  throwsMessage(() => mp.estimate({}, 'x'), 'options: must be an object such as {hfConfig} or {recipe}');
+});
+
+test('options.recipe: the core sets the recipe\'s values over the configuration, as the CLI\'s --recipe', () => {
+  const base = { model: { preset: 'qwen3-8b' }, train: { seq_len: 2048 }, gpu: { memory_bytes: 24e9 } };
+  const qlora = mp.recipes().find((r) => r.id === 'qlora');
+  const applied = structuredClone(base);
+  for (const [path, value] of Object.entries(qlora.values)) {
+    const [section, key] = path.split('.');
+    (applied[section] ??= {})[key] = value;
+  }
+  const viaRecipe = mp.estimate(base, { recipe: 'qlora' });
+  assert.deepEqual(viaRecipe.per_gpu, mp.estimate(applied).per_gpu);
+  assert.ok(viaRecipe.per_gpu.total < mp.estimate(base).per_gpu.total, 'a 4-bit base with adapters needs less than full fine-tuning');
+  // The recipe wins over the configuration's own value of the same field.
+  assert.deepEqual(mp.estimate({ ...base, train: { seq_len: 2048, base_dtype: 'bf16' } }, { recipe: 'qlora' }).per_gpu, viaRecipe.per_gpu);
+  throwsMessage(() => mp.estimate(base, { recipe: 'nope' }), 'recipe: must be one of: ' + mp.recipes().map((r) => r.id).join(', ') +
+    ' (memplan recipes lists them)');
+  assert.throws(() => mp.estimate({ ...base, mode: 'infer' }, { recipe: 'qlora' }), (e) => e.field === 'recipe' && /mode infer does not read/.test(e.message));
+  throwsMessage(() => mp.estimate(base, { recipe: 7 }), 'recipe: must be a recipe id (text) such as "qlora"');
 });
 
 test('details and limits: quantized inference states its overhead; training reports per-layer tensors and limits', () => {

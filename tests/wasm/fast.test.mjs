@@ -99,3 +99,16 @@ test('a model object changed between calls is read again (the cache by identity 
   model.hidden_size = NaN;  // refused as the JSON path refuses it
   assert.throws(() => fast.estimate(config), MemplanError);
 });
+
+test('options (a Hugging Face config, a recipe) go the JSON way and are honoured, never dropped', () => {
+  // A model that the configuration does not name: the fast estimator's answer must be the config.json's.
+  const hfConfig = { model_type: 'llama', hidden_size: 2048, intermediate_size: 5632, num_hidden_layers: 22,
+    num_attention_heads: 32, num_key_value_heads: 4, vocab_size: 32000, max_position_embeddings: 2048 };
+  const config = { mode: 'infer', infer: { context_len: 2048 } };
+  assert.deepEqual(fast.estimate(config, { hfConfig }), subset(mp.estimate(config, { hfConfig })));
+  assert.equal(fast.estimate(config, { hfConfig }).params, mp.resolveModel({}, { hfConfig }).params);
+  assert.throws(() => fast.estimate(config), (e) => e.field === 'model.params', 'without the config.json there is no model');
+  const train = { model: { preset: 'llama-3-8b' }, train: { seq_len: 1024 } };
+  assert.deepEqual(fast.estimate(train, { recipe: 'qlora' }), subset(mp.estimate(train, { recipe: 'qlora' })));
+  assert.throws(() => fast.estimate(train, { recipe: 'nope' }), (e) => e instanceof MemplanError && e.field === 'recipe');
+});

@@ -51,15 +51,10 @@ diagnostics apply_recipe(const recipe& r, run_mode mode, ordered_json& doc) {
     return {};
 }
 
-json_reply reply(const json_request& request, reply_kind kind) {
-    auto text_of = [kind](const std::string& config, const std::string& hf) {
-        switch (kind) {
-            case reply_kind::analyze: return analyze_json(config, hf);
-            case reply_kind::compare: return compare_json(config, hf);
-            case reply_kind::estimate: break;
-        }
-        return estimate_json(config, hf);
-    };
+/// The reply of `kind`, its text written by `text_of` (estimate_json, analyze_json or compare_json:
+/// passed in, so that a program asking only for estimates links none of the analyses).
+json_reply reply(const json_request& request, reply_kind kind,
+                 std::string (*text_of)(const std::string& config, const std::string& hf)) {
     // Both would replace the model: refuse rather than pick one.
     if (!request.preset.empty() && !request.hf_config_text.empty())
         return failed_reply(kind, {{"preset", "cannot be combined with hf_config (each replaces the model)"}});
@@ -89,11 +84,11 @@ json_reply reply(const json_request& request, reply_kind kind) {
 
 }  // namespace
 
-json_reply estimate_reply(const json_request& request) { return reply(request, reply_kind::estimate); }
+json_reply estimate_reply(const json_request& request) { return reply(request, reply_kind::estimate, &estimate_json); }
 
-json_reply analyze_reply(const json_request& request) { return reply(request, reply_kind::analyze); }
+json_reply analyze_reply(const json_request& request) { return reply(request, reply_kind::analyze, &analyze_json); }
 
-json_reply compare_reply(const json_request& request) { return reply(request, reply_kind::compare); }
+json_reply compare_reply(const json_request& request) { return reply(request, reply_kind::compare, &compare_json); }
 
 json_reply preset_fits_reply(const std::string& config_text) {
     const auto parsed = parse_config(config_text);

@@ -1,0 +1,224 @@
+// memplan — the JavaScript API over a loaded WebAssembly core, shared by the full module (memplan.js:
+// the estimate and every analysis) and the estimate-only one (memplan-lite.js: what an embedded answer
+// needs, a smaller download). Each entry file gives this module its own Emscripten factory and .wasm.
+// Every failure throws an Error whose message names the field; `error.errors` holds the core's
+// [{field, message}] list.
+
+/** Thrown for invalid input; `errors` lists every problem the core found. */
+export class MemplanError extends Error {
+  constructor(message, errors) {
+    super(message);
+    this.name = 'MemplanError';
+    this.errors = errors;
+    this.field = errors.length ? errors[0].field : undefined;
+  }
+}
+
+// Estimate errors read "parallel.tp: must divide ..."; the ZeRO card's functions raise like its
+// Python ValueError: "stage must be 0, 1, 2 or 3".
+export function fail(errors, separator) {
+  const message = errors.map((e) => e.field + separator + e.message).join('; ');
+  throw new MemplanError(message, errors);
+}
+
+/** The dotted path of the first NaN or infinity in `value` (JSON.stringify would silently write null), or null. */
+function nonFinitePath(value, path, depth = 0) {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : path;
+  if (!value || typeof value !== 'object' || depth > 32) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const found = nonFinitePath(inner, path ? path + '.' + key : key, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+export function configText(config, field = 'config') {
+  if (typeof config === 'string') return config;
+  if (config === null || typeof config !== 'object' || Array.isArray(config))
+    fail([{ field, message: 'must be a JSON object' }], ': ');
+  const bad = nonFinitePath(config, field === 'config' ? '' : field);
+  if (bad !== null) fail([{ field: bad, message: 'must be a finite number (NaN and infinities have no JSON form)' }], ': ');
+  try {
+    return JSON.stringify(config);
+  } catch (cause) {  // BigInt values, cycles
+    fail([{ field, message: 'cannot be serialised as JSON (' + cause.message + ')' }], ': ');
+  }
+  return '';
+}
+
+/** The options object ({hfConfig, recipe}), or undefined when none is given. */
+function optionsOf(options) {
+  if (options === undefined || options === null) return undefined;
+  if (typeof options !== 'object' || Array.isArray(options))
+    fail([{ field: 'options', message: 'must be an object such as {hfConfig} or {recipe}' }], ': ');
+  return options;
+}
+
+/** The fine-tuning recipe id of the options ({recipe}); '' when none is given. The core checks the id. */
+export function recipeText(options) {
+  const recipe = optionsOf(options)?.recipe;
+  if (recipe === undefined || recipe === null || recipe === '') return '';
+  if (typeof recipe !== 'string') fail([{ field: 'recipe', message: 'must be a recipe id (text) such as "qlora"' }], ': ');
+  return recipe;
+}
+
+/** The Hugging Face config of the options ({hfConfig}) as text; '' when none is given. */
+export function hfText(options) {
+  if (optionsOf(options) === undefined) return '';
+  const hf = options.hfConfig;
+  if (hf === undefined || hf === null || hf === '') return '';
+  return configText(hf, 'hf_config');
+}
+
+function deepFreeze(value) {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function asNumber(value) {
+  // The core rejects NaN, infinities, fractions and out-of-range values by name; other types become NaN.
+  return typeof value === 'number' ? value : NaN;
+}
+
+/**
+ * Wraps a loaded core module in the public API. A function the module does not have (the
+ * estimate-only module of memplan-lite.js has no analyses) throws a MemplanError naming it.
+ */
+export function wrap(core) {
+  const absent = (name) => (...args) => fail([{ field: name,
+    message: 'is not in the estimate-only module (memplan-lite.js); import load from memplan.js for it' }], ' ');
+  for (const name of ['modelStateBytes', 'maxParams', 'analyze', 'compare', 'searchPresets', 'presetFits', 'engines', 'resolveModel'])
+    if (typeof core[name] !== 'function') core = Object.assign(Object.create(core), { [name]: absent(name) });
+  const seed = (text) => {
+    const out = JSON.parse(text);
+    if (out.errors.length) fail(out.errors, ' ');
+    return out.value;
+  };
+  const checked = (text) => {
+    const out = JSON.parse(text);
+    if (out.errors.length) fail(out.errors, ': ');
+    return out;
+  };
+  /** A stored document read the first time it is asked for, then frozen and kept. */
+  const once = (read) => {
+    let value = null;
+    return () => (value ??= deepFreeze(read()));
+  };
+  return Object.freeze({
+    /** Model-state bytes per GPU of mixed-precision Adam under ZeRO: 16Ψ, 4Ψ+12Ψ/N, 2Ψ+14Ψ/N, 16Ψ/N. */
+    modelStateBytes: (params, gpus, stage) =>
+      seed(core.modelStateBytes(asNumber(params), asNumber(gpus), asNumber(stage))),
+    /** Largest parameter count whose model states fit in gpuBytes per GPU (exact, rounded down). */
+    maxParams: (gpuBytes, gpus, stage) =>
+      seed(core.maxParams(asNumber(gpuBytes), asNumber(gpus), asNumber(stage))),
+    /**
+     * The CLI's `memplan estimate` result object for a configuration object (schema v1);
+     * options.hfConfig (a Hugging Face config.json, object or text) replaces the model, as --hf-config;
+     * options.recipe (a fine-tuning recipe id of mp.recipes()) sets its values over the configuration, as --recipe.
+     */
+    estimate: (config, options) => checked(core.estimate(configText(config), hfText(options), recipeText(options))),
+    /** The page's derived views: {estimate, stages, suggestions, sweep, limits, errors}; options as estimate. */
+    analyze: (config, options) => checked(core.analyze(configText(config), hfText(options))),
+    /** memplan beside DeepSpeed, Megatron-LM, EleutherAI's calculators and accelerate: {memplan, tools, deepspeed_buffers, errors}. */
+    compare: (config, options) => checked(core.compare(configText(config), hfText(options))),
+    /** Preset ids matching what a person typed ("llama3 70b", "meta-llama/Llama-3.1-8B"), best first. */
+    searchPresets: (query) => JSON.parse(core.searchPresets(String(query ?? ''))),
+    /** GPU ids of mp.gpus() matching what a person typed ("h100 sxm", "4090"), best first. */
+    searchGpus: (query) => JSON.parse(core.searchGpus(String(query ?? ''))),
+    /** JSON text in, JSON text out, errors as data: exactly what `memplan estimate` prints (without its newline). */
+    estimateJson: (text, hfConfigText = '') => core.estimate(String(text), String(hfConfigText ?? ''), ''),
+    /** analyze() as JSON text in and out, errors as data. */
+    analyzeJson: (text, hfConfigText = '') => core.analyze(String(text), String(hfConfigText ?? '')),
+    /**
+     * Which stored models fit this setup: every preset estimated with the rest of the configuration
+     * unchanged: [{id, name, params, total_bytes, fits, beyond_context_limit}] in catalogue order (fits null without a GPU
+     * size); presets the setup cannot hold are left out. An invalid configuration throws MemplanError.
+     */
+    presetFits: (config) => checked(core.presetFits(configText(config))).models,
+    /** The stored model presets (core/data/models.json's `models`), parsed once and frozen. */
+    presets: once(() => JSON.parse(core.presets()).models),
+    /** The configuration schema: {version, fields: [{path, type, min, max, default, choices, label, help, unit, modes, message}], limits}, parsed once. */
+    schema: once(() => JSON.parse(core.schema())),
+    /** The GPU catalogue (core/data/gpus.json's `gpus`, each with the core's capacity_bytes for fit verdicts), parsed once and frozen. */
+    gpus: once(() => JSON.parse(core.gpus()).gpus),
+    /**
+     * The fine-tuning recipes (core/data/recipes.json's `recipes`: [{id, label, source, values}], values
+     * mapping configuration paths to values), parsed once and frozen; `memplan recipes`, `--recipe ID`.
+     */
+    recipes: once(() => JSON.parse(core.recipes()).recipes),
+    /**
+     * How each row of the per-GPU breakdown is computed, per run mode (core/data/explanations.json):
+     * {train: [{key, label, formula, source}], infer: [...]}, rows in the order of per_gpu, the total
+     * last; parsed once and frozen (`memplan explain`).
+     */
+    explanations: once(() => JSON.parse(core.explanations()).modes),
+    /**
+     * The serving engines reproduced (`memplan engines`): {engines: [{id, label, version, share_field,
+     * share_flag, share_of, budget}], budget_terms: [{key, label, formula}]}, parsed once and frozen.
+     */
+    engines: once(() => JSON.parse(core.engines())),
+    /**
+     * A number as people write it ("8B", "8k", "80 GiB", "8,000,000,000", "1.5M"), read by the core's
+     * parser (the CLI's): a whole number from 0 to max (default 2^53), or a MemplanError naming `field`.
+     */
+    parseQuantity: (text, field = 'value', max = 9007199254740992) => {
+      const name = String(field);
+      if (typeof text !== 'string') fail([{ field: name, message: 'must be text such as "80 GiB" or "7e9"' }], ': ');
+      return checked(core.parseQuantity(text, name, asNumber(max))).value;
+    },
+    /**
+     * The model a configuration describes (preset, Hugging Face config, overrides applied) as explicit
+     * memplan model keys, with its exact parameter counts: {model, params, params_active}.
+     */
+    resolveModel: (config, options) => {
+      const out = checked(core.resolveModel(configText(config), hfText(options)));
+      delete out.errors;
+      return out;
+    },
+  });
+}
+
+
+const isNode = typeof process === 'object' && !!(process.versions && process.versions.node) &&
+  typeof window === 'undefined';
+
+// Node 20's fetch cannot load file paths for Emscripten 3.1.6: the binary is read from the file next to
+// the entry module (wasmFile() gives its URL from the entry's import.meta.url, asked only in Node: a
+// single-file page has no import.meta). The module name is not a
+// literal, so that browser bundlers (esbuild, Vite, webpack) do not try to bundle a Node built-in;
+// browsers never reach this line.
+const NODE_FS = 'node:fs/promises';
+async function readWasmFile(wasmFile) {
+  const fs = await import(/* @vite-ignore */ /* webpackIgnore: true */ NODE_FS);
+  return fs.readFile(wasmFile());
+}
+
+/**
+ * A loader of one core module: createCore is its Emscripten factory, wasmFile a function giving the URL
+ * of its .wasm (read from disk in Node). Returns {instantiate(options), load(options)}: a new instance, and the
+ * wrapped API loaded once (later calls return the same promise). Options: {wasmBinary, wasmUrl}.
+ */
+export function coreLoader(createCore, wasmFile) {
+  const instantiate = async (options = {}) => {
+    const settings = {};
+    if (options.wasmBinary) {
+      settings.wasmBinary = options.wasmBinary;
+    } else if (isNode) {
+      settings.wasmBinary = await readWasmFile(wasmFile);
+    }
+    if (options.wasmUrl) settings.locateFile = () => String(options.wasmUrl);
+    return createCore(settings);
+  };
+  let loading = null;
+  const load = (options = {}) => {
+    if (!loading) {
+      loading = instantiate(options).then(wrap);
+      loading.catch(() => { loading = null; });  // allow a retry after a failed load
+    }
+    return loading;
+  };
+  return { instantiate, load };
+}
