@@ -16,6 +16,7 @@
 #include "memplan/io/explanations.hpp"
 #include "memplan/io/gpus.hpp"
 #include "memplan/io/json.hpp"
+#include "memplan/io/presets.hpp"
 #include "memplan/io/recipes.hpp"
 #include "memplan/report/json.hpp"
 
@@ -36,6 +37,9 @@ std::string recipes() { return memplan::recipes_json(); }
 
 /// core/data/models.json as compiled in (`memplan presets --json`).
 std::string presets() { return memplan::model_presets_json(); }
+
+/// Every preset's id and name, without counting the models (memplan/io/presets.hpp preset_names_json).
+std::string preset_names() { return memplan::preset_names_json(); }
 
 /// GPU ids matching what a person typed ("h100 sxm", "4090"), best first.
 std::string search_gpus(std::string query) { return memplan::search_gpus_json(query); }
@@ -65,6 +69,7 @@ std::string parse_quantity(std::string text, std::string field, double max) {
 EMSCRIPTEN_BINDINGS(memplan_estimate) {
     emscripten::function("estimate", &estimate);
     emscripten::function("presets", &presets);
+    emscripten::function("presetNames", &preset_names);
     emscripten::function("schema", &schema);
     emscripten::function("searchGpus", &search_gpus);
     emscripten::function("gpus", &gpus);

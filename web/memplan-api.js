@@ -140,6 +140,11 @@ export function wrap(core) {
     presetFits: (config) => checked(core.presetFits(configText(config))).models,
     /** The stored model presets (core/data/models.json's `models`), parsed once and frozen. */
     presets: once(() => JSON.parse(core.presets()).models),
+    /**
+     * Every preset's {id, name} in catalogue order, parsed once and frozen: what a list or a label needs,
+     * without presets()' counts (each model counted by the core: slow on a module's first calls).
+     */
+    presetNames: once(() => JSON.parse(core.presetNames()).models),
     /** The configuration schema: {version, fields: [{path, type, min, max, default, choices, label, help, unit, modes, message}], limits}, parsed once. */
     schema: once(() => JSON.parse(core.schema())),
     /** The GPU catalogue (core/data/gpus.json's `gpus`, each with the core's capacity_bytes for fit verdicts), parsed once and frozen. */

@@ -441,7 +441,7 @@ export class MemplanEstimate extends HTMLElement {
     };
     const mode = value('mode');
     const preset = getPath(read.config, 'model.preset');
-    const entry = preset ? mp.presets().find((p) => p.id === preset) : null;
+    const entry = preset ? mp.presetNames().find((p) => p.id === preset) : null;
     const model = hfConfig ? `config.json (${hfConfig.model_type || 'model'})` : entry ? entry.name : 'custom model';
     const parts = [mode === 'infer' ? 'Inference' : 'Training', `${model}, ${formatParams(result.params)} parameters`];
     for (const path of SUMMARY) {
@@ -476,7 +476,7 @@ export class MemplanEstimate extends HTMLElement {
         let control;
         let choices = null;
         let text = name;
-        if (name === 'model') { choices = mp.presets().map((p) => [p.id, p.name]); text = 'Model'; }
+        if (name === 'model') { choices = mp.presetNames().map((p) => [p.id, p.name]); text = 'Model'; }
         else if (name === 'gpu') { choices = mp.gpus().map((g) => [g.id, g.name]); text = 'GPU'; }
         else if (name === 'units') { choices = UNITS.map((u) => [u, u]); text = 'Units'; }
         else if (name === 'recipe') { choices = mp.recipes().map((r) => [r.id, r.label]); text = 'Recipe'; }

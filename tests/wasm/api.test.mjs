@@ -261,3 +261,9 @@ test('presetFits(): every preset on the setup, each figure the estimate of that 
   assert.equal(fits.find((f) => f.id === 'gpt2').beyond_context_limit, true);  // n_positions 1024
   assert.throws(() => mp.presetFits({ infer: { context_len: 0 } }), (e) => e.errors[0].field === 'infer.context_len');
 });
+
+test('presetNames(): every preset\'s id and name in catalogue order, without the counts of presets()', () => {
+  const names = mp.presetNames();
+  assert.deepEqual(names, mp.presets().map((p) => ({ id: p.id, name: p.name })));
+  assert.ok(Object.isFrozen(names) && Object.isFrozen(names[0]));
+});

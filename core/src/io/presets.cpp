@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -66,6 +67,12 @@ const nlohmann::ordered_json& presets_document() { return stored_presets().doc; 
 
 const char* presets_text() { return presets_json_text; }
 }  // namespace detail
+
+std::string preset_names_json() {
+    nlohmann::ordered_json models = nlohmann::ordered_json::array();
+    for (const auto& p : stored_presets().table) models.push_back({{"id", p.id}, {"name", p.name}});
+    return detail::dump_json(nlohmann::ordered_json{{"models", std::move(models)}});
+}
 
 const model_preset* find_preset(const std::string& id) {
     for (const auto& p : stored_presets().table)
