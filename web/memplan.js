@@ -8,6 +8,7 @@
 //   mp.schema();                       // every configuration field: range, default, label, help
 //   mp.gpus();                         // the GPU catalogue (core/data/gpus.json), parsed once
 //   mp.parseQuantity('80 GiB', 'gpu.memory_bytes');  // 85899345920; throws MemplanError naming the field
+//   mp.parseField('32K', 'infer.context_len');       // {value: 32768, text: '32,768 tokens', note: ''}
 //   mp.recipes();                      // the fine-tuning recipes (core/data/recipes.json), parsed once
 //   mp.explanations().train;           // how each breakdown row is computed (core/data/explanations.json)
 //   mp.engines().engines;              // the serving engines reproduced, with their budget's terms
@@ -158,6 +159,18 @@ export function wrap(core) {
       const name = String(field);
       if (typeof text !== 'string') fail([{ field: name, message: 'must be text such as "80 GiB" or "7e9"' }], ': ');
       return checked(core.parseQuantity(text, name, asNumber(max))).value;
+    },
+    /**
+     * A number field's text read as that field reads it (the schema's `kind`: "32K" tokens = 32,768 as
+     * vLLM reads it, "90%" or "0.9" for a fraction, "80GB" for a size, "7B" parameters): {value, text:
+     * the value in words ("32,768 tokens", "90%"), note: how the text was read where it matters ("" else)},
+     * or a MemplanError naming the field and what it accepts.
+     */
+    parseField: (text, path) => {
+      const name = String(path);
+      if (typeof text !== 'string') fail([{ field: name, message: 'must be text such as "32K" or "0.9"' }], ': ');
+      const out = checked(core.parseField(text, name));
+      return { value: out.value, text: out.text, note: out.note };
     },
     /**
      * The model a configuration describes (preset, Hugging Face config, overrides applied) as explicit
