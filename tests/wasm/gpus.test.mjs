@@ -10,7 +10,7 @@ test('gpus() is the core catalogue, parsed once and frozen', () => {
   const gpus = mp.gpus();
   assert.equal(gpus, mp.gpus());
   assert.ok(Object.isFrozen(gpus) && Object.isFrozen(gpus[0]));
-  assert.equal(gpus.length, 34);
+  assert.equal(gpus.length, 36);
   const h100 = gpus.find((g) => g.id === 'h100-sxm-80gb');
   assert.equal(h100.nominal_bytes, 80e9);
   assert.equal(h100.usable_bytes, 81559 * 2 ** 20);  // nvidia-smi total, source in core/data/gpus.json
