@@ -11,7 +11,7 @@
 import { $ } from './dom.js';
 import { formSpec } from './schema.js';
 import { buildConfig, decodeState, modelFields } from './state.js';
-import { renderBreakdown, renderVerdict, renderWarnings, warningLines } from './breakdown.js';
+import { prefillOf, renderBreakdown, renderVerdict, renderWarnings, warningLines } from './breakdown.js';
 
 /**
  * A 53-bit digest of a text, as base-36 text: cyrb53 (bryc, public domain; github.com/bryc/code,
@@ -44,6 +44,7 @@ export function firstAnswer(spec, state, config, result, rows) {
     rows,
     per_gpu: Object.fromEntries(rows.map(({ key }) => [key, result.per_gpu[key]])),
     warnings: warningLines(result, spec),
+    prefill: prefillOf(result),
   };
   if (result.gpu) {
     const { fits, capacity_bytes, headroom_bytes, shortfall_bytes } = result.gpu;
@@ -63,7 +64,7 @@ export function startingAnswer(mp) {
   const model = (id) => mp.resolveModel({ model: { preset: id } }).model;
   const { state, rejected } = decodeState(spec, '', (id) => modelFields(spec, model(id)));
   const preset = state['model.preset'];
-  const { config, errors } = buildConfig(spec, state, (text, field, max) => mp.parseQuantity(text, field, max),
+  const { config, errors } = buildConfig(spec, state, (text, path) => mp.parseField(text, path),
     preset ? model(preset) : null);
   if (rejected.length || errors.length)
     throw new Error('the starting state has errors: ' + [...rejected, ...errors.map((e) => `${e.field}: ${e.message}`)].join('; '));
