@@ -255,7 +255,7 @@ function scheduleUpdate() {
 
 function onInput(event) {
   const target = event.target;
-  if (target.id === 'preset-search') return pickPreset(target.value);
+  if (target.id === 'preset-search') return event.type === 'input' ? pickPreset(target.value) : undefined;  // not again on leaving it
   if (target.id === 'gpu-search') return filterGpus(spec, target.value, (q) => mp.searchGpus(q));
   if (target.id === 'hf-config' || target.id === 'hf-file') return;  // config-import.js handles them
   // A text field's 'change' (when it loses focus) follows the 'input' events that already updated: an

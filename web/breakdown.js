@@ -98,7 +98,7 @@ export function renderBreakdown(result, unit, rows) {
   const prefill = prefillOf(result);
   if (prefill) {
     const at = lines.find((tr) => tr.dataset.row === 'activations');
-    if (at) at.querySelector('th').append(prefillAssumption(prefill));
+    if (at) at.querySelector('td.how').prepend(prefillAssumption(prefill));
   }
   const totalRow = row(totalOf(rows), b.total, b.total, unit);
   totalRow.classList.add('total');

@@ -19,7 +19,7 @@ const OLD = 'mode=train&model.preset=&model.params=20e9&model.num_hidden_layers=
 const defaultState = () => ({ ...defaultStateOf(spec), mode: 'train', 'model.preset': '', 'model.params': '20e9',
   'model.num_hidden_layers': '44', 'model.hidden_size': '6144', 'model.num_attention_heads': '64', 'parallel.gpus': '8',
   'parallel.zero_stage': '1', 'train.flash_attention': false });
-const buildConfig = (state) => buildConfigOf(spec, state, (t, f, m) => mp.parseQuantity(t, f, m));
+const buildConfig = (state) => buildConfigOf(spec, state, (t, path) => mp.parseField(t, path));
 const defaultTotal = formatBytes(mp.estimate(buildConfig(defaultState()).config).per_gpu.total, 'GiB');
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -165,18 +165,22 @@ test('bad input shows a message naming the field, never NaN', async () => {
   const { page } = await open('/index.html#' + OLD);
   await set(page, 'parallel.gpus', 'abc');
   await settled(page);
-  assert.match(await page.textContent('#errors'), /GPUs must be a whole number from 1 to 1,048,576, written as 8192, 8k/);
+  // The field's own words: GPUs are a count, not "7B or 7,000,000,000".
+  assert.match(await page.textContent('#errors'), /GPUs must be a whole number of GPUs from 1 to 1,048,576$/);
   assert.equal(await page.getAttribute('[name="parallel.gpus"]', 'aria-invalid'), 'true');
   await set(page, 'parallel.gpus', '8');
   await set(page, 'parallel.tp', '3');
   await settled(page);
-  assert.match(await page.textContent('#errors'), /GPUs must be a multiple of parallel\.tp × parallel\.pp \(3\)/);
+  // In the form's labels, on the field just changed (tensor parallel), naming the GPUs' value.
+  assert.match(await page.textContent('#errors'), /GPUs \(8\) must be a multiple of Tensor parallel × Pipeline parallel \(3\)/);
+  assert.equal(await page.getAttribute('[name="parallel.tp"]', 'aria-invalid'), 'true');
+  assert.equal(await page.getAttribute('[name="parallel.gpus"]', 'aria-invalid'), null);
   await set(page, 'parallel.tp', '16');
   await set(page, 'parallel.gpus', '16');
   await set(page, 'model.num_attention_heads', '24');
   await set(page, 'model.hidden_size', '6144');
   await settled(page);
-  assert.match(await page.textContent('#errors'), /Tensor parallel must divide model\.num_attention_heads \(24\)/);
+  assert.match(await page.textContent('#errors'), /Tensor parallel must divide Attention heads \(24\)/);
   await set(page, 'train.seq_len', '-5');
   await settled(page);
   assert.match(await page.textContent('#errors'), /Sequence length must be a whole number/);
@@ -188,7 +192,7 @@ test('bad input shows a message naming the field, never NaN', async () => {
   assert.doesNotMatch(await page.textContent('body'), /NaN|(?<!ZeRO-)Infinity/);
   // Back to valid input: the error goes away.
   await set(page, 'gpu.preset', 'h100-sxm-80gb');
-  await set(page, 'train.seq_len', '2k');  // the core's parser: 2,000 tokens
+  await set(page, 'train.seq_len', '2K');  // 2,048 tokens, as vLLM reads 2K
   await set(page, 'parallel.tp', '8');
   await settled(page);
   assert.equal(await page.isHidden('#errors'), true);

@@ -63,7 +63,8 @@ async function type(page, selector, text, steps) {
 async function choose(page, selector, value, steps) {
   const select = page.locator(selector).first();
   await reveal(page, select, steps);
-  const text = await select.evaluate((s, v) => [...s.options].find((o) => o.value === v).textContent, value);
+  // Its name, as a person types it (an option's " — 70.55B params" has a character no key types).
+  const text = (await select.evaluate((s, v) => [...s.options].find((o) => o.value === v).textContent, value)).split(' — ')[0];
   await select.focus();
   await page.keyboard.type(text, { delay: 5 });
   if (await select.inputValue() !== value) await select.selectOption(value);  // type-ahead ambiguity: the same list, same events
@@ -253,7 +254,7 @@ test('a context beyond the model\'s max_position_embeddings is flagged on the pa
   await type(page, '[name="infer.context_len"]', '200000', steps);
   await settled(page);
   const warnings = await page.textContent('#warnings');
-  assert.match(warnings, /beyond the model's context limit \(max_position_embeddings 131072\)/);
+  assert.match(warnings, /beyond the model's context limit \(max_position_embeddings 131,072\)/);  // long numbers grouped
   await type(page, '[name="infer.context_len"]', '131072', steps);
   await settled(page);
   assert.doesNotMatch(await page.textContent('#warnings'), /max_position_embeddings/);
