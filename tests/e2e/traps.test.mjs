@@ -132,6 +132,10 @@ test('pins are in the shared link and come back with it; each is labelled by its
   const { page, context } = await open();
   await page.click('#pin');
   await settled(page);
+  // "Pinned (1). …" stands apart from the Export disclosure before it, not run into it.
+  const exportBox = await page.locator('.actions details.export summary').boundingBox();
+  const saidBox = await page.locator('#copied').boundingBox();
+  assert.ok(saidBox.y >= exportBox.y + exportBox.height || saidBox.x >= exportBox.x + exportBox.width + 8, JSON.stringify([exportBox, saidBox]));
   await type(page, 'infer.batch', '4');
   const link = page.url();
   assert.match(new URL(link).hash, /(^#|&)pin=/);
