@@ -42,7 +42,7 @@ export function pinLabel(state, spec, presets, result = null) {
   // its max model length, said here when it is another number.
   const engine = !train && used('infer.engine');
   const longest = !train && used('infer.max_model_len');
-  if (engine && engine !== 'none') layout.push(`${engine}` + (longest && longest !== used('infer.context_len')
+  if (engine && engine !== 'none') layout.push(`engine ${engine}` + (longest && longest !== used('infer.context_len')
     ? ` reserving for ${count('infer.max_model_len')} tokens (max model length)` : ''));
   return `${model} · ${train ? 'training' : 'inference'} · ${work} · ${count('parallel.gpus')}× ${gpuName}` +
     (layout.length ? ', ' + layout.join(', ') : '');

@@ -104,6 +104,12 @@ test('the verdict names the setup; a parameter count written 70b is read as 70 b
   await type(page, 'parallel.tp', '2');
   await type(page, 'infer.batch', '8');
   assert.equal(await page.textContent('#setup'), `Llama 3.1 8B · inference · 8 × 8,192 tokens · 2× ${h100.name} (${h100.memory_text}), tp 2`);
+  // Two contexts, one answer each: the verdict is for the context length; the engine reserves for its max model length.
+  await page.selectOption('[name="infer.engine"]', 'vllm');
+  await settled(page);
+  await type(page, 'infer.max_model_len', '32K');
+  assert.equal(await page.textContent('#setup'), `Llama 3.1 8B · inference · 8 × 8,192 tokens · 2× ${h100.name} (${h100.memory_text}), tp 2, ` +
+    'engine vllm reserving for 32,768 tokens (max model length)');
   await type(page, 'model.params', '70b');
   assert.equal(await page.isVisible('#errors'), false);
   assert.equal(await page.getAttribute('#model-summary', 'data-params'), '70000000000');
