@@ -157,6 +157,17 @@ test('pins are in the shared link and come back with it; each is labelled by its
   await context.close();
 });
 
+test('on a phone the first input is in the first viewport, below the verdict and the breakdown', async () => {
+  const { page, context } = await open('/index.html', 390, 844);
+  const first = await page.locator('#preset-search').boundingBox();
+  const verdict = await page.locator('#verdict').boundingBox();
+  assert.ok(verdict.y + verdict.height <= 844, `verdict ends at ${verdict.y + verdict.height}`);
+  assert.ok(first.y + first.height <= 844, `the first input ends at ${first.y + first.height} px`);
+  // The parts of 0 bytes are left out there; the total is the laptop's.
+  assert.equal(await page.locator('#breakdown tr.zero').first().isVisible(), false);
+  await context.close();
+});
+
 test('no page had a console error, a failed request or a request to another origin', () => {
   assert.deepEqual(allProblems.flat(), []);
 });
