@@ -182,8 +182,9 @@ outcome<std::uint64_t> parse_field_text(const field_spec& field, const std::stri
         }
         case number_kind::tokens: {
             // vLLM's human_readable_int (vllm/engine/arg_utils.py, vllm-project/vllm 99d7eb5d): lowercase
-            // k, m, g, t are 10^3, 10^6, 10^9, 10^12 (decimals allowed: "25.6k" = 25,600); uppercase K, M,
-            // G, T are 2^10, 2^20, 2^30, 2^40 and take a whole number only ("1.5K" is refused).
+            // k, m, g are 10^3, 10^6, 10^9 (decimals allowed: "25.6k" = 25,600); uppercase K, M, G are
+            // 2^10, 2^20, 2^30 and take a whole number only ("1.5K" is refused). t and T continue the
+            // pattern (10^12, 2^40), past every token range of the schema.
             if (suffix.empty()) return read(parts.number);
             if (suffix.size() != 1) return refuse();
             static constexpr char decimal_names[] = "kmgt", binary_names[] = "KMGT";
