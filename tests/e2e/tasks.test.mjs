@@ -66,6 +66,7 @@ async function type(page, selector, text, steps) {
 /** Picks an option of a list by keyboard type-ahead on the focused list (its visible text). */
 async function choose(page, selector, value, steps) {
   const select = page.locator(selector).first();
+  if (await select.inputValue() === value) return;  // already chosen (Find a model picked it): no interaction needed
   await reveal(page, select, steps);
   // Its name, as a person types it (an option's " — 70.55B params" has a character no key types).
   const text = (await select.evaluate((s, v) => [...s.options].find((o) => o.value === v).textContent, value)).split(' — ')[0];
