@@ -263,6 +263,7 @@ for (const [width, height] of SIZES) {
     await type(page, '#preset-search', 'qwen3 30b a3b', steps);
     assert.equal(await page.inputValue('#model-preset'), 'qwen3-30b-a3b');
     await type(page, '[name="infer.context_len"]', '32K', steps);  // 32,768 as vLLM reads --max-model-len 32K
+    await settled(page);
     assert.equal(await page.textContent('[id="parsed-infer.context_len"]'), '= 32,768 tokens');
     await choose(page, '[name="infer.engine"]', 'vllm', steps);
     await settled(page);
