@@ -54,6 +54,11 @@ export function renderPins(spec, pins, current, unit, explained) {
   section.hidden = pins.length === 0;
   if (!pins.length) return;
   const setups = [...pins, { ...current, label: 'current: ' + current.label }];
+  // What differs between the setups, per setup: "Batch 4, KV cache fp8" (the settings' labels and values).
+  const flatAll = setups.map((s) => flatten(s.config));
+  const differing = [...new Set(flatAll.flatMap((f) => Object.keys(f)))].filter((k) => flatAll.some((f) => (f[k] ?? '—') !== (flatAll[0][k] ?? '—')));
+  const nameOf = (key) => (spec.fields.get(key) ? spec.fields.get(key).label : key);
+  const differs = (i) => differing.map((k) => `${nameOf(k)} ${flatAll[i][k] ?? '—'}`).join(', ');
   // One scale for every bar: the largest total or capacity among the setups (a comparison, no arithmetic).
   let scale = 0;
   for (const s of setups) scale = Math.max(scale, s.result.per_gpu.total, capacityBytes(s.result));
@@ -68,7 +73,10 @@ export function renderPins(spec, pins, current, unit, explained) {
       return seg;
     }));
     const fits = s.result.gpu ? (s.result.gpu.fits ? 'fits' : 'does not fit') : 'no GPU size';
-    figure.append(el('p', `${s.label} — ${formatBytes(s.result.per_gpu.total, unit)} per GPU, ${fits}`), bar);
+    const name = i === setups.length - 1 ? 'current' : `pin ${i + 1}`;
+    const text = el('p', `${name}${differing.length ? ': ' + differs(i) : ''} — ${formatBytes(s.result.per_gpu.total, unit)} per GPU, ${fits}`);
+    text.append(el('small', s.label.replace(/^current: /, ''), { class: 'block setup-of' }));
+    figure.append(text, bar);
     return figure;
   });
   $('compare-bars').replaceChildren(...bars);
