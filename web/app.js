@@ -160,7 +160,7 @@ function update() {
   }
   const rows = explanations[state.mode];
   if (early) {
-    checkFirst(early, errors.length ? null : firstAnswer(spec, state, config, result, rows));
+    checkFirst(early, errors.length ? null : firstAnswer(spec, state, config, result, rows, presets));
     early = null;
   }
   if (errors.length) {

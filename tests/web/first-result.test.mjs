@@ -27,7 +27,8 @@ test('the bundled answer holds what the verdict, the bar, the warnings and the b
   const state = defaultState(spec);
   const answer = firstAnswer(spec, state, config, result, rows);
   assert.deepEqual(answer, {
-    mode: 'infer', unit: 'GiB', config: digest(JSON.stringify(config)), rows, per_gpu,
+    mode: 'infer', setup: 'custom model of 8.03B parameters · inference · 1 × 8,192 tokens · 1× NVIDIA H100 SXM (80 GB HBM3)',
+    unit: 'GiB', config: digest(JSON.stringify(config)), rows, per_gpu,
     warnings: [`${spec.fields.get('infer.context_len').label}: is beyond the model's max_position_embeddings (4096)`],
     // What the activations row says it assumed: the whole context prefilled in one pass (no chunk set).
     prefill: { batch: 1, chunk: null, context: 8192 },
