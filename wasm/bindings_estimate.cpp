@@ -64,6 +64,9 @@ std::string parse_quantity(std::string text, std::string field, double max) {
     return memplan::outcome_json_text(memplan::parse_quantity(text, field, static_cast<std::uint64_t>(max)));
 }
 
+/// A number field's text read as that field reads it ("8K" tokens, "90%", "80GB"): the core's JSON.
+std::string parse_field(std::string text, std::string path) { return memplan::field_text_json(path, text); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(memplan_estimate) {
@@ -74,6 +77,7 @@ EMSCRIPTEN_BINDINGS(memplan_estimate) {
     emscripten::function("searchGpus", &search_gpus);
     emscripten::function("gpus", &gpus);
     emscripten::function("parseQuantity", &parse_quantity);
+    emscripten::function("parseField", &parse_field);
     emscripten::function("explanations", &explanations);
     emscripten::function("recipes", &recipes);
 }

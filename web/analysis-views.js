@@ -2,7 +2,7 @@
 // reported GPU, the ZeRO stages side by side and the suggestions. Every number is the core's; labels
 // of configuration fields are the schema's.
 import { $, el } from './dom.js';
-import { formatBytes, formatCount, formatExactBytes, formatParams } from './format.js';
+import { formatBytes, formatCount, formatCountOf, formatExactBytes, formatParams } from './format.js';
 import { usedValue } from './state.js';
 
 /** The ZeRO stage the core used (an FSDP strategy resolved to its stage by the core). */
@@ -24,14 +24,14 @@ export function renderLimits(spec, analysis, config) {
   };
   const used = (path) => formatCount(usedValue(analysis.estimate, path));
   const none = 'none — even 1 does not fit';
-  const count = (v, what) => (v === null ? none : formatCount(v) + what);
+  const count = (v, one, many = one) => (v === null ? none : one ? formatCountOf(v, one, many) : formatCount(v));
   const l = analysis.limits;
   if (config.mode === 'train') {
-    add(`Largest micro-batch at ${used('train.seq_len')} tokens`, count(l.max_micro_batch, ''), 'max_micro_batch');
-    add(`Longest sequence at micro-batch ${used('train.micro_batch')}`, count(l.max_seq_len, ' tokens'), 'max_seq_len');
+    add(`Largest micro-batch at ${used('train.seq_len')} tokens`, count(l.max_micro_batch), 'max_micro_batch');
+    add(`Longest sequence at micro-batch ${used('train.micro_batch')}`, count(l.max_seq_len, 'token', 'tokens'), 'max_seq_len');
   } else {
-    add(`Largest batch at ${used('infer.context_len')} tokens of context`, count(l.max_batch, ' sequences'), 'max_batch');
-    add(`Longest context at batch ${used('infer.batch')}`, count(l.max_context_len, ' tokens'), 'max_context_len');
+    add(`Largest batch at ${used('infer.context_len')} tokens of context`, count(l.max_batch, 'sequence', 'sequences'), 'max_batch');
+    add(`Longest context at batch ${used('infer.batch')}`, count(l.max_context_len, 'token', 'tokens'), 'max_context_len');
   }
   // The core flags a longest sequence/context beyond the model's max_position_embeddings.
   if (l.beyond_context_limit && l.context_limit_tokens !== null && l.context_limit_tokens !== undefined)
@@ -103,20 +103,26 @@ export function renderZero(spec, analysis, config, unit) {
   const head = el('tr');
   head.append(el('th', 'Stage', { scope: 'col' }), ...analysis.stages.map((s) =>
     el('th', `ZeRO ${s.stage}` + (s.stage === current ? ' (chosen)' : ''), { scope: 'col', class: cls(s) })));
-  const line = (label, cell) => {
+  const line = (label, cell, title = null) => {
     const tr = el('tr');
-    tr.append(el('th', label, { scope: 'row' }), ...analysis.stages.map((s) => el('td', cell(s), { class: cls(s) })));
+    tr.append(el('th', label, { scope: 'row' }), ...analysis.stages.map((s) => {
+      const td = el('td', cell(s), { class: cls(s) });
+      if (title && title(s)) td.title = title(s);
+      return td;
+    }));
     return tr;
   };
+  const exact = (v) => (v ? formatCount(v) + ' parameters' : '');
   const yesNo = (v) => (v === null ? '—' : v ? 'fits' : 'does not fit');
-  const params = (v) => (v === null ? '—' : v === 0 ? 'none' : formatParams(v));
+  // Parameter counts short in the cells ("20B"), exact in their title: four stages fit a phone's width.
+  const params = (v) => (v === null ? '—' : v === 0 ? 'none' : formatParams(v).split(' ')[0]);
   const maxGpus = formatCount(spec.limits.max_gpu_count ?? spec.fields.get('parallel.gpus').max);
   $('zero').tHead.replaceChildren(head);
   $('zero').tBodies[0].replaceChildren(
     line('Per-GPU total', (s) => (s.total === null ? '—' : formatBytes(s.total, unit))),
     line('Fits the GPU', (s) => yesNo(s.fits)),
-    line('Largest model, model states only (ZeRO paper, 16 B/param)', (s) => params(s.model_states_max_params)),
-    line('Largest model.params that fits, this configuration', (s) => params(s.max_params)),
+    line('Largest model, model states only (ZeRO paper, 16 B/param)', (s) => params(s.model_states_max_params), (s) => exact(s.model_states_max_params)),
+    line('Largest parameter count that fits, this configuration', (s) => params(s.max_params), (s) => exact(s.max_params)),
     line('Fewest GPUs that fit', (s) => (analysis.estimate.gpu ? (s.fewest_gpus === null ? `never (≤ ${maxGpus} GPUs)` : formatCount(s.fewest_gpus)) : '—')),
   );
 }

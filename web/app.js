@@ -16,9 +16,9 @@
 import { load } from './memplan.js';
 import { $ } from './dom.js';
 import { formSpec } from './schema.js';
-import { buildConfig, decodeState, defaultState, encodeState, linkSetsNothing, modelFields } from './state.js';
-import { buildForm, filterGpus, filterPresets, form, readForm, showErrors, showModeAndGpu, writeForm } from './form.js';
-import { renderBreakdown, renderModelSummary, renderVerdict, renderWarnings } from './breakdown.js';
+import { PIN_KEY, buildConfig, decodeState, defaultState, encodeState, linkSetsNothing, modelFields } from './state.js';
+import { buildForm, filterGpus, filterPresets, form, readForm, showErrors, showModeAndGpu, showParsed, writeForm } from './form.js';
+import { clearModelSummary, renderBreakdown, renderModelSummary, renderVerdict, renderWarnings } from './breakdown.js';
 import { renderDetails, renderLimits, renderSuggestions, renderZero } from './analysis-views.js';
 import { renderChart, wireChartReadout } from './chart-view.js';
 import { wireConfigImport } from './config-import.js';
@@ -69,8 +69,10 @@ let explanations = null;
 const pins = [];
 /** The answer computed at build time, while it is on screen before the core's first answer (first-result.js). */
 let early = null;
-/** The core's one number parser (mp.parseQuantity) for every numeric input. */
-const parse = (text, field, max) => mp.parseQuantity(text, field, max);
+/** The core's reader of a number field's text (mp.parseField: as that field reads it) for every numeric input. */
+const parse = (text, path) => mp.parseField(text, path);
+/** The form field the user changed last (an error its message is about is shown there). */
+let touched = null;
 
 /** The model object the core resolved for the pasted config.json now in the form (null when none). */
 let pastedModel = null;
@@ -97,6 +99,30 @@ function presetFields(id) {
   return presetCache.get(id);
 }
 
+/** The link of the page: the state's hash and, once per pin, the pinned setup's own state (PIN_KEY). */
+function linkOf(state) {
+  const hash = encodeState(spec, state, presetFields);
+  if (!pins.length) return hash;
+  const params = new URLSearchParams(hash.slice(1));
+  for (const pin of pins) params.append(PIN_KEY, encodeState(spec, pin.state, presetFields).slice(1));
+  return '#' + params.toString();
+}
+
+/** A pin of a link (its state's hash) computed again, as the page computes an answer; false when it has errors. */
+function restorePin(text) {
+  const { state } = decodeState(spec, '#' + text, presetFields);
+  const preset = state['model.preset'];
+  const { config, errors } = buildConfig(spec, state, parse, preset ? presetModel(preset) : null);
+  if (errors.length) return false;
+  try {
+    const result = mp.estimate(config);
+    pins.push({ label: pinLabel(state, spec, presets, result), config, result, state });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The form changed: the views may not show it until the next update finishes. Returns the change's number. */
 function markPending() {
   delete $('output').dataset.computed;
@@ -121,9 +147,9 @@ function update() {
   const state = readForm(spec, defaultState(spec));
   const preset = presets.find((p) => p.id === state['model.preset']);
   showModeAndGpu(spec, state, preset, preset ? presetFields(preset.id) : null);
-  history.replaceState(null, '', location.pathname + location.search + encodeState(spec, state, presetFields));
+  history.replaceState(null, '', location.pathname + location.search + linkOf(state));
   $('share').href = location.href;
-  const { config, errors } = buildConfig(spec, state, parse, state['model.preset'] ? presetModel(state['model.preset']) : pastedModel);
+  const { config, errors, parsed } = buildConfig(spec, state, parse, state['model.preset'] ? presetModel(state['model.preset']) : pastedModel);
   let result;
   if (!errors.length) {
     try {
@@ -134,17 +160,22 @@ function update() {
   }
   const rows = explanations[state.mode];
   if (early) {
-    checkFirst(early, errors.length ? null : firstAnswer(spec, state, config, result, rows));
+    checkFirst(early, errors.length ? null : firstAnswer(spec, state, config, result, rows, presets));
     early = null;
   }
   if (errors.length) {
-    showErrors(errors, spec);
+    showParsed(parsed, showErrors(errors, spec, state, touched));
+    clearModelSummary();
+    $('setup').textContent = '';
     shown = null;
     return finished(ticket);
   }
   showErrors([]);
+  showParsed(parsed);
   const unit = state.unit;
   shown = { state, config, result, rows };
+  const setup = pinLabel(state, spec, presets, result);
+  if ($('setup').textContent !== setup) $('setup').textContent = setup;
   renderVerdict(result, unit);
   renderWarnings(result, spec);  // the core flags a context beyond the model's max_position_embeddings
   renderBreakdown(result, unit, rows);
@@ -152,7 +183,7 @@ function update() {
   renderFinetune(result, null, unit);
   renderServing(mp, result, null, unit);
   renderCompare(mp, config, unit);
-  renderPins(spec, pins, { label: pinLabel(state, spec, presets), config, result }, unit, rows);
+  renderPins(spec, pins, { label: setup, config, result }, unit, rows);
   $('zero-section').hidden = state.mode !== 'train';  // the ZeRO stages coincide in inference
   $('output').classList.remove('stale');
   $('output').hidden = false;
@@ -205,7 +236,7 @@ function wireActions() {
   $('download-result').addEventListener('click', () => { if (shown) { download('memplan-result.json', JSON.stringify(shown.result, null, 2) + '\n'); said('Result downloaded.'); } });
   $('pin').addEventListener('click', () => {
     if (!shown) return;
-    pins.push({ label: pinLabel(shown.state, spec, presets), config: shown.config, result: shown.result });
+    pins.push({ label: pinLabel(shown.state, spec, presets, shown.result), config: shown.config, result: shown.result, state: shown.state });
     said(`Pinned (${pins.length}). Change the form to compare.`);
     update();
   });
@@ -224,7 +255,7 @@ function scheduleUpdate() {
 
 function onInput(event) {
   const target = event.target;
-  if (target.id === 'preset-search') return filterPresets(presets, (q) => mp.searchPresets(q));
+  if (target.id === 'preset-search') return event.type === 'input' ? pickPreset(target.value) : undefined;  // not again on leaving it
   if (target.id === 'gpu-search') return filterGpus(spec, target.value, (q) => mp.searchGpus(q));
   if (target.id === 'hf-config' || target.id === 'hf-file') return;  // config-import.js handles them
   // A text field's 'change' (when it loses focus) follows the 'input' events that already updated: an
@@ -238,6 +269,23 @@ function onInput(event) {
     frame = 0;
     update();
   } else scheduleUpdate();
+}
+
+/**
+ * "Find a model": the list narrowed to the matches (the core's search, best first) and the best match
+ * picked, saying which it picked and of how many; the answer follows it.
+ */
+function pickPreset(query) {
+  filterPresets(presets, (q) => mp.searchPresets(q));
+  const select = $('model-preset');
+  const matches = [...select.options].filter((o) => o.value && query.trim() && mp.searchPresets(query).includes(o.value));
+  const top = matches[0];
+  $('preset-picked').textContent = !query.trim() ? ''
+    : top ? `Picked ${top.textContent.split(' — ')[0]}, the best of ${matches.length} ${matches.length === 1 ? 'match' : 'matches'} for “${query.trim()}”.`
+      : `No stored model matches “${query.trim()}”; the model stays ${select.selectedOptions[0] ? select.selectedOptions[0].textContent.split(' — ')[0] : 'as it is'}.`;
+  if (!top || select.value === top.value) return;
+  select.value = top.value;
+  select.dispatchEvent(new Event('change', { bubbles: true }));
 }
 
 function applySuggestion(event) {
@@ -282,6 +330,9 @@ function start() {
   $('theme').value = theme;
   applyTheme(theme, false);
   $('theme').addEventListener('change', (e) => applyTheme(e.target.value));
+  // "Skip to the answer" moves the focus to the verdict; following its #verdict would replace the
+  // link's hash, which holds the page state.
+  document.querySelector('a.skip').addEventListener('click', (e) => { e.preventDefault(); $('verdict').focus(); });
   const loading = load();  // the WASM is fetched and compiled while the first answer is drawn
   // The starting question's answer, computed at build time, is drawn at once only when the link sets
   // nothing: a link's state is drawn once the core has loaded, never another state before it.
@@ -300,6 +351,8 @@ function start() {
     wireActions();
     wireChartReadout();
     if (!embed) runAnalysis = analysisClient(spawnWorker, ANALYSIS_LIMIT_MS);
+    // The field changed last, also in the panels outside the form (their events reach the form re-sent, from the form).
+    for (const type of ['input', 'change']) document.addEventListener(type, (e) => { if (e.target.name && e.target.form) touched = e.target.name; }, true);
     form().addEventListener('input', onInput);
     form().addEventListener('change', onInput);
     form().addEventListener('submit', (e) => e.preventDefault());
@@ -315,6 +368,8 @@ function start() {
       endFirst('superseded');
     }
     const { state, rejected } = decodeState(spec, location.hash, presetFields);
+    for (const text of new URLSearchParams(location.hash.slice(1)).getAll(PIN_KEY))
+      if (!restorePin(text)) rejected.push(PIN_KEY);
     showLink(rejected);
     writeForm(state);
     filterPresets(presets, (q) => mp.searchPresets(q));

@@ -3,7 +3,7 @@
 import { $, el } from './dom.js';
 import { partsOf, totalOf } from './explain.js';
 import { barGeometry } from './chart.js';
-import { formatBytes, formatCount, formatExactBytes, formatParams, formatPercent } from './format.js';
+import { formatBytes, formatCount, formatExactBytes, formatParams, formatPercent, groupNumbers } from './format.js';
 import { capacityBytes, usedValue } from './state.js';
 
 export function renderVerdict(result, unit) {
@@ -29,7 +29,7 @@ export function renderVerdict(result, unit) {
 /** The warnings of a result as the page lists them: "field label: message". */
 export function warningLines(result, spec = null) {
   const name = (f) => (spec && spec.fields.get(f) ? spec.fields.get(f).label : f);
-  return result.warnings.map((w) => `${name(w.field)}: ${w.message}`);
+  return result.warnings.map((w) => `${name(w.field)}: ${groupNumbers(w.message)}`);
 }
 
 export function renderWarnings(result, spec = null, lines = warningLines(result, spec)) {
@@ -50,6 +50,38 @@ function row(how, bytes, total, unit) {
 }
 
 /**
+ * The prefill an inference answer assumes, from the values the core used: {batch, chunk (null: the
+ * whole context in one pass), context}; null in training. An early answer (first-result.js) carries it
+ * as `prefill`.
+ */
+export function prefillOf(result) {
+  if (result.prefill !== undefined) return result.prefill;
+  if (!result.config || result.config.mode !== 'infer') return null;
+  return { batch: usedValue(result, 'infer.batch'), chunk: usedValue(result, 'infer.prefill_tokens'), context: usedValue(result, 'infer.context_len') };
+}
+
+/**
+ * What the inference activations row assumes, from the values the core used, with the control that
+ * changes it: "prefill of 8 × 32,768 tokens in one pass" (no chunk set) or "chunked prefill of 8 × 2,048
+ * tokens a pass", and a button that opens and focuses the prefill chunk field.
+ */
+function prefillAssumption({ batch, chunk, context }) {
+  const text = chunk === null
+    ? `prefill of ${formatCount(batch)} × ${formatCount(context)} tokens in one pass`
+    : `chunked prefill of ${formatCount(batch)} × ${formatCount(chunk)} tokens a pass`;
+  const out = el('small', null, { class: 'assumed' });
+  const button = el('button', chunk === null ? 'set a prefill chunk' : 'change the chunk', { type: 'button', class: 'link', 'data-focus': 'infer.prefill_tokens' });
+  button.addEventListener('click', () => {
+    const input = document.querySelector('[name="infer.prefill_tokens"]');
+    if (!input) return;
+    for (let d = input.closest('details'); d; d = d.parentElement.closest('details')) d.open = true;
+    input.focus();
+  });
+  out.append(`Assumes a ${text}; `, button);
+  return out;
+}
+
+/**
  * The breakdown table and its stacked bar. `rows`: the core's explanation rows of the result's run mode
  * (mp.explanations()[mode]): the parts in order, their labels and texts, the total last.
  */
@@ -63,6 +95,11 @@ export function renderBreakdown(result, unit, rows) {
     if (b[how.key] === 0) tr.classList.add('zero');
     return tr;
   });
+  const prefill = prefillOf(result);
+  if (prefill) {
+    const at = lines.find((tr) => tr.dataset.row === 'activations');
+    if (at) at.querySelector('td.how').prepend(prefillAssumption(prefill));
+  }
   const totalRow = row(totalOf(rows), b.total, b.total, unit);
   totalRow.classList.add('total');
   $('breakdown').tBodies[0].replaceChildren(...lines, totalRow);
@@ -102,4 +139,11 @@ export function renderModelSummary(result, unit) {
     out.dataset.kvBytes = String(result.per_gpu.kv_cache);
   } else delete out.dataset.kvBytes;
   out.textContent = parts.join(' · ');
+}
+
+/** The model summary while the form has an error: no figures of an earlier answer beside the new input. */
+export function clearModelSummary() {
+  const out = $('model-summary');
+  out.textContent = '';
+  for (const key of ['params', 'paramsActive', 'kvBytes']) delete out.dataset[key];
 }

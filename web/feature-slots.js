@@ -23,6 +23,8 @@ export function adoptSlots(panel) {
     slot.replaceChildren(...built.childNodes);
     built.remove();
     for (const control of slot.querySelectorAll('input, select, textarea')) control.setAttribute('form', FORM_ID);
+    const readout = document.getElementById('parsed-' + key);  // what the core read there (form.js)
+    if (readout) slot.after(readout);
   }
   if (more) more.hidden = !more.querySelector('label');
   const forward = (event) => {

@@ -11,7 +11,8 @@
 import { $ } from './dom.js';
 import { formSpec } from './schema.js';
 import { buildConfig, decodeState, modelFields } from './state.js';
-import { renderBreakdown, renderVerdict, renderWarnings, warningLines } from './breakdown.js';
+import { prefillOf, renderBreakdown, renderVerdict, renderWarnings, warningLines } from './breakdown.js';
+import { pinLabel } from './pins.js';
 
 /**
  * A 53-bit digest of a text, as base-36 text: cyrb53 (bryc, public domain; github.com/bryc/code,
@@ -32,18 +33,20 @@ export function digest(text) {
 
 /**
  * What the early drawing reads of an answer (state: the page state; config: what the page sent; result:
- * mp.estimate(config); rows: the core's explanation rows of the run mode, mp.explanations()[mode]): the
- * run mode and unit, the breakdown's rows and parts, the GPU verdict, the warnings as the page words
+ * mp.estimate(config); rows: the core's explanation rows of the run mode, mp.explanations()[mode];
+ * presets: mp.presets(), for the model's name): the run mode, the setup line above the verdict, the unit, the breakdown's rows and parts, the GPU verdict, the warnings as the page words
  * them, and the configuration's digest. Shaped as a result for renderVerdict and renderBreakdown.
  */
-export function firstAnswer(spec, state, config, result, rows) {
+export function firstAnswer(spec, state, config, result, rows, presets = []) {
   const answer = {
     mode: state.mode,
+    setup: pinLabel(state, spec, presets, result),
     unit: state.unit,
     config: digest(JSON.stringify(config)),
     rows,
     per_gpu: Object.fromEntries(rows.map(({ key }) => [key, result.per_gpu[key]])),
     warnings: warningLines(result, spec),
+    prefill: prefillOf(result),
   };
   if (result.gpu) {
     const { fits, capacity_bytes, headroom_bytes, shortfall_bytes } = result.gpu;
@@ -63,11 +66,11 @@ export function startingAnswer(mp) {
   const model = (id) => mp.resolveModel({ model: { preset: id } }).model;
   const { state, rejected } = decodeState(spec, '', (id) => modelFields(spec, model(id)));
   const preset = state['model.preset'];
-  const { config, errors } = buildConfig(spec, state, (text, field, max) => mp.parseQuantity(text, field, max),
+  const { config, errors } = buildConfig(spec, state, (text, path) => mp.parseField(text, path),
     preset ? model(preset) : null);
   if (rejected.length || errors.length)
     throw new Error('the starting state has errors: ' + [...rejected, ...errors.map((e) => `${e.field}: ${e.message}`)].join('; '));
-  return firstAnswer(spec, state, config, mp.estimate(config), mp.explanations()[state.mode]);
+  return firstAnswer(spec, state, config, mp.estimate(config), mp.explanations()[state.mode], mp.presets());
 }
 
 /**
@@ -78,6 +81,7 @@ export function startingAnswer(mp) {
  */
 export function drawFirst(answer) {
   document.body.dataset.mode = answer.mode;  // as the live update sets it (form.js showModeAndGpu)
+  $('setup').textContent = answer.setup;  // the line above the verdict, as app.js update() draws it
   renderVerdict(answer, answer.unit);
   renderWarnings(null, null, answer.warnings);
   renderBreakdown(answer, answer.unit, answer.rows);

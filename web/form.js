@@ -47,7 +47,10 @@ function labelText(spec, key) {
   return key in GB_INPUTS ? `${field.label} (GB)` : field.label;
 }
 
-/** Fills a label slot (`<label data-field="path">`) with its control. */
+/** The readout under a number field: what the core read there ("= 8,192 tokens") or what is wrong with it. */
+const readoutId = (key) => 'parsed-' + key;
+
+/** Fills a label slot (`<label data-field="path">`) with its control (a number field also gets its readout). */
 function fillSlot(spec, slot, key) {
   const field = fieldOf(spec, key);
   const input = control(spec, key);
@@ -56,6 +59,12 @@ function fillSlot(spec, slot, key) {
     slot.replaceChildren(input, ' ' + labelText(spec, key));
   } else {
     slot.replaceChildren(labelText(spec, key) + ' ', input);
+  }
+  if (input.tagName === 'INPUT' && input.type !== 'checkbox' && (field.type === 'integer' || field.type === 'bytes')) {
+    const old = document.getElementById(readoutId(key));
+    if (old) old.remove();
+    slot.after(el('small', '', { class: 'parsed', id: readoutId(key), 'data-parsed-for': key }));
+    input.setAttribute('aria-describedby', readoutId(key));
   }
   if (field.modes && field.modes.length === 1 && !slot.closest('.mode-train, .mode-infer')) slot.classList.add('mode-' + field.modes[0]);
 }
@@ -77,8 +86,8 @@ export function buildForm(spec) {
   for (const key of spec.keys) {
     if (placed.has(key) || !fieldOf(spec, key) || form().elements.namedItem(key)) continue;
     const slot = el('label', null, { 'data-field': key });
+    more.append(slot);  // in place first: a number field's readout goes after it
     fillSlot(spec, slot, key);
-    more.append(slot);
   }
   $('more-box').hidden = !more.querySelector('label');
   const mode = form().elements.namedItem('mode');
@@ -183,26 +192,68 @@ export function filterPresets(presets, search) {
 /** Form field that an error names (the core speaks of bytes where the form asks for GB). */
 const INPUT_OF = Object.fromEntries(Object.entries(GB_INPUTS).map(([page, path]) => [path, page]));
 
-/** Lists the errors above the output and marks the fields they name; [] clears them. */
-export function showErrors(errors, spec = null) {
+/** A field's name as the form shows it: its label ("Tensor parallel"), or the key when the schema has none. */
+function nameOf(spec, key) {
+  const name = INPUT_OF[key] || key;
+  return spec && fieldOf(spec, name) ? labelText(spec, name) : key;
+}
+
+/** A core message in the form's words: the schema paths it names become their labels ("parallel.tp" → "Tensor parallel"). */
+export function inWords(spec, text) {
+  return String(text).replace(/\b[a-z_]+\.[a-z_0-9]+\b/g, (path) => (spec && fieldOf(spec, INPUT_OF[path] || path) ? nameOf(spec, path) : path));
+}
+
+/**
+ * Where an error is shown and what it says there, in the form's words: on the field it names, or, when
+ * the field the user just changed (`touched`) is the one its message is about ("GPUs must be a multiple
+ * of parallel.tp × parallel.pp" after tensor parallel changed), on that field, naming the other one and
+ * its value. {key, text}.
+ */
+export function placeError(spec, error, state = {}, touched = null) {
+  const key = INPUT_OF[error.field] || error.field;
+  const text = `${nameOf(spec, error.field)} ${inWords(spec, error.message)}`;
+  const mentioned = touched && touched !== key && new RegExp(`\\b${touched.replace(/\./g, '\\.')}\\b`).test(error.message);
+  if (!mentioned) return { key, text };
+  const value = state[key] !== undefined && state[key] !== '' ? ` (${state[key]})` : '';
+  return { key: touched, text: `${nameOf(spec, error.field)}${value} ${inWords(spec, error.message)}` };
+}
+
+/**
+ * Shows under each number field what the core read there ("= 8,192 tokens", with a note on how it was
+ * read where another reading is common) or the error placed on it (placeError); clears the others.
+ */
+export function showParsed(parsed = {}, placed = []) {
+  for (const out of form().ownerDocument.querySelectorAll('small.parsed')) {
+    const key = out.dataset.parsedFor;
+    const error = placed.find((p) => p.key === key);
+    const read = parsed[key];
+    const text = error ? error.text : read ? `= ${read.text}` + (read.note ? ` (${read.note})` : '') : '';
+    out.classList.toggle('bad', !!error);
+    if (out.textContent !== text) out.textContent = text;
+  }
+}
+
+/**
+ * Lists the errors above the output in the form's words, marks the field each is placed on (placeError:
+ * the one the user changed when the message is about it) and writes it under that field; [] clears them.
+ * Returns the placed errors.
+ */
+export function showErrors(errors, spec = null, state = {}, touched = null) {
   for (const input of form().querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
   const box = $('errors');
   box.hidden = errors.length === 0;
-  if (!errors.length) return box.replaceChildren();
+  if (!errors.length) { box.replaceChildren(); return []; }
+  const placed = errors.map((e) => placeError(spec, e, state, touched));
   const list = el('ul');
-  for (const e of errors) {
-    const name = INPUT_OF[e.field] || e.field;
-    const field = spec && fieldOf(spec, name);
-    list.append(el('li', `${field ? labelText(spec, name) : e.field} ${e.message}`));
-    const input = form().elements.namedItem(name);
+  for (const p of placed) {
+    list.append(el('li', p.text));
+    const input = form().elements.namedItem(p.key);
     if (input && input.setAttribute) input.setAttribute('aria-invalid', 'true');
   }
   box.replaceChildren(el('strong', 'Cannot compute:'), list);
   $('output').classList.add('stale');
   const verdict = $('verdict');
   verdict.className = 'verdict error';
-  verdict.textContent = 'Cannot compute: ' + errors.map((e) => {
-    const name = INPUT_OF[e.field] || e.field;
-    return (spec && fieldOf(spec, name) ? labelText(spec, name) : e.field) + ' ' + e.message;
-  }).join('; ');
+  verdict.textContent = 'Cannot compute: ' + placed.map((p) => p.text).join('; ');
+  return placed;
 }

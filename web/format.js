@@ -47,6 +47,16 @@ export function formatCount(count) {
   return whole.format(count);
 }
 
+/** A count with its noun, singular for one: "1 sequence", "8 sequences". */
+export function formatCountOf(count, one, many) {
+  return whole.format(count) + ' ' + (count === 1 ? one : many);
+}
+
+/** Whole numbers of five digits or more in a text, grouped ("(1500000 tokens)" → "(1,500,000 tokens)"). */
+export function groupNumbers(text) {
+  return String(text).replace(/(?<![\d.,])\d{5,}(?![\d.])/g, (digits) => whole.format(Number(digits)));
+}
+
 /** "12.3%" */
 export function formatPercent(fraction) {
   return numberFormat(1).format(fraction * 100) + '%';

@@ -175,6 +175,18 @@ export function wrap(core) {
       return checked(core.parseQuantity(text, name, asNumber(max))).value;
     },
     /**
+     * A number field's text read as that field reads it (the schema's `kind`: "32K" tokens = 32,768 as
+     * vLLM reads it, "90%" or "0.9" for a fraction, "80GB" for a size, "7B" parameters): {value, text:
+     * the value in words ("32,768 tokens", "90%"), note: how the text was read where it matters ("" else)},
+     * or a MemplanError naming the field and what it accepts.
+     */
+    parseField: (text, path) => {
+      const name = String(path);
+      if (typeof text !== 'string') fail([{ field: name, message: 'must be text such as "32K" or "0.9"' }], ': ');
+      const out = checked(core.parseField(text, name));
+      return { value: out.value, text: out.text, note: out.note };
+    },
+    /**
      * The model a configuration describes (preset, Hugging Face config, overrides applied) as explicit
      * memplan model keys, with its exact parameter counts: {model, params, params_active}.
      */

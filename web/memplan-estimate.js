@@ -4,7 +4,7 @@
 //   <script type="module" src="memplan-estimate.js"></script>
 //   <memplan-estimate model="llama-2-7b" gpus="8" zero="2" gpu="h100-sxm-80gb"></memplan-estimate>
 // Every number is the core's (mp.estimate); attributes are mapped onto the core's schema paths
-// (mp.schema()) and numbers are read by the core's parser (mp.parseQuantity), so ranges and messages
+// (mp.schema()) and numbers are read as each field reads them (mp.parseField), so ranges and messages
 // are the core's. Nothing from an attribute or a fetched file is inserted as HTML (textContent only).
 // All elements of a page share one loaded module: the estimate-only core of memplan-lite.js, whose
 // load() is memoized.
@@ -196,7 +196,7 @@ async function fetchConfigOnce(src) {
 
 /**
  * The configuration the attributes describe: {config, hfSrc, unit, unknown, errors}. Numbers go
- * through mp.parseQuantity; ranges, choices and the rest are checked by the core's estimate.
+ * through mp.parseField; ranges, choices and the rest are checked by the core's estimate.
  */
 function readAttributes(element, mp) {
   const errors = [];
@@ -219,9 +219,9 @@ function readAttributes(element, mp) {
     if (!field) { errors.push(new AttributeError(attribute, `the core has no field ${path}`)); continue; }
     if (field.type === 'integer' || field.type === 'bytes') {
       try {
-        // The parser reads the number ("8k", "80 GiB"); its range is checked by the estimate, whose
-        // message is the schema's ("must be 0, 1, 2 or 3").
-        setPath(config, path, mp.parseQuantity(text.trim(), path));
+        // The field's own reading (mp.parseField: "32K" tokens as vLLM reads them, "90%", "80GB"); its
+        // range is checked by the estimate, whose message is the schema's ("must be 0, 1, 2 or 3").
+        setPath(config, path, mp.parseField(text.trim(), path).value);
       } catch (error) {
         errors.push(new AttributeError(attribute, error.message));
       }

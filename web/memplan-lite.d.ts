@@ -7,7 +7,7 @@ export { MemplanError } from './memplan.js';
 
 /** What the estimate-only module answers: Memplan's estimate, stored documents and number parser. */
 export type MemplanLite = Pick<Memplan, 'estimate' | 'estimateJson' | 'schema' | 'presets' | 'presetNames' | 'gpus' | 'searchGpus' |
-  'recipes' | 'explanations' | 'parseQuantity'>;
+  'recipes' | 'explanations' | 'parseQuantity' | 'parseField'>;
 
 /** Loads the estimate-only module once; later calls return the same promise. */
 export function load(options?: LoadOptions): Promise<MemplanLite>;

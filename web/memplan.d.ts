@@ -481,6 +481,14 @@ export interface Memplan {
    */
   parseQuantity(text: string, field?: string, max?: number): number;
   /**
+   * A number field's text read as that field reads it (its schema `kind`): "32K" tokens = 32,768 and
+   * "32k" = 32,000 as vLLM reads them, "0.9" / "90%" / "900" for a fraction stored in thousandths, byte
+   * units only for a size, "7B" / "70b" for parameters. `text` is the value in words ("32,768 tokens",
+   * "90%"); `note` says how the text was read where another reading is common ("" otherwise). Throws
+   * MemplanError naming the field and what it accepts.
+   */
+  parseField(text: string, path: string): { value: number; text: string; note: string };
+  /**
    * The fine-tuning recipes (core/data/recipes.json: full fine-tuning, LoRA, QLoRA, DoRA), parsed once;
    * frozen. `memplan recipes` lists the same; `memplan estimate --recipe ID` applies one.
    */
@@ -621,6 +629,10 @@ export interface SchemaField {
   readonly modes: readonly ('train' | 'infer')[];
   /** The error message of a value out of range ("must be an integer from 1 to 1048576"). */
   readonly message: string;
+  /** Integer and bytes fields: how their text is read (mp.parseField). */
+  readonly kind?: 'count' | 'tokens' | 'quantity' | 'bytes' | 'fraction';
+  /** Integer and bytes fields: what the text may be, with examples that fit the field. */
+  readonly forms?: string;
 }
 
 export interface Schema {

@@ -8,6 +8,7 @@
 //   mp.schema();                       // every configuration field: range, default, label, help
 //   mp.gpus();                         // the GPU catalogue (core/data/gpus.json), parsed once
 //   mp.parseQuantity('80 GiB', 'gpu.memory_bytes');  // 85899345920; throws MemplanError naming the field
+//   mp.parseField('32K', 'infer.context_len');       // {value: 32768, text: '32,768 tokens', note: ''}
 //   mp.recipes();                      // the fine-tuning recipes (core/data/recipes.json), parsed once
 //   mp.explanations().train;           // how each breakdown row is computed (core/data/explanations.json)
 //   mp.engines().engines;              // the serving engines reproduced, with their budget's terms

@@ -5,10 +5,15 @@
 import { STARTING_EXAMPLE } from './presets.js';
 import { GB_INPUTS, PAGE_ONLY, fieldOf, inMode, modelKeys, nullable } from './schema.js';
 
-/** Decimal number text: 7e9, 7000000000, 1.5, .5 — at most 32 characters. */
-const NUMBER_TEXT = /^(?=.{1,32}$)(\d+\.?\d*|\.\d+)(e[+]?\d{1,3})?$/i;
+/**
+ * Number text as people type it, at most 32 characters: 7e9, 7000000000, 1.5, .5, 32,768, 32K, 80 GiB,
+ * 90% (the core reads it as the field reads it, and says what is wrong with it).
+ */
+const NUMBER_TEXT = /^(?=.{1,32}$)(\d[\d,]*\.?\d*|\.\d+)(e[+]?\d{1,3})? ?([a-z]{1,3}|%)?$/i;
 /** Names: preset ids and Hugging Face model types. */
 const NAME_TEXT = /^[a-z0-9][a-z0-9_.-]{0,63}$/i;
+/** The link key of a pinned setup: its own state's hash (encodeState without '#'), once per pin. */
+export const PIN_KEY = 'pin';
 /** Longest link the page reads. */
 const MAX_LINK_CHARS = 4096;
 /**
@@ -87,7 +92,7 @@ export function decodeState(spec, hash, presetFields = () => null) {
     if (!fields && params.has('model.preset')) rejected.push('model.preset');
   }
   for (const [key, value] of params) {
-    if (key === 'embed' || key === 'model.preset') continue;  // page mode, read by the page itself
+    if (key === 'embed' || key === 'model.preset' || key === PIN_KEY) continue;  // page mode and pins, read by the page itself
     if (!Object.prototype.hasOwnProperty.call(start, key)) {
       rejected.push(key.slice(0, 40));
       continue;
@@ -130,51 +135,45 @@ export function encodeState(spec, state, presetFields = () => null) {
   return text ? '#' + text : '';
 }
 
-/** A range message for a field: "from 1 to 1,048,576" (the schema's bounds). */
-function rangeText(field, unit = '') {
-  if (!field || field.min === undefined) return '';
-  return ` from ${field.min}${unit} to ${field.max}${unit}`;
-}
-
 /** Bare decimal text ("80", "0.5"): a GB input reads it in GB. */
 const BARE_NUMBER = /^\s*[\d,]*\.?\d*(e[+]?\d{1,3})?\s*$/i;
 
-/** What the field allows, in words: "a whole number from 1 to 1,048,576", "a size such as 80GB". */
-function allowedText(field, gb) {
-  if (gb) return 'a size such as 80, 80GB or 74.5GiB (a bare number is GB, 10⁹ bytes)';
-  const range = field && field.min !== undefined ? ` from ${field.min.toLocaleString('en-US')} to ${field.max.toLocaleString('en-US')}` : '';
-  return `a whole number${range}, written as 8192, 8k, 7e9, 7B or 7,000,000,000`;
-}
+/** What a GB input allows, in words (the core's byte field reads units; the page adds GB to a bare number). */
+const GB_ALLOWED = 'a size such as 80, 80GB or 74.5GiB (a bare number is GB, 10⁹ bytes); K, M, B and T are counts, not sizes';
 
 /**
- * A number field's text read by the core's one parser (`parse` = mp.parseQuantity: "8B", "8k", "80GB",
- * "8,000,000,000"); a GB input reads bare numbers in GB (the text gets the unit; the core multiplies).
- * Errors name the state key; the page shows the field's label.
+ * A number field's text read by the core as that field reads it (`parse` = mp.parseField: (text, schema
+ * path) → {value, text, note}; "32K" tokens, "0.9" or "90%" for a fraction, "80GB" for a size, "7B"
+ * parameters), which throws with the field's own message; a GB input reads bare numbers in GB (the text
+ * gets the unit; the core multiplies). Errors name the state key; the page shows the field's label.
+ * What the core understood goes to `parsed` (state key → {text, note}) for the form to show.
  */
-function quantity(spec, key, text, errors, parse) {
-  const field = fieldOf(spec, key);
+function quantity(spec, key, text, errors, parse, parsed) {
   const gb = key in GB_INPUTS;
-  const refuse = () => { errors.push({ field: key, message: 'must be ' + allowedText(field, gb) }); return undefined; };
-  if (text === '') return refuse();
+  const path = GB_INPUTS[key] || key;
+  const refuse = (message) => { errors.push({ field: key, message }); return undefined; };
   try {
-    const value = parse(gb && BARE_NUMBER.test(text) ? text.trim() + ' GB' : text, key, field && field.max);
-    if (field && value < field.min) return refuse();
-    return value;
-  } catch {
-    return refuse();
+    const out = parse(gb && BARE_NUMBER.test(text) ? text.trim() + ' GB' : text.trim(), path);
+    if (parsed) parsed[key] = { text: out.text, note: out.note || '' };
+    return out.value;
+  } catch (error) {
+    const first = error && error.errors && error.errors[0];
+    return refuse(gb ? 'must be ' + GB_ALLOWED : first ? first.message : String(error && error.message));
   }
 }
 
 /**
  * The configuration object (schema v1) the state describes: the fields of its run mode. Number fields
- * are read by the core's parser (`parse`: (text, field, max) → number, mp.parseQuantity, which throws
- * for text it cannot read) and sent as numbers (the core checks ranges again); text it cannot read is
- * an error here, naming the field. The GPU picked is the core's catalogue
+ * are read by the core as each field reads them (`parse`: (text, schema path) → {value, text, note},
+ * mp.parseField, which throws for text the field does not take) and sent as numbers (the core checks
+ * ranges again); text it cannot read is an error here, naming the field. `parsed` (state key → {text,
+ * note}) says what each number field was read as, for the form to show. The GPU picked is the core's catalogue
  * entry (spec.gpus, its capacity_bytes). With `modelBase` (the model the core resolved for a preset or a
  * pasted config.json) the model sent is that model with the form's edits on top (see onModelBase).
  */
 export function buildConfig(spec, state, parse, modelBase = null) {
   const errors = [];
+  const parsed = {};
   const mode = state.mode;
   const config = { mode, model: {}, parallel: {} };
   for (const key of spec.keys) {
@@ -188,18 +187,18 @@ export function buildConfig(spec, state, parse, modelBase = null) {
     if (field.type === 'boolean') out = value === true || value === 'true';
     else if (field.type === 'choice' || field.type === 'text') out = value;
     else {
-      out = quantity(spec, key, String(value), errors, parse);
+      out = quantity(spec, key, String(value), errors, parse, parsed);
       if (out === undefined) continue;
     }
     (config[section] ||= {})[name] = out;
   }
   if (modelBase) config.model = onModelBase(spec, state, modelBase, config.model);
-  const misc = quantity(spec, 'overhead.misc_gb', state['overhead.misc_gb'], errors, parse);
+  const misc = quantity(spec, 'overhead.misc_gb', String(state['overhead.misc_gb']), errors, parse, parsed);
   if (misc !== undefined) config.overhead = { misc_bytes: misc };
   const gpu = (spec.gpus || []).find((g) => g.id === state['gpu.preset']);
-  const capacity = gpu ? gpu.capacity_bytes : quantity(spec, 'gpu.custom_gb', state['gpu.custom_gb'], errors, parse);
+  const capacity = gpu ? gpu.capacity_bytes : quantity(spec, 'gpu.custom_gb', String(state['gpu.custom_gb']), errors, parse, parsed);
   if (capacity !== undefined) config.gpu = { memory_bytes: capacity };
-  return { config, errors };
+  return { config, errors, parsed };
 }
 
 /**

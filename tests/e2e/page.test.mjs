@@ -19,7 +19,7 @@ const OLD = 'mode=train&model.preset=&model.params=20e9&model.num_hidden_layers=
 const defaultState = () => ({ ...defaultStateOf(spec), mode: 'train', 'model.preset': '', 'model.params': '20e9',
   'model.num_hidden_layers': '44', 'model.hidden_size': '6144', 'model.num_attention_heads': '64', 'parallel.gpus': '8',
   'parallel.zero_stage': '1', 'train.flash_attention': false });
-const buildConfig = (state) => buildConfigOf(spec, state, (t, f, m) => mp.parseQuantity(t, f, m));
+const buildConfig = (state) => buildConfigOf(spec, state, (t, path) => mp.parseField(t, path));
 const defaultTotal = formatBytes(mp.estimate(buildConfig(defaultState()).config).per_gpu.total, 'GiB');
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -115,8 +115,11 @@ test("the ZeRO paper's model states typed in (Rajbhandari et al. 2020, §5): 7e9
 
 test("the ZeRO inverse: 80 GB on 8 GPUs fits 5e9 / 14,545,454,545 / 40e9 parameters of model states", async () => {
   const { page } = await open('/index.html#' + OLD + '&gpu.preset=custom&gpu.custom_gb=80');
-  const cells = await page.locator('#zero tbody tr:nth-child(3) td').allTextContents();
-  assert.deepEqual(cells, ['5B (5,000,000,000)', '14.55B (14,545,454,545)', '21.33B (21,333,333,333)', '40B (40,000,000,000)']);
+  // Short in the cells (four stages fit a phone's width), exact in their titles.
+  const cells = page.locator('#zero tbody tr:nth-child(3) td');
+  assert.deepEqual(await cells.allTextContents(), ['5B', '14.55B', '21.33B', '40B']);
+  assert.deepEqual(await cells.evaluateAll((tds) => tds.map((td) => td.title)),
+    ['5,000,000,000 parameters', '14,545,454,545 parameters', '21,333,333,333 parameters', '40,000,000,000 parameters']);
 });
 
 test('the verdict turns to "fits" with headroom, and a suggestion applies', async () => {
@@ -162,18 +165,22 @@ test('bad input shows a message naming the field, never NaN', async () => {
   const { page } = await open('/index.html#' + OLD);
   await set(page, 'parallel.gpus', 'abc');
   await settled(page);
-  assert.match(await page.textContent('#errors'), /GPUs must be a whole number from 1 to 1,048,576, written as 8192, 8k/);
+  // The field's own words: GPUs are a count, not "7B or 7,000,000,000".
+  assert.match(await page.textContent('#errors'), /GPUs must be a whole number of GPUs from 1 to 1,048,576$/);
   assert.equal(await page.getAttribute('[name="parallel.gpus"]', 'aria-invalid'), 'true');
   await set(page, 'parallel.gpus', '8');
   await set(page, 'parallel.tp', '3');
   await settled(page);
-  assert.match(await page.textContent('#errors'), /GPUs must be a multiple of parallel\.tp × parallel\.pp \(3\)/);
+  // In the form's labels, on the field just changed (tensor parallel), naming the GPUs' value.
+  assert.match(await page.textContent('#errors'), /GPUs \(8\) must be a multiple of Tensor parallel × Pipeline parallel \(3\)/);
+  assert.equal(await page.getAttribute('[name="parallel.tp"]', 'aria-invalid'), 'true');
+  assert.equal(await page.getAttribute('[name="parallel.gpus"]', 'aria-invalid'), null);
   await set(page, 'parallel.tp', '16');
   await set(page, 'parallel.gpus', '16');
   await set(page, 'model.num_attention_heads', '24');
   await set(page, 'model.hidden_size', '6144');
   await settled(page);
-  assert.match(await page.textContent('#errors'), /Tensor parallel must divide model\.num_attention_heads \(24\)/);
+  assert.match(await page.textContent('#errors'), /Tensor parallel must divide Attention heads \(24\)/);
   await set(page, 'train.seq_len', '-5');
   await settled(page);
   assert.match(await page.textContent('#errors'), /Sequence length must be a whole number/);
@@ -185,7 +192,7 @@ test('bad input shows a message naming the field, never NaN', async () => {
   assert.doesNotMatch(await page.textContent('body'), /NaN|(?<!ZeRO-)Infinity/);
   // Back to valid input: the error goes away.
   await set(page, 'gpu.preset', 'h100-sxm-80gb');
-  await set(page, 'train.seq_len', '2k');  // the core's parser: 2,000 tokens
+  await set(page, 'train.seq_len', '2K');  // 2,048 tokens, as vLLM reads 2K
   await set(page, 'parallel.tp', '8');
   await settled(page);
   assert.equal(await page.isHidden('#errors'), true);

@@ -8,6 +8,10 @@
 //   (d) a pasted Qwen2.5-7B config.json at 32k context
 //   (e) two setups compared side by side
 //   (f) shared by link and restored
+//   (g) QLoRA of Qwen3 32B on one RTX 4090 with the longest sequence
+//   (h) vLLM serving Qwen3-30B-A3B on one H100 at a 32K context
+//   (i) ZeRO-3 Llama 2 7B on 8 × A100 80GB with the largest micro-batch
+//   (j) numbers as people type them (32K, 0.9, 90%, 1,024) and hostile input, each shown as read
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launch, serve, watchedPage } from './harness.mjs';
@@ -62,8 +66,10 @@ async function type(page, selector, text, steps) {
 /** Picks an option of a list by keyboard type-ahead on the focused list (its visible text). */
 async function choose(page, selector, value, steps) {
   const select = page.locator(selector).first();
+  if (await select.inputValue() === value) return;  // already chosen (Find a model picked it): no interaction needed
   await reveal(page, select, steps);
-  const text = await select.evaluate((s, v) => [...s.options].find((o) => o.value === v).textContent, value);
+  // Its name, as a person types it (an option's " — 70.55B params" has a character no key types).
+  const text = (await select.evaluate((s, v) => [...s.options].find((o) => o.value === v).textContent, value)).split(' — ')[0];
   await select.focus();
   await page.keyboard.type(text, { delay: 5 });
   if (await select.inputValue() !== value) await select.selectOption(value);  // type-ahead ambiguity: the same list, same events
@@ -228,6 +234,102 @@ for (const [width, height] of SIZES) {
     counts.f = steps.count;
     await context.close();
   });
+
+  test(`(g) ${width}px: QLoRA of Qwen3 32B on one RTX 4090, the longest sequence`, async () => {
+    const { page, context, steps } = await open(width, height);
+    await choose(page, '[name="mode"]', 'train', steps);
+    await type(page, '#preset-search', 'qwen3 32b', steps);  // Find a model picks the best match
+    assert.equal(await page.inputValue('#model-preset'), 'qwen3-32b');
+    await type(page, '#gpu-search', '4090', steps);
+    await choose(page, '#gpu-preset', 'rtx-4090-24gb', steps);
+    await press(page, '#finetune-recipes [data-recipe="qlora"]', steps);
+    await settled(page);
+    const recipe = mp.recipes().find((r) => r.id === 'qlora').values;
+    const train = Object.fromEntries(Object.entries(recipe).map(([k, v]) => [k.slice(6), v]));
+    const analysis = mp.analyze({ mode: 'train', model: { preset: 'qwen3-32b' }, train,
+      gpu: { memory_bytes: mp.gpus().find((g) => g.id === 'rtx-4090-24gb').capacity_bytes } });
+    assert.ok(analysis.limits.max_seq_len > 1000);  // a 4-bit 32B base with an adapter trains on a 24 GB card
+    assert.equal(await page.textContent('[data-limit="max_seq_len"] strong'), `${analysis.limits.max_seq_len.toLocaleString('en-US')} tokens`);
+    assert.equal(await bytesOf(page, 'total'), analysis.estimate.per_gpu.total);
+    assert.equal(await page.getAttribute('#verdict', 'data-fits'), String(analysis.estimate.gpu.fits));
+    assert.match(await page.textContent('#setup'), /^Qwen3 32B · training · micro-batch 1 × 2,048 tokens · 1× NVIDIA GeForce RTX 4090/);
+    await inView(page, width, height);
+    counts.g = steps.count;
+    await context.close();
+  });
+
+  test(`(h) ${width}px: vLLM serving Qwen3-30B-A3B on one H100 at 32K`, async () => {
+    const { page, context, steps } = await open(width, height);
+    await type(page, '#preset-search', 'qwen3 30b a3b', steps);
+    assert.equal(await page.inputValue('#model-preset'), 'qwen3-30b-a3b');
+    await type(page, '[name="infer.context_len"]', '32K', steps);  // 32,768 as vLLM reads --max-model-len 32K
+    await settled(page);
+    assert.equal(await page.textContent('[id="parsed-infer.context_len"]'), '= 32,768 tokens');
+    await choose(page, '[name="infer.engine"]', 'vllm', steps);
+    await settled(page);
+    const expected = mp.estimate({ mode: 'infer', model: { preset: 'qwen3-30b-a3b' }, infer: { context_len: 32768, engine: 'vllm' },
+      gpu: { memory_bytes: mp.gpus().find((g) => g.id === 'h100-sxm-80gb').capacity_bytes } });
+    assert.equal(await page.getAttribute('#serving-verdict', 'data-starts'), String(expected.serving.starts));
+    assert.match(await page.textContent('#serving-verdict'),
+      new RegExp(`^vLLM starts; ${expected.serving.num_blocks.toLocaleString('en-US')} blocks = ${expected.serving.kv_capacity_tokens.toLocaleString('en-US')} tokens`));
+    assert.equal(await bytesOf(page, 'total'), expected.per_gpu.total);
+    assert.match(await page.textContent('#setup'), /^Qwen3 30B-A3B \(3\.3B active\) · inference · 1 × 32,768 tokens · 1× NVIDIA H100 SXM 80GB \(80 GB HBM3\), engine vllm$/);
+    await inView(page, width, height);
+    counts.h = steps.count;
+    await context.close();
+  });
+
+  test(`(i) ${width}px: ZeRO-3 Llama 2 7B on 8 × A100 80GB, the largest micro-batch`, async () => {
+    const { page, context, steps } = await open(width, height);
+    await choose(page, '[name="mode"]', 'train', steps);
+    await type(page, '#preset-search', 'llama 2 7b', steps);
+    assert.equal(await page.inputValue('#model-preset'), 'llama-2-7b');
+    await type(page, '#gpu-search', 'a100 80', steps);
+    await choose(page, '#gpu-preset', 'a100-sxm-80gb', steps);
+    await type(page, '[name="parallel.gpus"]', '8', steps);
+    await choose(page, '[name="parallel.zero_stage"]', '3', steps);
+    await settled(page);
+    const analysis = mp.analyze({ mode: 'train', model: { preset: 'llama-2-7b' }, parallel: { gpus: 8, zero_stage: 3 },
+      gpu: { memory_bytes: mp.gpus().find((g) => g.id === 'a100-sxm-80gb').capacity_bytes } });
+    assert.ok(analysis.limits.max_micro_batch >= 2);
+    assert.equal(await page.textContent('[data-limit="max_micro_batch"] strong'), analysis.limits.max_micro_batch.toLocaleString('en-US'));
+    assert.equal(await bytesOf(page, 'total'), analysis.estimate.per_gpu.total);
+    assert.match(await page.textContent('#setup'), /^Llama 2 7B · training · micro-batch 1 × 2,048 tokens · 8× NVIDIA A100 SXM.*, ZeRO 3$/);
+    await inView(page, width, height);
+    counts.i = steps.count;
+    await context.close();
+  });
+
+  test(`(j) ${width}px: numbers as people type them, shown as read; hostile input refused in the field's words`, async () => {
+    const { page, context, steps } = await open(width, height);
+    await type(page, '[name="infer.context_len"]', '128K', steps);
+    await type(page, '[name="infer.batch"]', '1,024', steps);
+    await settled(page);
+    assert.equal(await page.textContent('[id="parsed-infer.context_len"]'), '= 131,072 tokens');
+    assert.equal(await page.textContent('[id="parsed-infer.batch"]'), '= 1,024 sequences');
+    await choose(page, '[name="infer.engine"]', 'vllm', steps);
+    for (const [text, shown] of [['0.9', '= 90%'], ['90%', '= 90%']]) {
+      await type(page, '[name="infer.gpu_memory_utilization_permille"]', text, steps);
+      await settled(page);
+      assert.equal(await page.textContent('[id="parsed-infer.gpu_memory_utilization_permille"]'), shown);
+    }
+    for (const [name, text, message] of [
+      ['infer.batch', '<script>', /^Batch must be a whole number of sequences from 1 to /],
+      ['infer.context_len', '1e400', /^Context length must be a whole number of tokens from 1 to /],
+      ['infer.gpu_memory_utilization_permille', '95', /^GPU memory utilization cannot be 95: write 0\.95 or 95%/],
+    ]) {
+      await type(page, `[name="${name}"]`, text, steps);
+      await settled(page);
+      assert.match(await page.textContent(`[id="parsed-${name}"]`), message, text);
+      assert.doesNotMatch(await page.textContent('body'), /NaN|(?<!ZeRO-)Infinity/);
+      await type(page, `[name="${name}"]`, name === 'infer.gpu_memory_utilization_permille' ? '0.9' : '8', steps);
+    }
+    await settled(page);
+    assert.equal(await page.isHidden('#errors'), true);
+    await inView(page, width, height);
+    counts.j = steps.count;
+    await context.close();
+  });
 }
 
 test('the breakdown is beside the form on a laptop and before it on a phone; derived views come after the form', async () => {
@@ -253,7 +355,7 @@ test('a context beyond the model\'s max_position_embeddings is flagged on the pa
   await type(page, '[name="infer.context_len"]', '200000', steps);
   await settled(page);
   const warnings = await page.textContent('#warnings');
-  assert.match(warnings, /beyond the model's context limit \(max_position_embeddings 131072\)/);
+  assert.match(warnings, /beyond the model's context limit \(max_position_embeddings 131,072\)/);  // long numbers grouped
   await type(page, '[name="infer.context_len"]', '131072', steps);
   await settled(page);
   assert.doesNotMatch(await page.textContent('#warnings'), /max_position_embeddings/);
@@ -330,7 +432,7 @@ test('the embed example and compact embed mode fit 320 px', async () => {
 
 test('interactions per task (reported)', () => {
   console.log('interactions per task:', JSON.stringify(counts));
-  assert.ok(Object.keys(counts).length >= 6);
+  assert.ok(Object.keys(counts).length >= 10);
 });
 
 test('no page had a console error, a failed request or a request to another origin', () => {

@@ -10,7 +10,7 @@ test('gpus() is the core catalogue, parsed once and frozen', () => {
   const gpus = mp.gpus();
   assert.equal(gpus, mp.gpus());
   assert.ok(Object.isFrozen(gpus) && Object.isFrozen(gpus[0]));
-  assert.equal(gpus.length, 34);
+  assert.equal(gpus.length, 36);
   const h100 = gpus.find((g) => g.id === 'h100-sxm-80gb');
   assert.equal(h100.nominal_bytes, 80e9);
   assert.equal(h100.usable_bytes, 81559 * 2 ** 20);  // nvidia-smi total, source in core/data/gpus.json
@@ -48,4 +48,25 @@ test('parseQuantity refuses bits, fractions, bad commas and values above max, na
   assert.throws(() => mp.parseQuantity(80, 'gpu.memory_bytes'), /gpu\.memory_bytes: must be text/);
   assert.throws(() => mp.parseQuantity('1', 'x', -1), /max: must be a whole number/);
   assert.throws(() => mp.parseQuantity('1', 'x', 0.5), /max: must be a whole number/);
+});
+
+test('parseField reads a field\'s text as that field does, says what it read, and refuses in the field\'s words', () => {
+  // Token counts as vLLM reads --max-model-len (vllm/engine/arg_utils.py human_readable_int): K = 1,024, k = 1,000.
+  assert.deepEqual(mp.parseField('32K', 'infer.max_model_len'), { value: 32768, text: '32,768 tokens', note: '' });
+  assert.deepEqual(mp.parseField('8k', 'infer.context_len'), { value: 8000, text: '8,000 tokens', note: 'k is 1,000, as vLLM reads it; 8K is 8,192' });
+  assert.deepEqual(mp.parseField('0.9', 'infer.gpu_memory_utilization_permille'), { value: 900, text: '90%', note: '' });
+  assert.equal(mp.parseField('95.5%', 'infer.gpu_memory_utilization_permille').value, 955);
+  assert.equal(mp.parseField('70b', 'model.params').value, 70e9);
+  assert.equal(mp.parseField('1 sequence'.split(' ')[0], 'infer.batch').text, '1 sequence');
+  assert.throws(() => mp.parseField('95', 'infer.gpu_memory_utilization_permille'),
+    /^MemplanError: infer\.gpu_memory_utilization_permille: cannot be 95: write 0\.95 or 95% \(950 in thousandths\)$/);
+  assert.throws(() => mp.parseField('1.5M', 'gpu.memory_bytes'), /K, M, B and T are counts, not sizes/);
+  assert.throws(() => mp.parseField('7B', 'parallel.gpus'), /parallel\.gpus: must be a whole number of GPUs from 1 to 1,048,576$/);
+  assert.throws(() => mp.parseField('8', 'train.recompute'), /train\.recompute: is not a number field of the schema/);
+  assert.throws(() => mp.parseField(8, 'infer.batch'), /infer\.batch: must be text/);
+  // The schema says how each number field reads its text.
+  const field = (path) => mp.schema().fields.find((f) => f.path === path);
+  assert.equal(field('infer.context_len').kind, 'tokens');
+  assert.equal(field('infer.gpu_memory_utilization_permille').kind, 'fraction');
+  assert.match(field('parallel.gpus').forms, /^a whole number of GPUs from 1 to/);
 });

@@ -17,7 +17,7 @@ const result = {
   params: 8030261248, per_gpu: { ...per_gpu, extra_part: 5 }, details: { params_active: 8030261248 },
   gpu: { fits: true, capacity_bytes: 85520809984, headroom_bytes: 67259867648, shortfall_bytes: 0, memory_text: 'x' },
   warnings: [{ field: 'infer.context_len', message: 'is beyond the model\'s max_position_embeddings (4096)' }],
-  config: { mode: 'infer' },
+  config: { mode: 'infer', infer: { batch: 1, context_len: 8192, prefill_tokens: null } },
 };
 const config = { mode: 'infer', model: { hidden_size: 4096 }, infer: { context_len: 8192 } };
 /** Explanation rows in the shape of mp.explanations()[mode]: the parts of per_gpu and the total, last. */
@@ -27,8 +27,11 @@ test('the bundled answer holds what the verdict, the bar, the warnings and the b
   const state = defaultState(spec);
   const answer = firstAnswer(spec, state, config, result, rows);
   assert.deepEqual(answer, {
-    mode: 'infer', unit: 'GiB', config: digest(JSON.stringify(config)), rows, per_gpu,
+    mode: 'infer', setup: 'custom model of 8.03B parameters · inference · 1 × 8,192 tokens · 1× NVIDIA H100 SXM (80 GB HBM3)',
+    unit: 'GiB', config: digest(JSON.stringify(config)), rows, per_gpu,
     warnings: [`${spec.fields.get('infer.context_len').label}: is beyond the model's max_position_embeddings (4096)`],
+    // What the activations row says it assumed: the whole context prefilled in one pass (no chunk set).
+    prefill: { batch: 1, chunk: null, context: 8192 },
     gpu: { fits: true, capacity_bytes: 85520809984, headroom_bytes: 67259867648, shortfall_bytes: 0 },
   });
   // Another configuration with the same numbers is another answer: the check compares the configuration too.

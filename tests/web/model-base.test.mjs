@@ -10,8 +10,8 @@ import { buildConfig, defaultState, modelFields } from '../../web/state.js';
 
 const mp = await load();
 const spec = formSpec(mp.schema());
-// The page's number parser (app.js): the core's mp.parseQuantity.
-const parse = (text, field, max) => mp.parseQuantity(text, field, max);
+// The page's number reader (app.js): the core's mp.parseField.
+const parse = (text, path) => mp.parseField(text, path);
 
 /** The page state after picking a preset (its fields written into the form), then `edits`. */
 function stateOf(base, edits = {}) {

@@ -13,7 +13,7 @@ const mp = await load();
 const schema = mp.schema();
 const spec = formSpec(schema, mp.gpus());
 const presetFields = (id) => (mp.presets().some((p) => p.id === id) ? modelFields(spec, mp.resolveModel({ model: { preset: id } }).model) : null);
-const parse = (text, field, max) => mp.parseQuantity(text, field, max);
+const parse = (text, path) => mp.parseField(text, path);
 
 test('every field has a type the form knows, a label, and what its type needs', () => {
   for (const field of schema.fields) {

@@ -1,6 +1,6 @@
 // The page state (web/state.js) against a fixed schema: the URL codec, the configuration object it
-// describes (numbers read by the core's parser, mp.parseQuantity of dist/memplan.js, as the page reads
-// them), the values the core used, and the checks of a pasted config.json.
+// describes (numbers read by the core as each field reads them, mp.parseField of dist/memplan.js, as the
+// page reads them), the values the core used, and the checks of a pasted config.json.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { load } from '../../dist/memplan.js';
@@ -9,11 +9,11 @@ import { MAX_JSON_DEPTH, buildConfig, capacityBytes, decodeState, defaultState, 
   modelFields, parseHfConfig, usedValue } from '../../web/state.js';
 
 const mp = await load();
-/** The core's one number parser, recording what the page asked it to read. */
+/** The core's reader of a number field's text, recording what the page asked it to read. */
 const seen = [];
-const parse = (text, field, max) => {
-  seen.push([text, field, max]);
-  return mp.parseQuantity(text, field, max);
+const parse = (text, path) => {
+  seen.push([text, path]);
+  return mp.parseField(text, path);
 };
 
 /** The page's former starting example (a 20B GPT-style model training under ZeRO-1 on 8 GPUs), kept as a fixture. */
@@ -122,20 +122,25 @@ test('an FSDP strategy is sent without the ZeRO stage: the core resolves the sta
 test('text that is not a number, and GB sizes out of the schema\'s byte range, are errors naming the field and what it allows', () => {
   const { errors } = buildConfig(spec, { ...example(), 'parallel.gpus': 'abc', 'gpu.preset': 'custom', 'gpu.custom_gb': '0' }, parse);
   assert.deepEqual(errors, [
-    { field: 'parallel.gpus', message: 'must be a whole number from 1 to 1,048,576, written as 8192, 8k, 7e9, 7B or 7,000,000,000' },
-    { field: 'gpu.custom_gb', message: 'must be a size such as 80, 80GB or 74.5GiB (a bare number is GB, 10⁹ bytes)' },
+    { field: 'parallel.gpus', message: 'must be a whole number of GPUs from 1 to 1,048,576' },
+    { field: 'gpu.custom_gb', message: 'must be a size such as 80, 80GB or 74.5GiB (a bare number is GB, 10⁹ bytes); K, M, B and T are counts, not sizes' },
   ]);
   assert.equal(buildConfig(spec, { ...example(), 'overhead.misc_gb': '-1' }, parse).errors[0].field, 'overhead.misc_gb');
-  // The core's parser reads "8k" and "80GB"; a bare GB number gets the unit, and the field's name and
-  // largest value go with the text.
+  // Each field reads its own kind of number: a token count "8K" (= 8,192, as vLLM reads --max-model-len),
+  // GPUs only as a whole number ("2k" GPUs is refused: not a count people write), a size only with a
+  // byte unit ("1.5M" is a count, not a GPU size); a bare GB number gets the unit.
   seen.length = 0;
-  const read = buildConfig(spec, { ...example(), 'train.seq_len': '8k', 'gpu.preset': 'custom', 'gpu.custom_gb': '80', 'parallel.gpus': '2k' }, parse);
+  const read = buildConfig(spec, { ...example(), 'train.seq_len': '8K', 'gpu.preset': 'custom', 'gpu.custom_gb': '80', 'parallel.gpus': '2,048' }, parse);
   assert.deepEqual(read.errors, []);
-  assert.equal(read.config.train.seq_len, 8000);
-  assert.equal(read.config.parallel.gpus, 2000);
+  assert.equal(read.config.train.seq_len, 8192);
+  assert.equal(read.config.parallel.gpus, 2048);
   assert.deepEqual(read.config.gpu, { memory_bytes: 80e9 });
-  assert.ok(seen.some(([text, field]) => text === '80 GB' && field === 'gpu.custom_gb'));
-  assert.ok(seen.some(([text, field, max]) => text === '2k' && field === 'parallel.gpus' && max === 1048576));
+  assert.deepEqual(read.parsed['train.seq_len'], { text: '8,192 tokens', note: '' });
+  assert.deepEqual(read.parsed['gpu.custom_gb'], { text: '80,000,000,000 bytes (74.51 GiB)', note: '' });
+  assert.ok(seen.some(([text, path]) => text === '80 GB' && path === 'gpu.memory_bytes'));
+  assert.equal(buildConfig(spec, { ...example(), 'train.seq_len': '8k' }, parse).parsed['train.seq_len'].note, 'k is 1,000, as vLLM reads it; 8K is 8,192');
+  assert.deepEqual(buildConfig(spec, { ...example(), 'parallel.gpus': '2k' }, parse).errors.map((e) => e.field), ['parallel.gpus']);
+  assert.deepEqual(buildConfig(spec, { ...example(), 'gpu.preset': 'custom', 'gpu.custom_gb': '1.5M' }, parse).errors.map((e) => e.field), ['gpu.custom_gb']);
   // Written as people write them: grouping commas, a unit on a GB input, an exponent.
   const written = buildConfig(spec, { ...example(), 'model.params': '7,000,000,000', 'gpu.preset': 'custom', 'gpu.custom_gb': '74.5GiB' }, parse);
   assert.deepEqual(written.errors, []);

@@ -3,6 +3,7 @@
 #include "memplan/report/json.hpp"
 
 #include "io/json_text.hpp"
+#include "memplan/config/field_text.hpp"
 #include "memplan/serving/serving.hpp"
 #include "memplan/io/json.hpp"
 #include "report/json.hpp"
@@ -129,6 +130,25 @@ std::string outcome_json_text(const outcome<std::uint64_t>& result) {
     return dump_json(out);
 }
 
+std::string field_text_json(const std::string& path, const std::string& text) {
+    ordered_json out;
+    out["value"] = nullptr;
+    out["text"] = nullptr;
+    out["note"] = "";
+    const field_spec* field = find_field(path);
+    outcome<std::uint64_t> parsed;
+    if (field == nullptr || (field->type != field_type::integer && field->type != field_type::bytes))
+        parsed.errors.push_back({path, "is not a number field of the schema"});
+    else
+        parsed = parse_field_text(*field, text);
+    if (parsed.ok()) {
+        out["value"] = parsed.value;
+        out["text"] = field_value_text(*field, parsed.value);
+        out["note"] = field_text_note(*field, text);
+    }
+    out["errors"] = errors_json(parsed.errors);
+    return dump_json(out);
+}
 
 /// The model a configuration describes (preset, Hugging Face config and overrides applied), as the
 /// explicit memplan model keys that reproduce it, with its exact parameter counts:

@@ -5,6 +5,7 @@
 
 #include "base/checks.hpp"
 #include "io/json_text.hpp"
+#include "memplan/config/field_text.hpp"
 #include "memplan/config/schema.hpp"
 #include "memplan/report/json.hpp"
 #include "report/json.hpp"
@@ -93,6 +94,11 @@ std::string schema_json() {
                 if (std::string(field.modes).find(mode) != std::string::npos) modes.push_back(mode);
             row["modes"] = modes;
             row["message"] = field_message(field);
+            if (field.type == field_type::integer || field.type == field_type::bytes) {
+                // How the field's text is read (memplan/config/field_text.hpp), for the form's hints.
+                row["kind"] = to_string(number_kind_of(field));
+                row["forms"] = field_forms_text(field);
+            }
             fields.push_back(row);
         }
     }

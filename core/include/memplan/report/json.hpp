@@ -36,6 +36,11 @@ std::string errors_json_text(const diagnostics& errors);
 /// {"value": N, "errors": []} or {"value": null, "errors": [{field, message}, …]}.
 std::string outcome_json_text(const outcome<std::uint64_t>& result);
 
+/// A number field's text as the field reads it (memplan/config/field_text.hpp): {"value": N, "text":
+/// "8,192 tokens", "note": "" , "errors": []}, or value and text null with errors naming the field (an
+/// unknown path, or a field that is not a number, is an error too).
+std::string field_text_json(const std::string& path, const std::string& text);
+
 // ---- analyze (report/analyze_json.cpp)
 
 /// parse_config + analyze, as JSON: {estimate, stages, suggestions, sweep, limits, context_sweep,
