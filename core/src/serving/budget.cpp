@@ -246,19 +246,32 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
     // Measured overheads where given, else memplan's count, model or assumption (named in a warning).
     // A measured infer.weights_bytes is the target's load ("Loading model weights took"); the drafter's
     // weights are added to it. memplan's own count already holds the MTP modules.
-    const u128 weights = (inf.weights_bytes != 0 ? u128{inf.weights_bytes} + mtp_weights : u128{plain.per_gpu.weights}) +
-                         draft_weights;
+    u128 weights = (inf.weights_bytes != 0 ? u128{inf.weights_bytes} + mtp_weights : u128{plain.per_gpu.weights}) +
+                   draft_weights;
     draft_weights += mtp_weights;
     const bool last_stage = plain.details.stage + 1 == p.pp;
     const std::uint64_t batched = inf.max_num_batched_tokens != 0 ? inf.max_num_batched_tokens
                                                                    : default_batched_tokens(c.gpu_memory_bytes);
     const std::uint64_t seqs = inf.max_num_seqs != 0 ? inf.max_num_seqs : default_num_seqs(c.gpu_memory_bytes);
-    const u128 activation = inf.activation_peak_bytes != 0 ? u128{inf.activation_peak_bytes}
-                                                           : modelled_activation_peak(c, batched, seqs, last_stage);
-    const u128 non_torch = inf.non_torch_bytes != 0 ? u128{inf.non_torch_bytes} : u128{assumed_non_torch_bytes};
-    if (inf.non_torch_bytes == 0)
-        warnings.push_back({"infer.non_torch_bytes", "not given: " + gib_text(assumed_non_torch_bytes) +
-                                                         " GiB assumed (the engine logs it as non-torch memory)"});
+    // The engine's non-KV memory: vLLM's predicted from the settings (vllm_profile.cpp), the other
+    // engines' by the generic model below; a measured override replaces either.
+    u128 modelled_activation = 0, modelled_non_torch = assumed_non_torch_bytes;
+    u128 graphs = inf.enforce_eager ? 0 : u128{inf.cuda_graph_bytes};
+    if (e->predicts_overheads) {
+        const detail::vllm_overheads o =
+            detail::vllm_predicted_overheads(c, batched, seqs, plain.details.stage == 0, last_stage, s, warnings);
+        modelled_activation = o.activation;
+        modelled_non_torch = o.non_torch;
+        graphs = o.cuda_graphs;
+        weights += o.weights_extra;
+    } else {
+        modelled_activation = modelled_activation_peak(c, batched, seqs, last_stage);
+        if (inf.non_torch_bytes == 0)
+            warnings.push_back({"infer.non_torch_bytes", "not given: " + gib_text(assumed_non_torch_bytes) +
+                                                             " GiB assumed (the engine logs it as non-torch memory)"});
+    }
+    const u128 activation = inf.activation_peak_bytes != 0 ? u128{inf.activation_peak_bytes} : modelled_activation;
+    const u128 non_torch = inf.non_torch_bytes != 0 ? u128{inf.non_torch_bytes} : modelled_non_torch;
     s.weights_bytes = to_u64(weights);
     s.draft_weights_bytes = to_u64(draft_weights);
     s.non_torch_bytes = to_u64(non_torch);
@@ -270,7 +283,8 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
     }
     const u128 len = s.max_model_len;
 
-    const detail::engine_inputs in{c, layers, total, weights, activation, non_torch, per_token, draft_per_token, len, batched};
+    const detail::engine_inputs in{c,         layers,    total,           weights,         activation, non_torch,
+                                   graphs,    per_token, draft_per_token, len,             batched};
     return e->size_pool(in, s, warnings, errors);
 }
 
