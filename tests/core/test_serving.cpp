@@ -385,19 +385,20 @@ TEST_CASE("vLLM: no memory left for the KV cache is a refusal, not a negative si
 
 TEST_CASE("vLLM: the modelled activation peak is its named terms", "[serving][vllm]") {
     // Llama-3-8B, 8192 batched tokens, 256 sequences (derivation in vllm_profile.cpp):
-    // forward = 8192 tokens × (2h + 3 · 14336 gate/up/product) × 2 B = 838,860,800 B;
+    // forward = 8192 tokens × (3h + 3 · 14336: residual, normed input, down output, gate/up/product) × 2 B
+    // = 905,969,664 B;
     // sampler = 8192 × h × 2 B kept hidden states + 256 × 128,256 × (2 + 4 + 4 + 8) B of bf16 and fp32
     // logits and their sort's values and indices = 658,116,608 B; peak = forward.
     estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "llama-3-8b"},
         "infer": {"engine": "vllm", "max_num_batched_tokens": 8192, "max_num_seqs": 256},
         "gpu": {"memory_bytes": 85899345920}})");
     const serving_result s = run(c).serving;
-    CHECK(s.activation_peak_bytes == 8192ULL * (2 * 4096 + 3 * 14336) * 2);
+    CHECK(s.activation_peak_bytes == 8192ULL * (3 * 4096 + 3 * 14336) * 2);
     // Each phase is its own row, labelled as vLLM's profiling run sizes it.
     REQUIRE(s.breakdown.size() >= 2);
     CHECK(s.breakdown[0].term == "activation_peak_bytes");
     CHECK(s.breakdown[0].label == "profiling peak: forward at 8,192 tokens");
-    CHECK(s.breakdown[0].bytes == 838860800ULL);
+    CHECK(s.breakdown[0].bytes == 905969664ULL);
     CHECK(s.breakdown[1].label == "sampler at 256 sequences");
     CHECK(s.breakdown[1].bytes == 8192ULL * 4096 * 2 + 256ULL * 128256 * 18);
     c.infer.max_num_seqs = 4096;  // now the sampler step is the peak

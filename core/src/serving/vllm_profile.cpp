@@ -62,8 +62,12 @@ vllm_overheads vllm_predicted_overheads(const estimate_config& c, std::uint64_t 
 
     // The profiling run (vllm/v1/worker/gpu_model_runner.py profile_run): _dummy_run(max_num_tokens), a
     // forward of `tokens` tokens whose peak is the widest set of bf16 tensors live in one layer
-    // (residual, normed input, q/k/v or the MLP's gate, up and product; infer_memory.cpp).
-    const u128 forward = u128{tokens} * forward_live_bytes_per_token(m, tp);
+    // (residual, normed input, q/k/v or the MLP's gate, up and product; infer_memory.cpp) plus the down
+    // projection's h-wide output, made while its inputs are still referenced (vllm/model_executor/models/
+    // llama.py LlamaMLP.forward keeps gate_up in a local until it returns); 3h + 3·ffn/tp per token for a
+    // dense gated MLP, which the V0 logs of tests/data/engine-logs match to 0.01 GiB at 20,000 and
+    // 29,000 tokens.
+    const u128 forward = u128{tokens} * (forward_live_bytes_per_token(m, tp) + u128{m.hidden_size} * 2);
     const bool measured_activation = inf.activation_peak_bytes != 0;
     s.breakdown.push_back({"activation_peak_bytes", "profiling peak: forward at " + grouped(tokens) + " tokens",
                            to_u64(forward),
