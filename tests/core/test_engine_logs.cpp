@@ -16,6 +16,7 @@
 
 #include "memplan/api/estimate.hpp"
 #include "memplan/io/json.hpp"
+#include "memplan/report/json.hpp"
 #include "memplan/serving/serving.hpp"
 
 using namespace memplan;
@@ -231,4 +232,25 @@ TEST_CASE("vLLM groups Llama 4's chunked-local layers apart from its full layers
     CHECK(s.kv_capacity_tokens == 436896);
     CHECK(s.blocks_per_request == 11264);
     CHECK(s.starts);
+}
+
+TEST_CASE("vLLM's JSON result states the release and its breakdown rows", "[serving][vllm][json]") {
+    const auto out = nlohmann::json::parse(estimate_json(R"({"mode": "infer", "model": {"preset": "qwen3-8b"},
+        "infer": {"engine": "vllm", "max_model_len": 8192}, "gpu": {"memory_bytes": 85899345920}})"));
+    const auto& s = out.at("serving");
+    CHECK(s.at("release") == "0.27");
+    const auto& rows = s.at("breakdown");
+    REQUIRE(rows.size() >= 4);
+    CHECK(rows[0].at("term") == "activation_peak_bytes");
+    CHECK(rows[0].at("label") == "profiling peak: forward at 8,192 tokens");
+    CHECK(rows[0].at("source").get<std::string>().find("gpu_model_runner.py") != std::string::npos);
+    CHECK(rows[0].at("measured") == false);
+    // The warnings name the assumptions and their keys.
+    bool graphs = false, non_torch = false;
+    for (const auto& w : out.at("warnings")) {
+        graphs = graphs || w.at("field") == "infer.cuda_graph_bytes";
+        non_torch = non_torch || w.at("field") == "infer.non_torch_bytes";
+    }
+    CHECK(graphs);
+    CHECK(non_torch);
 }
