@@ -254,3 +254,24 @@ TEST_CASE("vLLM's JSON result states the release and its breakdown rows", "[serv
     CHECK(graphs);
     CHECK(non_torch);
 }
+
+TEST_CASE("vLLM with pipeline stages: the smallest stage's pool, each stage a row", "[serving][vllm]") {
+    // Qwen3-32B over two stages of 32 layers: the last stage also holds the output head and runs the
+    // sampler's dummy run, so it has fewer blocks; vLLM gives both workers that count
+    // (kv_cache_utils.py get_kv_cache_configs).
+    auto c = parse_config(R"({"mode": "infer", "model": {"preset": "qwen3-32b"}, "parallel": {"pp": 2, "gpus": 2},
+        "infer": {"engine": "vllm", "max_model_len": 8192}, "gpu": {"memory_bytes": 85899345920}})").value;
+    const auto r = estimate(c);
+    REQUIRE(r.errors.empty());
+    std::vector<u64> stage_bytes;
+    for (const serving_row& row : r.serving.breakdown)
+        if (row.label.rfind("pipeline stage ", 0) == 0) stage_bytes.push_back(row.bytes);
+    REQUIRE(stage_bytes.size() == 2);
+    CHECK(stage_bytes[1] < stage_bytes[0]);
+    CHECK(r.serving.kv_cache_bytes == stage_bytes[1]);
+    CHECK(r.serving.breakdown.back().label == "pipeline stage 1 (32 layers): " + std::to_string(r.serving.num_blocks) +
+                                                 " blocks");
+    bool named = false;
+    for (const auto& w : r.warnings) named = named || (w.field == "parallel.pp" && w.message.find("stage 1's") != std::string::npos);
+    CHECK(named);
+}

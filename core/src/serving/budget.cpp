@@ -173,8 +173,10 @@ std::string gib_text(std::uint64_t bytes) {
     return detail::to_decimal(hundredths / 100) + "." + (cents.size() == 1 ? "0" : "") + cents;
 }
 
-serving_result serving_for(const estimate_config& c, const estimate_result& plain, diagnostics& warnings,
-                           diagnostics& errors) {
+namespace {
+/// The engine's view of the GPU of one pipeline stage: `plain`'s stage, layers and weights.
+serving_result serving_for_stage(const estimate_config& c, const estimate_result& plain, diagnostics& warnings,
+                                 diagnostics& errors) {
     serving_result s;
     const infer_config& inf = c.infer;
     const parallel_config& p = c.parallel;
@@ -286,6 +288,59 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
     const detail::engine_inputs in{c,         layers,    total,           weights,         activation, non_torch,
                                    graphs,    per_token, draft_per_token, len,             batched};
     return e->size_pool(in, s, warnings, errors);
+}
+
+/// vLLM with pipeline stages: every worker profiles its own stage (its layers, its weights, the sampler
+/// on the last), and vLLM gives every worker the smallest block count among them
+/// (vllm/v1/core/kv_cache_utils.py get_kv_cache_configs: "the smallest among all ranks"). The result is
+/// that stage's; each stage's pool is a row of serving.breakdown.
+serving_result smallest_stage(const estimate_config& c, const estimate_result& plain, diagnostics& warnings,
+                              diagnostics& errors) {
+    const model_counts counts = count_model(c.model);
+    if (!counts.params.ok()) return serving_for_stage(c, plain, warnings, errors);
+    serving_result best;
+    diagnostics best_warnings;
+    std::uint64_t best_stage = 0;
+    std::vector<serving_row> stages;
+    for (std::uint64_t i = 0; i < c.parallel.pp; ++i) {
+        estimate_result stage = plain;
+        const detail::parts128 parts = detail::infer_stage(c, counts.params.value, i);
+        const detail::stage_params sp = detail::params_of_stage(c, counts.params.value, i, counts.uniform_layers);
+        stage.details.stage = i;
+        stage.details.layers_on_gpu = to_u64(sp.layers);
+        stage.per_gpu.weights = to_u64(parts.weights);
+        diagnostics stage_warnings, stage_errors;
+        serving_result one = serving_for_stage(c, stage, stage_warnings, stage_errors);
+        if (!stage_errors.empty()) {
+            errors = stage_errors;
+            return serving_result{};
+        }
+        stages.push_back({"kv_cache_bytes",
+                          "pipeline stage " + std::to_string(i) + " (" + std::to_string(stage.details.layers_on_gpu) +
+                              " layers): " + std::to_string(one.num_blocks) + " blocks",
+                          one.kv_cache_bytes, "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs"});
+        if (i == 0 || one.num_blocks < best.num_blocks) {
+            best = std::move(one);
+            best_warnings = std::move(stage_warnings);
+            best_stage = i;
+        }
+    }
+    best.breakdown.insert(best.breakdown.end(), stages.begin(), stages.end());
+    warnings.insert(warnings.end(), best_warnings.begin(), best_warnings.end());
+    warnings.push_back({"parallel.pp", "vLLM gives every worker the smallest block count of its " +
+                                           std::to_string(c.parallel.pp) + " pipeline stages: stage " +
+                                           std::to_string(best_stage) +
+                                           "'s, whose figures these are (each stage's pool: serving.breakdown)"});
+    return best;
+}
+}  // namespace
+
+serving_result serving_for(const estimate_config& c, const estimate_result& plain, diagnostics& warnings,
+                           diagnostics& errors) {
+    const detail::engine* e = detail::find_engine(c.infer.engine);
+    if (c.mode == run_mode::infer && e != nullptr && e->predicts_overheads && c.parallel.pp > 1)
+        return smallest_stage(c, plain, warnings, errors);
+    return serving_for_stage(c, plain, warnings, errors);
 }
 
 estimate_result estimate_with_engine(const estimate_config& c, const estimate_options& options) {

@@ -119,7 +119,7 @@ vllm_overheads vllm_predicted_overheads(const estimate_config& c, std::uint64_t 
         const u128 nccl = communicators * communicator;
         s.breakdown.push_back({"non_torch_bytes",
                                "NCCL buffers (" + std::to_string(static_cast<unsigned>(communicators)) +
-                                   " communicators)",
+                                   (communicators == 1 ? " communicator)" : " communicators)"),
                                to_u64(nccl), "NCCL_BUFFSIZE 4 MiB × 2 peers × 16 channels per communicator",
                                measured_non_torch});
         o.non_torch += nccl;
@@ -140,15 +140,6 @@ vllm_overheads vllm_predicted_overheads(const estimate_config& c, std::uint64_t 
                             "not given: " + gib_text(to_u64(o.non_torch)) +
                                 " GiB predicted (CUDA runtime and cuBLAS assumed, NCCL and custom all-reduce buffers "
                                 "from tp and pp; serving.breakdown); the engine logs it as non-torch memory"});
-
-    // Several pipeline stages: each worker profiles its own layers, and vLLM gives every worker the
-    // smallest block count among them (vllm/v1/core/kv_cache_utils.py get_kv_cache_configs: "the
-    // smallest among all ranks"); memplan's figures are the most loaded stage's.
-    if (pp > 1)
-        warnings.push_back({"parallel.pp", "vLLM gives every worker the smallest KV block count of its " +
-                                               std::to_string(pp) +
-                                               " pipeline stages; these figures are the most loaded stage's, the "
-                                               "other stages are not computed"});
 
     // CUDA graphs: from 0.21 vLLM profiles a dummy capture and subtracts its estimate before sizing the
     // KV cache (vllm/envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, "enabled by default as of v0.21.0";
