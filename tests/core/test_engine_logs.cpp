@@ -275,3 +275,17 @@ TEST_CASE("vLLM with pipeline stages: the smallest stage's pool, each stage a ro
     for (const auto& w : r.warnings) named = named || (w.field == "parallel.pp" && w.message.find("stage 1's") != std::string::npos);
     CHECK(named);
 }
+
+TEST_CASE("vLLM 0.6 (V0) profiles max(max_model_len, 2048) tokens, 2048 above 32K", "[serving][vllm][version]") {
+    // vllm/config.py SchedulerConfig.__post_init__ (v0.6.6.post1), 256 sequences (EngineArgs).
+    auto c = parse_config(R"({"mode": "infer", "model": {"preset": "llama-3.1-8b"}, "infer": {"engine": "vllm",
+        "engine_version": "0.6", "max_model_len": 20000}, "gpu": {"memory_bytes": 85899345920}})").value;
+    CHECK(serve(c).breakdown[0].label == "profiling peak: forward at 20,000 tokens");
+    CHECK(serve(c).breakdown[1].label == "sampler at 256 sequences");
+    c.infer.max_model_len = 1000;
+    CHECK(serve(c).breakdown[0].label == "profiling peak: forward at 2,048 tokens");
+    c.infer.max_model_len = 65536;  // chunked prefill on by default
+    CHECK(serve(c).breakdown[0].label == "profiling peak: forward at 2,048 tokens");
+    c.infer.engine_version = engine_release::v0_27;  // V1 on an 80 GiB GPU: 8192 tokens, 1024 sequences
+    CHECK(serve(c).breakdown[0].label == "profiling peak: forward at 8,192 tokens");
+}

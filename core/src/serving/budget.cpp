@@ -252,9 +252,18 @@ serving_result serving_for_stage(const estimate_config& c, const estimate_result
                    draft_weights;
     draft_weights += mtp_weights;
     const bool last_stage = plain.details.stage + 1 == p.pp;
+    // vLLM 0.6 (V0) sizes the step by max_model_len (vllm/config.py SchedulerConfig.__post_init__ at
+    // v0.6.6.post1: max(max_model_len, 2048) without chunked prefill, 2048 with it, which V0 turns on
+    // above 32K tokens) and 256 sequences (EngineArgs.max_num_seqs); V1 by the GPU (get_batch_defaults).
+    const bool v0 = e->predicts_overheads && inf.engine_version == engine_release::v0_6;
+    const std::uint64_t len_tokens = s.max_model_len;
+    const std::uint64_t v0_batched = len_tokens > 32768 ? 2048 : std::max<std::uint64_t>(len_tokens, 2048);
     const std::uint64_t batched = inf.max_num_batched_tokens != 0 ? inf.max_num_batched_tokens
-                                                                   : default_batched_tokens(c.gpu_memory_bytes);
-    const std::uint64_t seqs = inf.max_num_seqs != 0 ? inf.max_num_seqs : default_num_seqs(c.gpu_memory_bytes);
+                                  : v0                          ? v0_batched
+                                                                : default_batched_tokens(c.gpu_memory_bytes);
+    const std::uint64_t seqs = inf.max_num_seqs != 0 ? inf.max_num_seqs
+                               : v0                ? 256
+                                                   : default_num_seqs(c.gpu_memory_bytes);
     // The engine's non-KV memory: vLLM's predicted from the settings (vllm_profile.cpp), the other
     // engines' by the generic model below; a measured override replaces either.
     u128 modelled_activation = 0, modelled_non_torch = assumed_non_torch_bytes;
