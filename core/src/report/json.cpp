@@ -108,7 +108,7 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
                                             {"bytes", row.bytes},
                                             {"source", row.source},
                                             {"measured", row.measured}});
-            out["serving"]["breakdown"] = rows;
+            if (!rows.empty()) out["serving"]["breakdown"] = rows;  // vLLM's modelled parts
         }
         if (config != nullptr) out["config"] = detail::config_echo_json(*config);
     }
