@@ -253,6 +253,8 @@ export interface Config {
     prefill_tokens?: number;
     /** Serving engine: none: plain accounting; vllm, sglang, trtllm: size the KV cache pool as that engine does at start-up. Default: 'none'. */
     engine?: 'none' | 'vllm' | 'sglang' | 'trtllm';
+    /** vLLM release: The vLLM release line whose start-up arithmetic is reproduced (0.6: the V0 engine; from 0.21 the CUDA-graph estimate is subtracted before sizing the KV cache). SGLang and TensorRT-LLM reproduce one pinned commit each (serving.engine_version). Default: '0.27'. */
+    engine_version?: '0.6' | '0.9' | '0.10' | '0.11' | '0.18' | '0.19' | '0.21' | '0.24' | '0.25' | '0.26' | '0.27';
     /** GPU memory utilization: vLLM --gpu-memory-utilization in thousandths (900 = 0.9). 1 … 1000 permille. Default: 900. */
     gpu_memory_utilization_permille?: number;
     /** Static memory fraction: SGLang --mem-fraction-static in thousandths; required with engine sglang. 1 … 1000 permille. Default: not set. */

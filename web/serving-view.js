@@ -66,7 +66,8 @@ function renderBar(s, unit) {
   const engine = s.engine;
   const budget = el('li', null, { 'data-term': 'budget_bytes' });
   const how = el('details');
-  how.append(el('summary', 'how'), el('p', engines.has(engine) ? engines.get(engine).budget : ''), el('p', 'Source: ' + s.engine_version, { class: 'source' }));
+  const release = s.release ? `; release assumed: vLLM ${s.release} (infer.engine_version)` : '';
+  how.append(el('summary', 'how'), el('p', engines.has(engine) ? engines.get(engine).budget : ''), el('p', 'Source: ' + s.engine_version + release, { class: 'source' }));
   budget.append(el('strong', `Budget ${formatBytes(s.budget_bytes, unit)}`, { title: formatExactBytes(s.budget_bytes) }), ' ', how);
   const items = [budget];
   for (const { key, label, formula } of terms) {
@@ -76,6 +77,14 @@ function renderBar(s, unit) {
     details.append(el('summary', 'formula'), el('p', formula));
     li.append(el('span', null, { class: 'swatch serve-' + key, 'aria-hidden': 'true' }),
       el('span', `${label}: `), el('strong', formatBytes(s[key] || 0, unit), { title: formatExactBytes(s[key] || 0) }), ' ', details);
+    // The core's named parts of this term (serving.breakdown: vLLM's profiling run, non-torch buffers…).
+    const parts = (s.breakdown || []).filter((row) => row.term === key);
+    if (parts.length) {
+      const list = el('ul', null, { class: 'serving-rows' });
+      list.append(...parts.map((row) => el('li', `${row.label}: ${formatBytes(row.bytes, unit)}${row.measured ? ' (replaced by the measured figure)' : ''}`,
+        { 'data-row': row.label, title: row.source })));
+      li.append(list);
+    }
     items.push(li);
   }
   $('serving-terms').replaceChildren(...items);

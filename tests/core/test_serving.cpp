@@ -54,7 +54,8 @@ u64 hundredths(const serving_result& s) {
 /// ("Loading model weights took 14.9595 GB" gives the weights to four decimals.)
 estimate_config a100_llama3_8b(u64 total) {
     estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "llama-3-8b"},
-        "infer": {"engine": "vllm", "max_model_len": 8192, "gpu_memory_utilization_permille": 900}})");
+        "infer": {"engine": "vllm", "engine_version": "0.6", "max_model_len": 8192,
+                  "gpu_memory_utilization_permille": 900}})");
     c.gpu_memory_bytes = total;
     c.infer.weights_bytes = gib(14.9595);
     c.infer.non_torch_bytes = gib(0.10);
@@ -104,7 +105,7 @@ TEST_CASE("vLLM: RTX 3090 Llama-3.1-8B refuses max_model_len 29000 and states 23
     // peak_torch_memory includes the weights ("Loading model weights took 14.9888 GB"); the figures are
     // taken inside their printed rounding (17.984 prints as 17.98, 0.3503 as 0.35).
     estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "llama-3.1-8b"},
-        "infer": {"engine": "vllm", "max_model_len": 29000}})");
+        "infer": {"engine": "vllm", "engine_version": "0.6", "max_model_len": 29000}})");
     c.gpu_memory_bytes = gib(23.58);
     c.infer.weights_bytes = gib(14.9888);
     c.infer.activation_peak_bytes = gib(17.984) - gib(14.9888);
@@ -383,15 +384,27 @@ TEST_CASE("vLLM: no memory left for the KV cache is a refusal, not a negative si
 }
 
 TEST_CASE("vLLM: the modelled activation peak is its named terms", "[serving][vllm]") {
-    // Llama-3-8B, 8192 batched tokens, 256 sequences (derivation in serving.cpp):
-    // forward = 8192 tokens × (2h + 3 · 14336 gate/up/product) × 2 B = 838,860,800 B;
-    // sampler = 8192 × h × 2 B kept hidden states + 256 × 128,256 × 8 B = 329,777,152 B; peak = forward.
+    // Llama-3-8B, 8192 batched tokens, 256 sequences (derivation in vllm_profile.cpp):
+    // forward = 8192 tokens × (3h + 3 · 14336: residual, normed input, down output, gate/up/product) × 2 B
+    // = 905,969,664 B;
+    // sampler = 8192 × h × 2 B kept hidden states + 256 × 128,256 × (2 + 4 + 4 + 8) B of bf16 and fp32
+    // logits and their sort's values and indices = 658,116,608 B; peak = forward.
     estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "llama-3-8b"},
         "infer": {"engine": "vllm", "max_num_batched_tokens": 8192, "max_num_seqs": 256},
         "gpu": {"memory_bytes": 85899345920}})");
-    CHECK(run(c).serving.activation_peak_bytes == 8192ULL * (2 * 4096 + 3 * 14336) * 2);
+    const serving_result s = run(c).serving;
+    CHECK(s.activation_peak_bytes == 8192ULL * (3 * 4096 + 3 * 14336) * 2);
+    // Each phase is its own row, labelled as vLLM's profiling run sizes it.
+    REQUIRE(s.breakdown.size() >= 2);
+    CHECK(s.breakdown[0].term == "activation_peak_bytes");
+    CHECK(s.breakdown[0].label == "profiling peak: forward at 8,192 tokens");
+    CHECK(s.breakdown[0].bytes == 905969664ULL);
+    CHECK(s.breakdown[1].label == "sampler at 256 sequences");
+    CHECK(s.breakdown[1].bytes == 8192ULL * 4096 * 2 + 256ULL * 128256 * 18);
     c.infer.max_num_seqs = 4096;  // now the sampler step is the peak
-    CHECK(run(c).serving.activation_peak_bytes == 8192ULL * 4096 * 2 + 4096ULL * 128256 * 8);
+    CHECK(run(c).serving.activation_peak_bytes == 8192ULL * 4096 * 2 + 4096ULL * 128256 * 18);
+    c.infer.max_num_seqs = 10000;  // the dummy sampler runs min(max_num_seqs, tokens) rows
+    CHECK(run(c).serving.activation_peak_bytes == 8192ULL * 4096 * 2 + 8192ULL * 128256 * 18);
     c.infer.activation_peak_bytes = 123456789;  // a measured value replaces the model
     CHECK(run(c).serving.activation_peak_bytes == 123456789);
 }
@@ -600,7 +613,11 @@ TEST_CASE("vLLM hybrid: the budget path and its error paths", "[serving][hybrid]
         "infer": {"engine": "vllm", "max_model_len": 8192, "activation_peak_bytes": 2000000000,
                   "non_torch_bytes": 500000000}, "gpu": {"memory_bytes": 85899345920}})");
     const estimate_result r = run(c);
-    const u64 available = (85899345920ULL * 900 + 999) / 1000 - r.per_gpu.weights - 2000000000ULL - 500000000ULL;
+    // vLLM 0.27 (the default release) also subtracts its CUDA-graph estimate, assumed when not given.
+    CHECK(r.serving.release == "0.27");
+    CHECK(r.serving.cuda_graph_bytes == assumed_cuda_graph_bytes);
+    const u64 available = (85899345920ULL * 900 + 999) / 1000 - r.per_gpu.weights - 2000000000ULL - 500000000ULL -
+                          assumed_cuda_graph_bytes;
     CHECK(r.serving.num_blocks == available / 8650752);
     CHECK(r.serving.kv_capacity_tokens == available / 8650752 / 7 * 528);
     const auto first_error = [](const estimate_config& x) {

@@ -152,7 +152,7 @@ test('vLLM on an A100 40GB with Llama-3-8B (vllm issue #12330): starts, 5,691 bl
   const page = await open();
   await setAll(page, { mode: 'infer', 'model.preset': 'llama-3-8b', 'parallel.gpus': '1', 'gpu.preset': 'custom' });
   // The log's total 39.4955 GiB is 42,408,000,000 B (test_serving.cpp); the overheads the log states.
-  await setAll(page, { 'gpu.custom_gb': '42.408', 'infer.engine': 'vllm', 'infer.max_model_len': '8192',
+  await setAll(page, { 'gpu.custom_gb': '42.408', 'infer.engine': 'vllm', 'infer.engine_version': '0.6', 'infer.max_model_len': '8192',
     'infer.gpu_memory_utilization_permille': '900', 'infer.weights_bytes': String(gib(14.9595)),
     'infer.non_torch_bytes': String(gib(0.10)), 'infer.activation_peak_bytes': String(gib(9.37)) });
   assert.equal(await page.isVisible('#serving-panel'), true);
@@ -174,7 +174,7 @@ test('vLLM on an RTX 3090 with Llama-3.1-8B (vllm issue #10517): max_model_len 2
   const page = await open();
   await setAll(page, { mode: 'infer', 'model.preset': 'llama-3.1-8b', 'parallel.gpus': '1', 'gpu.preset': 'custom' });
   const total = gib(23.58);
-  await setAll(page, { 'gpu.custom_gb': String(total / 1e9), 'infer.engine': 'vllm', 'infer.max_model_len': '29000',
+  await setAll(page, { 'gpu.custom_gb': String(total / 1e9), 'infer.engine': 'vllm', 'infer.engine_version': '0.6', 'infer.max_model_len': '29000',
     'infer.weights_bytes': String(gib(14.9888)), 'infer.activation_peak_bytes': String(gib(17.984) - gib(14.9888)),
     'infer.non_torch_bytes': String(gib(0.3503)) });
   assert.equal(await page.getAttribute('#serving-verdict', 'data-starts'), 'false');
@@ -188,6 +188,19 @@ test('vLLM on an RTX 3090 with Llama-3.1-8B (vllm issue #10517): max_model_len 2
   assert.equal(await page.inputValue('[name="infer.max_model_len"]'), '23648');
   assert.equal(await page.getAttribute('#serving-verdict', 'data-starts'), 'true');
   assert.match(await page.textContent('#serving-verdict'), /^vLLM starts; 1,478 blocks = 23,648 tokens; 1\.0 requests of 23,648 tokens at once\.$/);
+});
+
+test('vLLM predicted from the settings: the profiling run, non-torch memory and CUDA-graph estimate as rows, the release stated', async () => {
+  const page = await open();
+  await setAll(page, { mode: 'infer', 'model.preset': 'qwen3-8b', 'parallel.gpus': '1', 'gpu.preset': 'custom' });
+  // 80 GiB: vLLM's large-GPU defaults, 8,192 batched tokens and 1,024 sequences (get_batch_defaults).
+  await setAll(page, { 'gpu.custom_gb': '85.89934592', 'infer.engine': 'vllm', 'infer.max_model_len': '8192' });
+  const term = (key) => `#serving-terms [data-term="${key}"]`;
+  await page.waitForSelector(`${term('activation_peak_bytes')} [data-row="profiling peak: forward at 8,192 tokens"]`);
+  assert.match(await page.textContent(`${term('activation_peak_bytes')} [data-row="sampler at 1,024 sequences"]`), /^sampler at 1,024 sequences: \d/);
+  assert.match(await page.textContent(`${term('non_torch_bytes')} .serving-rows`), /CUDA runtime and cuBLAS workspaces: /);
+  assert.match(await page.textContent(`${term('cuda_graph_bytes')} .serving-rows`), /CUDA-graph estimate \(subtracted from vLLM 0\.21\): /);
+  assert.match(await page.textContent(`${term('budget_bytes')} .source`), /release assumed: vLLM 0\.27 \(infer\.engine_version\)$/);
 });
 
 test('what other tools say: Llama-2-7B under ZeRO-3 on 8 GPUs, DeepSpeed prints 14.61 GB; collapsed and computed only when open; linkable', async () => {

@@ -50,6 +50,10 @@ MEMPLAN_NAME_TABLE(overlap_setting, {overlap_setting::auto_default, "auto"}, {ov
                    {overlap_setting::off, "off"})
 MEMPLAN_NAME_TABLE(serving_engine, {serving_engine::none, "none"}, {serving_engine::vllm, "vllm"},
                    {serving_engine::sglang, "sglang"}, {serving_engine::trtllm, "trtllm"})
+MEMPLAN_NAME_TABLE(engine_release, {engine_release::v0_6, "0.6"}, {engine_release::v0_9, "0.9"},
+                   {engine_release::v0_10, "0.10"}, {engine_release::v0_11, "0.11"}, {engine_release::v0_18, "0.18"},
+                   {engine_release::v0_19, "0.19"}, {engine_release::v0_21, "0.21"}, {engine_release::v0_24, "0.24"},
+                   {engine_release::v0_25, "0.25"}, {engine_release::v0_26, "0.26"}, {engine_release::v0_27, "0.27"})
 MEMPLAN_NAME_TABLE(adapter_kind, {adapter_kind::none, "none"}, {adapter_kind::lora, "lora"},
                    {adapter_kind::dora, "dora"})
 MEMPLAN_NAME_TABLE(base_precision, {base_precision::bf16, "bf16"}, {base_precision::fp16, "fp16"},
@@ -92,6 +96,7 @@ MEMPLAN_NAME_FUNCTIONS(checkpoint_format)
 MEMPLAN_NAME_FUNCTIONS(comm_buffer_model)
 MEMPLAN_NAME_FUNCTIONS(overlap_setting)
 MEMPLAN_NAME_FUNCTIONS(serving_engine)
+MEMPLAN_NAME_FUNCTIONS(engine_release)
 MEMPLAN_NAME_FUNCTIONS(adapter_kind)
 MEMPLAN_NAME_FUNCTIONS(base_precision)
 MEMPLAN_NAME_FUNCTIONS(float_precision)

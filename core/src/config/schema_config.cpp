@@ -161,6 +161,11 @@ const std::vector<field_spec>& config_fields() {
                        "none: plain accounting; vllm, sglang, trtllm: size the KV cache pool as that engine does at "
                        "start-up.",
                        infer_only),
+        MEMPLAN_CHOICE("infer.engine_version", infer.engine_version, "vLLM release",
+                       "The vLLM release line whose start-up arithmetic is reproduced (0.6: the V0 engine; from 0.21 "
+                       "the CUDA-graph estimate is subtracted before sizing the KV cache). SGLang and TensorRT-LLM "
+                       "reproduce one pinned commit each (serving.engine_version).",
+                       infer_only),
         MEMPLAN_INTEGER("infer.gpu_memory_utilization_permille", infer.gpu_memory_utilization_permille, 1, 1000,
                         "GPU memory utilization", "vLLM --gpu-memory-utilization in thousandths (900 = 0.9).",
                         "permille", infer_only),

@@ -101,6 +101,15 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
                                           {"state_page_bytes", s.state_page_bytes},
                                           {"state_page_padded_bytes", s.state_page_padded_bytes},
                                           {"swa_capacity_tokens", s.swa_capacity_tokens}};
+            if (!s.release.empty()) out["serving"]["release"] = s.release;
+            ordered_json rows = ordered_json::array();
+            for (const serving_row& row : s.breakdown)
+                rows.push_back(ordered_json{{"term", row.term},
+                                            {"label", row.label},
+                                            {"bytes", row.bytes},
+                                            {"source", row.source},
+                                            {"measured", row.measured}});
+            if (!rows.empty()) out["serving"]["breakdown"] = rows;  // vLLM's modelled parts
         }
         if (config != nullptr) out["config"] = detail::config_echo_json(*config);
     }

@@ -173,8 +173,10 @@ std::string gib_text(std::uint64_t bytes) {
     return detail::to_decimal(hundredths / 100) + "." + (cents.size() == 1 ? "0" : "") + cents;
 }
 
-serving_result serving_for(const estimate_config& c, const estimate_result& plain, diagnostics& warnings,
-                           diagnostics& errors) {
+namespace {
+/// The engine's view of the GPU of one pipeline stage: `plain`'s stage, layers and weights.
+serving_result serving_for_stage(const estimate_config& c, const estimate_result& plain, diagnostics& warnings,
+                                 diagnostics& errors) {
     serving_result s;
     const infer_config& inf = c.infer;
     const parallel_config& p = c.parallel;
@@ -246,19 +248,41 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
     // Measured overheads where given, else memplan's count, model or assumption (named in a warning).
     // A measured infer.weights_bytes is the target's load ("Loading model weights took"); the drafter's
     // weights are added to it. memplan's own count already holds the MTP modules.
-    const u128 weights = (inf.weights_bytes != 0 ? u128{inf.weights_bytes} + mtp_weights : u128{plain.per_gpu.weights}) +
-                         draft_weights;
+    u128 weights = (inf.weights_bytes != 0 ? u128{inf.weights_bytes} + mtp_weights : u128{plain.per_gpu.weights}) +
+                   draft_weights;
     draft_weights += mtp_weights;
     const bool last_stage = plain.details.stage + 1 == p.pp;
+    // vLLM 0.6 (V0) sizes the step by max_model_len (vllm/config.py SchedulerConfig.__post_init__ at
+    // v0.6.6.post1: max(max_model_len, 2048) without chunked prefill, 2048 with it, which V0 turns on
+    // above 32K tokens) and 256 sequences (EngineArgs.max_num_seqs); V1 by the GPU (get_batch_defaults).
+    const bool v0 = e->predicts_overheads && inf.engine_version == engine_release::v0_6;
+    const std::uint64_t len_tokens = s.max_model_len;
+    const std::uint64_t v0_batched = len_tokens > 32768 ? 2048 : std::max<std::uint64_t>(len_tokens, 2048);
     const std::uint64_t batched = inf.max_num_batched_tokens != 0 ? inf.max_num_batched_tokens
-                                                                   : default_batched_tokens(c.gpu_memory_bytes);
-    const std::uint64_t seqs = inf.max_num_seqs != 0 ? inf.max_num_seqs : default_num_seqs(c.gpu_memory_bytes);
-    const u128 activation = inf.activation_peak_bytes != 0 ? u128{inf.activation_peak_bytes}
-                                                           : modelled_activation_peak(c, batched, seqs, last_stage);
-    const u128 non_torch = inf.non_torch_bytes != 0 ? u128{inf.non_torch_bytes} : u128{assumed_non_torch_bytes};
-    if (inf.non_torch_bytes == 0)
-        warnings.push_back({"infer.non_torch_bytes", "not given: " + gib_text(assumed_non_torch_bytes) +
-                                                         " GiB assumed (the engine logs it as non-torch memory)"});
+                                  : v0                          ? v0_batched
+                                                                : default_batched_tokens(c.gpu_memory_bytes);
+    const std::uint64_t seqs = inf.max_num_seqs != 0 ? inf.max_num_seqs
+                               : v0                ? 256
+                                                   : default_num_seqs(c.gpu_memory_bytes);
+    // The engine's non-KV memory: vLLM's predicted from the settings (vllm_profile.cpp), the other
+    // engines' by the generic model below; a measured override replaces either.
+    u128 modelled_activation = 0, modelled_non_torch = assumed_non_torch_bytes;
+    u128 graphs = inf.enforce_eager ? 0 : u128{inf.cuda_graph_bytes};
+    if (e->predicts_overheads) {
+        const detail::vllm_overheads o =
+            detail::vllm_predicted_overheads(c, batched, seqs, plain.details.stage == 0, last_stage, s, warnings);
+        modelled_activation = o.activation;
+        modelled_non_torch = o.non_torch;
+        graphs = o.cuda_graphs;
+        weights += o.weights_extra;
+    } else {
+        modelled_activation = modelled_activation_peak(c, batched, seqs, last_stage);
+        if (inf.non_torch_bytes == 0)
+            warnings.push_back({"infer.non_torch_bytes", "not given: " + gib_text(assumed_non_torch_bytes) +
+                                                             " GiB assumed (the engine logs it as non-torch memory)"});
+    }
+    const u128 activation = inf.activation_peak_bytes != 0 ? u128{inf.activation_peak_bytes} : modelled_activation;
+    const u128 non_torch = inf.non_torch_bytes != 0 ? u128{inf.non_torch_bytes} : modelled_non_torch;
     s.weights_bytes = to_u64(weights);
     s.draft_weights_bytes = to_u64(draft_weights);
     s.non_torch_bytes = to_u64(non_torch);
@@ -270,8 +294,62 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
     }
     const u128 len = s.max_model_len;
 
-    const detail::engine_inputs in{c, layers, total, weights, activation, non_torch, per_token, draft_per_token, len, batched};
+    const detail::engine_inputs in{c,         layers,    total,           weights,         activation, non_torch,
+                                   graphs,    per_token, draft_per_token, len,             batched};
     return e->size_pool(in, s, warnings, errors);
+}
+
+/// vLLM with pipeline stages: every worker profiles its own stage (its layers, its weights, the sampler
+/// on the last), and vLLM gives every worker the smallest block count among them
+/// (vllm/v1/core/kv_cache_utils.py get_kv_cache_configs: "the smallest among all ranks"). The result is
+/// that stage's; each stage's pool is a row of serving.breakdown.
+serving_result smallest_stage(const estimate_config& c, const estimate_result& plain, diagnostics& warnings,
+                              diagnostics& errors) {
+    const model_counts counts = count_model(c.model);
+    if (!counts.params.ok()) return serving_for_stage(c, plain, warnings, errors);
+    serving_result best;
+    diagnostics best_warnings;
+    std::uint64_t best_stage = 0;
+    std::vector<serving_row> stages;
+    for (std::uint64_t i = 0; i < c.parallel.pp; ++i) {
+        estimate_result stage = plain;
+        const detail::parts128 parts = detail::infer_stage(c, counts.params.value, i);
+        const detail::stage_params sp = detail::params_of_stage(c, counts.params.value, i, counts.uniform_layers);
+        stage.details.stage = i;
+        stage.details.layers_on_gpu = to_u64(sp.layers);
+        stage.per_gpu.weights = to_u64(parts.weights);
+        diagnostics stage_warnings, stage_errors;
+        serving_result one = serving_for_stage(c, stage, stage_warnings, stage_errors);
+        if (!stage_errors.empty()) {
+            errors = stage_errors;
+            return serving_result{};
+        }
+        stages.push_back({"kv_cache_bytes",
+                          "pipeline stage " + std::to_string(i) + " (" + std::to_string(stage.details.layers_on_gpu) +
+                              " layers): " + std::to_string(one.num_blocks) + " blocks",
+                          one.kv_cache_bytes, "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs"});
+        if (i == 0 || one.num_blocks < best.num_blocks) {
+            best = std::move(one);
+            best_warnings = std::move(stage_warnings);
+            best_stage = i;
+        }
+    }
+    best.breakdown.insert(best.breakdown.end(), stages.begin(), stages.end());
+    warnings.insert(warnings.end(), best_warnings.begin(), best_warnings.end());
+    warnings.push_back({"parallel.pp", "vLLM gives every worker the smallest block count of its " +
+                                           std::to_string(c.parallel.pp) + " pipeline stages: stage " +
+                                           std::to_string(best_stage) +
+                                           "'s, whose figures these are (each stage's pool: serving.breakdown)"});
+    return best;
+}
+}  // namespace
+
+serving_result serving_for(const estimate_config& c, const estimate_result& plain, diagnostics& warnings,
+                           diagnostics& errors) {
+    const detail::engine* e = detail::find_engine(c.infer.engine);
+    if (c.mode == run_mode::infer && e != nullptr && e->predicts_overheads && c.parallel.pp > 1)
+        return smallest_stage(c, plain, warnings, errors);
+    return serving_for_stage(c, plain, warnings, errors);
 }
 
 estimate_result estimate_with_engine(const estimate_config& c, const estimate_options& options) {

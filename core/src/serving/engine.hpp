@@ -34,11 +34,27 @@ struct engine_inputs {
     u128 weights_bytes;        ///< target and draft weights on the GPU
     u128 activation_bytes;     ///< activation peak: measured, or the modelled profiling run
     u128 non_torch_bytes;      ///< memory outside PyTorch's allocator: measured or assumed
+    u128 cuda_graph_bytes;     ///< CUDA-graph memory counted before the pool: measured or the release's estimate
     u128 token_bytes;          ///< KV bytes of one token over every layer of the GPU
     u128 draft_token_bytes;    ///< of which the draft's layers
     u128 max_model_len;        ///< the longest request the engine must hold
     std::uint64_t batched_tokens;  ///< tokens of one scheduler step (the profiling run)
 };
+
+/// vLLM's non-KV memory predicted from the settings (vllm_profile.cpp), each term's model replaced by
+/// its measured override where given (budget.cpp applies the overrides).
+struct vllm_overheads {
+    u128 activation = 0;     ///< the profiling run's torch peak: max(forward + MoE routing, sampler)
+    u128 non_torch = 0;      ///< CUDA runtime, NCCL and custom all-reduce buffers
+    u128 cuda_graphs = 0;    ///< the CUDA-graph estimate of releases that subtract it, or the measured figure
+    u128 weights_extra = 0;  ///< vocabulary padding rows beyond memplan's weight count
+};
+
+/// The terms above for `c` with a profiling run of `tokens` tokens and `seqs` sequences on a stage that
+/// holds the embedding (`first_stage`) and the output head and sampler (`last_stage`); appends each
+/// term's rows to s.breakdown, sets s.release, and the assumptions to `warnings`.
+vllm_overheads vllm_predicted_overheads(const estimate_config& c, std::uint64_t tokens, std::uint64_t seqs,
+                                        bool first_stage, bool last_stage, serving_result& s, diagnostics& warnings);
 
 /// One serving engine: its names, the upstream source it reproduces, and its functions.
 struct engine {
@@ -59,6 +75,9 @@ struct engine {
     /// True when it pages the MTP modules' attention layers with the target's as memplan counts them
     /// (vLLM); otherwise a warning says that its own draft pool sizing is not reproduced.
     bool pages_mtp_layers;
+    /// True when its non-KV memory is predicted by vllm_predicted_overheads (vLLM); otherwise by the
+    /// generic model of budget.cpp.
+    bool predicts_overheads;
     /// Sizes the KV pool from `in` into `s` (the budget step's fields filled in); errors replace the result.
     serving_result (*size_pool)(const engine_inputs& in, serving_result s, diagnostics& warnings, diagnostics& errors);
 };

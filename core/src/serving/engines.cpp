@@ -38,17 +38,21 @@ const std::vector<budget_term>& budget_terms() {
          "the target is quantized) or the model's MTP modules (model.mtp); its layers join the KV pool "
          "(serving.draft_kv_cache_bytes)."},
         {"activation_peak_bytes", "Activation peak",
-         "vLLM subtracts its profiling run's peak: the larger of a forward of max_num_batched_tokens tokens (the "
-         "widest set of bf16 tensors live in one layer) and the sampler step (hidden states + max_num_seqs × vocab × "
-         "8 B of fp32 logits and softmax); TensorRT-LLM allocates its runtime buffers before the pool; SGLang does not "
+         "vLLM subtracts its profiling run's torch peak: the larger of the dummy forward of max_num_batched_tokens "
+         "tokens (the widest set of bf16 tensors live in one layer, plus MoE routing buffers) and the sampler's dummy "
+         "run (hidden states + min(max_num_seqs, tokens) × vocab × 18 B: bf16 and fp32 logits, their sort's fp32 "
+         "values and int64 indices), each a row of serving.breakdown; TensorRT-LLM allocates its runtime buffers before the pool; SGLang does not "
          "subtract it (it lives in 1 − mem_fraction_static). infer.activation_peak_bytes replaces the model with a "
          "measured value."},
         {"non_torch_bytes", "Non-torch memory",
-         "NCCL, cuBLAS and CUDA context growth outside PyTorch's allocator: infer.non_torch_bytes, else 0.5 GiB "
-         "assumed (with a warning)."},
+         "NCCL, cuBLAS and CUDA context growth outside PyTorch's allocator: infer.non_torch_bytes; else vLLM: 0.5 "
+         "GiB of CUDA runtime and cuBLAS assumed plus NCCL communicator and custom all-reduce buffers from tp and pp "
+         "(serving.breakdown), the other engines 0.5 GiB assumed (with a warning)."},
         {"cuda_graph_bytes", "CUDA graphs",
-         "Subtracted only when infer.cuda_graph_bytes is given and eager mode is off (vLLM captures its graphs after "
-         "sizing the pool, inside the 1 − utilization margin)."},
+         "vLLM from 0.21 (infer.engine_version) subtracts its CUDA-graph estimate before sizing the pool: "
+         "infer.cuda_graph_bytes, else 0.5 GiB assumed (with a warning); earlier releases capture their graphs after "
+         "sizing the pool, inside the 1 − utilization margin, and subtract only a given infer.cuda_graph_bytes. None "
+         "in eager mode."},
         {"kv_cache_bytes", "KV cache pool",
          "What is left: vLLM num_blocks = available // page_size // layers (page = 2 · block · KV heads/tp · head_dim "
          "· bytes per layer; MLA one latent); SGLang max_total_num_tokens = rest // cell; TensorRT-LLM blocks = "

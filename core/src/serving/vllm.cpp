@@ -72,6 +72,7 @@ struct vllm_pool {
     u128 padded_page = 0;       ///< the page every layer gets (the state page padded to the attention page)
     u128 draft_page = 0;        ///< bytes of one block held by the draft's layers (uniform pools)
     bool hybrid = false;
+    bool chunked = false;       ///< the local layers are chunked-local (Llama 4), `window` their chunk size
 };
 
 /// vLLM's pool for a model with linear-attention or Mamba layers (vLLM at commit 001cabc1 for
@@ -144,13 +145,18 @@ vllm_pool vllm_groups(const std::vector<layer_spec>& layers, std::uint64_t block
         const u128 layer_page = u128{block} * l.token_bytes;  // AttentionSpec.real_page_size_bytes
         if (page != 0 && layer_page != page) same_page = false;
         page = layer_page;
-        if (l.kind == attention_kind::sliding) {
-            sliding += l.count;
-            if (pool.window != 0 && pool.window != l.window) {
-                errors.push_back({"model.sliding_window", "layers with different windows are not covered"});
+        if (l.kind == attention_kind::sliding || l.kind == attention_kind::chunked) {
+            // Sliding-window and chunked-local layers are each their own spec (SlidingWindowSpec,
+            // ChunkedLocalAttentionSpec) grouped apart from the full-attention layers; vLLM refuses a model
+            // with both (kv_cache_interface.py: "both sliding window layers and chunked local attention").
+            const bool chunked = l.kind == attention_kind::chunked;
+            if (sliding != 0 && (pool.window != l.window || pool.chunked != chunked)) {
+                errors.push_back({"model.sliding_window", "layers with different windows or chunk sizes are not covered"});
                 return pool;
             }
+            sliding += l.count;
             pool.window = l.window;
+            pool.chunked = chunked;
         } else {
             full += l.count;
         }
@@ -185,9 +191,12 @@ u128 vllm_blocks_needed(const vllm_pool& pool, u128 len, std::uint64_t block, st
     if (pool.state_groups != 0)  // recurrent groups: one block each; attention groups ⌈len / block⌉
         return (pool.full_groups != 0 ? pool.full_groups * ceil_div(len, pool.block) : 0) + pool.state_groups;
     const u128 full = ceil_div(len, block);
-    if (!pool.hybrid) return pool.full_groups != 0 ? full : ceil_div(std::min(pool.window - 1 + batched_tokens, len), block) + 1;
-    const u128 sliding = ceil_div(std::min(pool.window - 1 + batched_tokens, len), block) + 1;
-    return pool.full_groups * full + pool.sliding_groups * sliding;
+    // A local group's blocks per request: SlidingWindowSpec ⌈min(window − 1 + batched, len) / block⌉ + 1;
+    // ChunkedLocalAttentionSpec ⌈min(chunk + batched, len) / block⌉ (max_memory_usage_bytes).
+    const u128 local = pool.chunked ? ceil_div(std::min(pool.window + batched_tokens, len), block)
+                                    : ceil_div(std::min(pool.window - 1 + batched_tokens, len), block) + 1;
+    if (!pool.hybrid) return pool.full_groups != 0 ? full : local;
+    return pool.full_groups * full + pool.sliding_groups * local;
 }
 
 /// vLLM's pool for the budget step's inputs.
@@ -203,7 +212,7 @@ serving_result vllm_size_pool(const engine_inputs& in, serving_result s, diagnos
     // ⌈total × gpu_memory_utilization⌉ less the profiled non-KV memory: weights, the activation peak
     // and non-torch memory; a CUDA-graph pool only where the engine counts it (given measured).
     const u128 requested = permille_up(total, inf.gpu_memory_utilization_permille);
-    const u128 graphs = inf.enforce_eager ? 0 : u128{inf.cuda_graph_bytes};
+    const u128 graphs = in.cuda_graph_bytes;
     s.budget_bytes = to_u64(requested);
     s.activation_peak_bytes = to_u64(activation);
     s.cuda_graph_bytes = to_u64(graphs);
@@ -275,8 +284,10 @@ extern const engine vllm_engine{serving_engine::vllm, "vLLM",
                                 "vLLM V1 engine, vllm/v1/core/kv_cache_utils.py at commit 001cabc1",
                                 &infer_config::gpu_memory_utilization_permille, "infer.gpu_memory_utilization_permille",
                                 "--gpu-memory-utilization", "of the GPU's memory for the whole engine",
-                                "⌈total × gpu_memory_utilization⌉ − weights − activation peak − non-torch (− CUDA graphs "
-                                "when given); vllm/v1/worker/gpu_worker.py determine_available_memory.",
-                                vllm_state_page, /*pages_mtp_layers=*/true, vllm_size_pool};
+                                "⌈total × gpu_memory_utilization⌉ − weights − activation peak − non-torch − CUDA graphs "
+                                "(the estimate from 0.21, or measured); vllm/v1/worker/gpu_worker.py "
+                                "determine_available_memory.",
+                                vllm_state_page, /*pages_mtp_layers=*/true, /*predicts_overheads=*/true,
+                                vllm_size_pool};
 
 }  // namespace memplan::detail

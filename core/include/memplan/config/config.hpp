@@ -217,6 +217,11 @@ struct train_config {
 /// arithmetic of a serving engine that sizes its KV cache pool at start-up (memplan/serving.hpp).
 enum class serving_engine { none, vllm, sglang, trtllm };
 
+/// The vLLM release line whose start-up behaviour is reproduced (infer.engine_version; the names are
+/// "0.6" … "0.27"). Behaviour keyed on it: V0 (0.6) or V1, and whether the CUDA-graph estimate is
+/// subtracted before sizing the KV cache (from 0.21: vllm/envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS).
+enum class engine_release { v0_6, v0_9, v0_10, v0_11, v0_18, v0_19, v0_21, v0_24, v0_25, v0_26, v0_27 };
+
 /// Serving: weights plus a KV cache.
 struct infer_config {
     std::uint64_t batch = 1;            ///< concurrent sequences
@@ -228,6 +233,7 @@ struct infer_config {
     std::uint64_t prefill_tokens = 0;   ///< tokens per sequence in one prefill pass (chunked prefill); 0 = context_len
     // Serving engines (memplan/serving.hpp); fractions are in thousandths (900 = 0.9).
     serving_engine engine = serving_engine::none;  ///< none: plain accounting (no engine arithmetic)
+    engine_release engine_version = engine_release::v0_27;  ///< the vLLM release reproduced (a current one by default)
     std::uint64_t gpu_memory_utilization_permille = 900;  ///< vLLM --gpu-memory-utilization × 1000
     std::uint64_t mem_fraction_static_permille = 0;       ///< SGLang --mem-fraction-static × 1000; 0 = not set (required for sglang)
     std::uint64_t free_gpu_memory_fraction_permille = 900;  ///< TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction × 1000
@@ -288,6 +294,7 @@ const char* to_string(fsdp_strategy strategy);
 const char* to_string(comm_buffer_model model);
 const char* to_string(overlap_setting setting);
 const char* to_string(serving_engine engine);
+const char* to_string(engine_release release);
 const char* to_string(adapter_kind kind);
 const char* to_string(base_precision precision);
 const char* to_string(float_precision precision);
@@ -308,6 +315,7 @@ bool parse_enum(const std::string& name, fsdp_strategy& out);
 bool parse_enum(const std::string& name, comm_buffer_model& out);
 bool parse_enum(const std::string& name, overlap_setting& out);
 bool parse_enum(const std::string& name, serving_engine& out);
+bool parse_enum(const std::string& name, engine_release& out);
 bool parse_enum(const std::string& name, adapter_kind& out);
 bool parse_enum(const std::string& name, base_precision& out);
 bool parse_enum(const std::string& name, float_precision& out);
@@ -326,6 +334,7 @@ const char* choice_names(fsdp_strategy);
 const char* choice_names(comm_buffer_model);
 const char* choice_names(overlap_setting);
 const char* choice_names(serving_engine);
+const char* choice_names(engine_release);
 const char* choice_names(adapter_kind);
 const char* choice_names(base_precision);
 const char* choice_names(float_precision);

@@ -59,10 +59,22 @@ struct estimate_details {
 
 /// A serving engine's start-up arithmetic on one GPU (memplan/serving.hpp); present only when
 /// infer.engine is set. Every byte count is per GPU of the most loaded pipeline stage.
+/// One named part of a serving budget term, as the engine would count it (the profiling run's forward and
+/// sampler, the non-torch memory's CUDA context, NCCL and all-reduce buffers, the CUDA-graph estimate,
+/// the vocabulary padding of the weights): what it is, its bytes and where the formula comes from.
+struct serving_row {
+    std::string term;    ///< the budget term it details ("activation_peak_bytes", "non_torch_bytes", …)
+    std::string label;   ///< "profiling peak: forward at 8,192 tokens"
+    std::uint64_t bytes = 0;
+    std::string source;  ///< the upstream file (and version) or derivation of the formula
+    bool measured = false;  ///< the term's measured override replaces this row's model
+};
+
 struct serving_result {
     bool present = false;
     std::string engine;                  ///< "vllm", "sglang", "trtllm"
     std::string engine_version;          ///< the upstream source whose arithmetic is reproduced
+    std::string release;                 ///< vLLM: the release line assumed (infer.engine_version); other engines: empty
     std::uint64_t budget_bytes = 0;      ///< what the engine may use (vLLM: total × utilization; SGLang: total × fraction; TRT-LLM: free × fraction)
     std::uint64_t weights_bytes = 0;     ///< weights counted against the budget (target + draft)
     std::uint64_t draft_weights_bytes = 0;   ///< of which the speculative-decoding draft model
@@ -87,6 +99,7 @@ struct serving_result {
     std::uint64_t state_page_bytes = 0;  ///< vLLM: one linear-attention/Mamba layer's state of one sequence (0: none)
     std::uint64_t state_page_padded_bytes = 0;  ///< that page padded to the attention page (every layer's page)
     std::uint64_t swa_capacity_tokens = 0;      ///< SGLang: tokens of the separate sliding-window pool (0: none)
+    std::vector<serving_row> breakdown;  ///< the modelled parts of the budget terms (vLLM), in budget order
 };
 
 /// The answer to one estimate_config.

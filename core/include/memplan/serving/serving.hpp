@@ -18,6 +18,16 @@ namespace memplan {
 /// on one GPU and more with NCCL buffers under tensor parallelism).
 constexpr std::uint64_t assumed_non_torch_bytes = 536870912ULL;
 
+/// vLLM V1: the CUDA runtime, kernel-module and cuBLAS part of the non-torch increase on one GPU, assumed
+/// when infer.non_torch_bytes is not given: 0.5 GiB, fitted to the one-GPU V1 logs of
+/// tests/data/engine-logs (V0 printed 0.10–0.35 GiB, measured from a later baseline); NCCL and custom
+/// all-reduce buffers are added from tp and pp (core/src/serving/vllm_profile.cpp).
+constexpr std::uint64_t assumed_runtime_non_torch_bytes = 536870912ULL;
+
+/// vLLM from 0.21: the CUDA-graph estimate assumed when infer.cuda_graph_bytes is not given (0.5 GiB;
+/// public logs print "Estimated CUDA graph memory" of 0.13–0.52 GiB on one GPU, more for large MoE).
+constexpr std::uint64_t assumed_cuda_graph_bytes = 536870912ULL;
+
 /// The engine's view of one GPU for `config` (infer mode, infer.engine set, gpu.memory_bytes given),
 /// using `plain` (estimate() of the same configuration) for the per-GPU weights and the stage's layers.
 /// Assumptions are appended to `warnings`, each naming its field; errors (a draft preset that cannot

@@ -1,0 +1,169 @@
+// vLLM's start-up figures predicted from the user's settings alone (docs/serving.md, "Predicted from the
+// settings"): the profiling run's torch peak (the dummy forward at max_num_batched_tokens, the MoE
+// routing buffers, the sampler's dummy run at max_num_seqs), the non-torch memory the workers add
+// (CUDA runtime and cuBLAS workspaces, NCCL communicators, custom all-reduce buffers), the CUDA-graph
+// estimate of the releases that subtract it, and the vocabulary padding of the loaded weights. Each
+// term is a row of serving.breakdown; a measured override (infer.activation_peak_bytes,
+// infer.non_torch_bytes, infer.cuda_graph_bytes, infer.weights_bytes) replaces its rows' model.
+#include <algorithm>
+#include <string>
+
+#include "memplan/serving/serving.hpp"
+#include "memplan/model/arch.hpp"
+#include "memory/stage.hpp"
+#include "serving/engine.hpp"
+
+namespace memplan::detail {
+
+namespace {
+constexpr u128 mib = 1048576;
+
+/// "8,192": a count with thousands separators, as vLLM prints its token counts.
+std::string grouped(u128 value) {
+    std::string digits = to_decimal(value);
+    for (std::size_t at = digits.size(); at > 3; at -= 3) digits.insert(at - 3, ",");
+    return digits;
+}
+
+bool at_least(engine_release r, engine_release since) { return static_cast<int>(r) >= static_cast<int>(since); }
+
+/// VocabParallelEmbedding / ParallelLMHead pad the vocabulary to a multiple of 64
+/// (DEFAULT_VOCAB_PADDING_SIZE, vllm/model_executor/layers/vocab_parallel_embedding.py pad_vocab_size)
+/// before splitting it over tp; the padding rows are allocated like the others (bf16, h wide), once for
+/// a tied head, twice for an untied one.
+u128 vocab_padding_bytes(const model_config& m, std::uint64_t tp, bool last_stage, bool first_stage) {
+    if (m.vocab_size == 0) return 0;
+    const u128 padded = ceil_div(u128{m.vocab_size}, 64) * 64;
+    const u128 extra_rows = padded - m.vocab_size;
+    const u128 tables = u128{first_stage ? 1U : 0U} + u128{last_stage && (!m.tie_word_embeddings || !first_stage) ? 1U : 0U};
+    return ceil_div(extra_rows * m.hidden_size * 2 * tables, tp);
+}
+}  // namespace
+
+vllm_overheads vllm_predicted_overheads(const estimate_config& c, std::uint64_t tokens, std::uint64_t seqs,
+                                        bool first_stage, bool last_stage, serving_result& s, diagnostics& warnings) {
+    const model_config& m = c.model;
+    const infer_config& inf = c.infer;
+    const std::uint64_t tp = c.parallel.tp, pp = c.parallel.pp;
+    const engine_release release = inf.engine_version;
+    vllm_overheads o;
+    s.release = to_string(release);
+
+    // Weights as vLLM loads them: the padded vocabulary rows.
+    if (inf.weights_bytes == 0) {
+        o.weights_extra = vocab_padding_bytes(m, tp, last_stage, first_stage);
+        if (o.weights_extra != 0)
+            s.breakdown.push_back({"weights_bytes", "vocabulary padded to a multiple of 64 (" +
+                                                        grouped(ceil_div(u128{m.vocab_size}, 64) * 64) + " rows)",
+                                   to_u64(o.weights_extra),
+                                   "vllm/model_executor/layers/vocab_parallel_embedding.py pad_vocab_size "
+                                   "(DEFAULT_VOCAB_PADDING_SIZE 64)"});
+    }
+
+    // The profiling run (vllm/v1/worker/gpu_model_runner.py profile_run): _dummy_run(max_num_tokens), a
+    // forward of `tokens` tokens whose peak is the widest set of bf16 tensors live in one layer
+    // (residual, normed input, q/k/v or the MLP's gate, up and product; infer_memory.cpp) plus the down
+    // projection's h-wide output, made while its inputs are still referenced (vllm/model_executor/models/
+    // llama.py LlamaMLP.forward keeps gate_up in a local until it returns); 3h + 3·ffn/tp per token for a
+    // dense gated MLP, which the V0 logs of tests/data/engine-logs match to 0.01 GiB at 20,000 and
+    // 29,000 tokens.
+    const u128 forward = u128{tokens} * (forward_live_bytes_per_token(m, tp) + u128{m.hidden_size} * 2);
+    const bool measured_activation = inf.activation_peak_bytes != 0;
+    s.breakdown.push_back({"activation_peak_bytes", "profiling peak: forward at " + grouped(tokens) + " tokens",
+                           to_u64(forward),
+                           "vllm/v1/worker/gpu_model_runner.py profile_run, _dummy_run(max_num_tokens); widest live "
+                           "set of one layer (derivation)",
+                           measured_activation});
+    // MoE routing buffers beside the experts' intermediates: router logits (tokens × experts, bf16) and
+    // fused_topk's topk_weights (fp32), topk_ids and token_expert_indices (int32), tokens × top-k each
+    // (vllm/model_executor/layers/fused_moe/fused_moe.py fused_topk).
+    u128 routing = 0;
+    if (m.num_experts != 0) {
+        routing = u128{tokens} * (u128{m.num_experts} * 2 + u128{m.experts_per_token} * 12);
+        s.breakdown.push_back({"activation_peak_bytes", "MoE routing at " + grouped(tokens) + " tokens",
+                               to_u64(routing), "vllm/model_executor/layers/fused_moe/fused_moe.py fused_topk",
+                               measured_activation});
+    }
+    // The sampler's dummy run (gpu_model_runner.py _dummy_sampler_run) on min(max_num_seqs, tokens) rows
+    // of the last stage: the kept hidden states (tokens × h, bf16), the logits in bf16 and their fp32
+    // copy (vllm/v1/sample/sampler.py), and the PyTorch top-k/top-p path's sort of them, values fp32 and
+    // indices int64 (vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p: logits.sort): 2 + 4 + 4
+    // + 8 B per row and vocabulary entry. FlashInfer's sampler needs no sort: this is the larger case.
+    u128 sampler = 0;
+    if (last_stage && m.vocab_size != 0) {
+        const u128 rows = std::min<u128>(seqs, tokens);
+        sampler = u128{tokens} * m.hidden_size * 2 + rows * m.vocab_size * (2 + 4 + 4 + 8);
+        s.breakdown.push_back({"activation_peak_bytes", "sampler at " + grouped(rows) + " sequences",
+                               to_u64(sampler),
+                               "vllm/v1/worker/gpu_model_runner.py _dummy_sampler_run; "
+                               "vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p",
+                               measured_activation});
+    }
+    o.activation = std::max(forward + routing, sampler);  // the two phases run one after the other
+
+    // Non-torch memory the worker adds after its start-up snapshot (vllm/utils/mem_utils.py
+    // memory_profiling: non_torch_increase).
+    const bool measured_non_torch = inf.non_torch_bytes != 0;
+    const u128 runtime = assumed_runtime_non_torch_bytes;
+    s.breakdown.push_back({"non_torch_bytes", "CUDA runtime and cuBLAS workspaces", to_u64(runtime),
+                           "assumed: fitted to the one-GPU V1 logs of tests/data/engine-logs",
+                           measured_non_torch});
+    o.non_torch = runtime;
+    // NCCL communicators of the tensor- and pipeline-parallel groups (vLLM's PyNcclCommunicator beside
+    // torch's ProcessGroupNCCL for the tp group; one more for pp): per communicator channels × 2 ring
+    // peers × NCCL_BUFFSIZE (4 MiB, NCCL's default, docs.nvidia.com/deeplearning/nccl env.html), 16
+    // channels assumed (an intra-node NVLink ring).
+    const u128 communicator = 16 * 2 * 4 * mib;
+    const u128 communicators = u128{tp > 1 ? 2U : 0U} + u128{pp > 1 ? 1U : 0U};
+    if (communicators != 0) {
+        const u128 nccl = communicators * communicator;
+        s.breakdown.push_back({"non_torch_bytes",
+                               "NCCL buffers (" + std::to_string(static_cast<unsigned>(communicators)) +
+                                   (communicators == 1 ? " communicator)" : " communicators)"),
+                               to_u64(nccl), "NCCL_BUFFSIZE 4 MiB × 2 peers × 16 channels per communicator",
+                               measured_non_torch});
+        o.non_torch += nccl;
+    }
+    // Custom all-reduce (vllm/distributed/device_communicators/custom_all_reduce.py, world sizes 2, 4, 6
+    // and 8): create_shared_buffer(meta_size + max_size) and create_shared_buffer(max_size), max_size
+    // 8 MiB, cudaMalloc'd outside torch on every rank.
+    if (tp == 2 || tp == 4 || tp == 6 || tp == 8) {
+        const u128 all_reduce = 2 * 8 * mib;
+        s.breakdown.push_back({"non_torch_bytes", "custom all-reduce buffers", to_u64(all_reduce),
+                               "vllm/distributed/device_communicators/custom_all_reduce.py (max_size 8 MiB, two "
+                               "shared buffers)",
+                               measured_non_torch});
+        o.non_torch += all_reduce;
+    }
+    if (!measured_non_torch)
+        warnings.push_back({"infer.non_torch_bytes",
+                            "not given: " + gib_text(to_u64(o.non_torch)) +
+                                " GiB predicted (CUDA runtime and cuBLAS assumed, NCCL and custom all-reduce buffers "
+                                "from tp and pp; serving.breakdown); the engine logs it as non-torch memory"});
+
+    // CUDA graphs: from 0.21 vLLM profiles a dummy capture and subtracts its estimate before sizing the
+    // KV cache (vllm/envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, "enabled by default as of v0.21.0";
+    // gpu_worker.py determine_available_memory); earlier releases capture after sizing, inside the
+    // 1 − gpu_memory_utilization margin. A measured infer.cuda_graph_bytes is subtracted in any release.
+    if (inf.enforce_eager) return o;
+    if (inf.cuda_graph_bytes != 0) {
+        o.cuda_graphs = inf.cuda_graph_bytes;
+        return o;
+    }
+    if (at_least(release, engine_release::v0_21)) {
+        o.cuda_graphs = assumed_cuda_graph_bytes;
+        s.breakdown.push_back({"cuda_graph_bytes", "CUDA-graph estimate (subtracted from vLLM 0.21)",
+                               to_u64(o.cuda_graphs),
+                               "assumed; vllm/envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS (default on from "
+                               "v0.21.0)"});
+        warnings.push_back({"infer.cuda_graph_bytes",
+                            "not given: vLLM " + s.release + " subtracts its CUDA-graph estimate before sizing the "
+                            "KV cache; " + gib_text(to_u64(o.cuda_graphs)) +
+                                " GiB assumed (the log prints \"Estimated CUDA graph memory\"; "
+                                "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 or infer.engine_version below 0.21 "
+                                "subtracts none)"});
+    }
+    return o;
+}
+
+}  // namespace memplan::detail
