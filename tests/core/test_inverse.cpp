@@ -98,6 +98,8 @@ TEST_CASE("training: the fewest GPUs search tp, pp, dp and the stage; each stage
     REQUIRE(a.errors.empty());
     REQUIRE(a.fewest.gpus != 0);
     CHECK(a.fewest.gpus == a.fewest.tp * a.fewest.pp * a.fewest.dp);
+    CHECK(a.fewest.tp <= 8);  // tensor parallelism inside a node (parallel.gpus_per_node)
+    for (const auto& s : a.stages) CHECK(s.fewest_tp <= 8);
     CHECK(a.stages[static_cast<std::size_t>(a.fewest.zero_stage)].fewest_gpus == a.fewest.gpus);
     estimate_config at = parsed.value;
     at.parallel.gpus = a.fewest.gpus;

@@ -3,6 +3,7 @@
 // with fields changed; the searches rely only on monotonicity of those functions, stated where used.
 #include "memplan/search/inverse.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <numeric>
 
@@ -192,6 +193,9 @@ fit_layout fewest_layout(const estimate_config& config, const model_counts& coun
     if (config.gpu_memory_bytes == 0) return best;
     estimate_config k = config;
     k.parallel.virtual_stages = 1;  // interleaving needs the configured pp; the search starts plain 1F1B
+    // Tensor parallelism stays inside a node (its all-reduces run every layer; Narayanan et al. 2021,
+    // §3.3 takeaway #1); pipeline and data parallelism span nodes.
+    const std::uint64_t max_tp = std::min(fit_search_max_tp, std::max<std::uint64_t>(1, config.parallel.gpus_per_node));
     if (config.mode == run_mode::infer) {
         // One replica: tp · pp in powers of two, fewest GPUs first and, at equal count, the smaller
         // pipeline. Data-parallel replicas are not tried: each holds the whole model.
@@ -202,7 +206,7 @@ fit_layout fewest_layout(const estimate_config& config, const model_counts& coun
                 k.parallel.tp = gpus / pp;
                 k.parallel.pp = pp;
                 k.parallel.gpus = gpus;
-                if (k.parallel.tp <= fit_search_max_tp && validate(k).empty() && detail::serves(k, counts))
+                if (k.parallel.tp <= max_tp && validate(k).empty() && detail::serves(k, counts))
                     return fit_layout{gpus, gpus / pp, pp, 1, config.parallel.zero_stage};
             }
         return best;
@@ -215,7 +219,7 @@ fit_layout fewest_layout(const estimate_config& config, const model_counts& coun
     for (std::uint64_t mp = 1; mp <= fit_search_max_tp * fit_search_max_pp; mp *= 2) {
         if (mp * config.parallel.cp >= below) break;
         for (std::uint64_t pp = 1; pp <= mp && pp <= fit_search_max_pp; pp *= 2) {
-            if (mp / pp > fit_search_max_tp) continue;
+            if (mp / pp > max_tp) continue;
             k.parallel.tp = mp / pp;
             k.parallel.pp = pp;
             const std::uint64_t dp = fewest_data_parallel(k, counts, below);

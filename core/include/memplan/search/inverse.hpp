@@ -54,8 +54,9 @@ struct fit_answer {
     bool combined_fits = false;           ///< the plan reaches a configuration that fits (serves)
 };
 
-/// Fewest GPUs with parallel.zero_stage held at `stage` (training) searching tp, pp (powers of two up
-/// to the limits above) and dp; inference searches one replica's tp · pp and ignores `stage`.
+/// Fewest GPUs with parallel.zero_stage held at `stage` (training) searching tp (powers of two up to
+/// parallel.gpus_per_node and the limit above), pp (powers of two) and dp; inference searches one
+/// replica's tp · pp and ignores `stage`.
 fit_layout fewest_layout(const estimate_config& config, const model_counts& counts, std::int64_t stage);
 
 /// Training: the fewest data-parallel degree for `config` as laid out (tp, pp, cp, stage) whose GPUs
