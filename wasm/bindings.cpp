@@ -41,6 +41,9 @@ std::string analyze(std::string config_json, std::string hf_config_json) {
     return memplan::analyze_json(config_json, hf_config_json);
 }
 
+/// The layout planner (`memplan plan --json`): the request and the ranked layouts as JSON.
+std::string plan(std::string request_json) { return memplan::plan_json(request_json); }
+
 /// core/data/models.json as compiled in (`memplan presets --json`).
 std::string presets() { return memplan::model_presets_json(); }
 
@@ -96,6 +99,7 @@ EMSCRIPTEN_BINDINGS(memplan) {
     emscripten::function("maxParams", &max_params);
     emscripten::function("estimate", &estimate);
     emscripten::function("analyze", &analyze);
+    emscripten::function("plan", &plan);
     emscripten::function("presets", &presets);
     emscripten::function("resolveModel", &resolve_model);
     emscripten::function("schema", &schema);
