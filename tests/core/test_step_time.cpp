@@ -139,3 +139,26 @@ TEST_CASE("Narayanan et al. 2021 Table 1: step time within ±15 % of every run, 
     CAPTURE(median);
     CHECK(median <= 0.07);
 }
+
+TEST_CASE("MoE: routed experts count top-k of E, as Megatron-LM's num_experts_routed_to", "[step_time][flops]") {
+    // Mixtral 8x7B: 32 layers, h 4096, 32 heads, 8 KV heads, expert FFN 14336, top-2 of 8, V 32000.
+    // Megatron-LM (same commit): 12 B s L h² ((1 + g/a + s/h)(a d/h) + (f/h) · k · 3/2 + V/(2 L h)); the
+    // router's small h × E GEMM is left out by both.
+    const estimate_config c = parsed(R"({"model": {"preset": "mixtral-8x7b"}, "parallel": {"gpus": 8}, "train": {"seq_len": 4096}})");
+    const double s = 4096, L = 32, h = 4096, a = 32, g = 8, d = 128, f = 14336, k = 2, V = 32000;
+    const double megatron = 12 * s * L * h * h * ((1 + g / a + s / h) * (a * d / h) + (f / h) * k * 1.5 + V / (2 * L * h));
+    const step_time_result t = step_time(c, h100(), step_options{});
+    REQUIRE(t.errors.empty());
+    CHECK(t.model_flops_per_step / 8 == Approx(megatron).epsilon(1e-12));
+}
+
+TEST_CASE("sliding windows bound the executed attention: Σ min(i, w) / s keys per query", "[step_time][flops]") {
+    estimate_config c = parsed(R"({"model": {"preset": "llama-3-8b"}, "train": {"seq_len": 8192}})");
+    const forward_flops full = forward_flops_per_token(c.model, 8192);
+    c.model.sliding_window = 4096;  // every layer slides (sliding_window_layers 0)
+    const forward_flops window = forward_flops_per_token(c.model, 8192);
+    const double s = 8192, w = 4096, per_key = 4 * 32 * 128 * 32;  // 4 a d per key, 32 layers
+    CHECK(window.model == Approx(full.model));  // the model convention ignores windows (as Megatron-LM)
+    CHECK(window.attention_core == Approx(per_key * (w - w * (w - 1) / (2 * s))).epsilon(1e-12));
+    CHECK(full.attention_core == Approx(per_key * (s + 1) / 2).epsilon(1e-12));
+}
