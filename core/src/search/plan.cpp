@@ -7,7 +7,6 @@
 #include <map>
 
 #include "memplan/base/limits.hpp"
-#include "base/small_sort.hpp"
 #include "search/probe.hpp"
 
 namespace memplan {
@@ -54,7 +53,7 @@ struct rejections {
     }
 };
 
-estimate_config laid_out(const estimate_config& base, const plan_layout& l) {
+estimate_config laid_out(const estimate_config& base, const plan_layout& l, bool sequence_parallel) {
     estimate_config k = base;
     k.parallel.gpus = l.gpus;
     k.parallel.tp = l.tp;
@@ -68,7 +67,7 @@ estimate_config laid_out(const estimate_config& base, const plan_layout& l) {
     k.train.recompute = l.recompute;
     k.train.micro_batch = l.micro_batch;
     k.train.microbatches_in_flight = 0;
-    k.parallel.sequence_parallel = l.tp > 1;  // Megatron-LM practice with tp > 1 (Korthikanti et al. 2022, §4.2.2)
+    k.parallel.sequence_parallel = sequence_parallel && l.tp > 1;  // Megatron-LM practice with tp > 1 (Korthikanti et al. 2022, §4.2.2)
     return k;
 }
 
@@ -84,6 +83,8 @@ diagnostics check(const plan_request& r) {
     range("plan.max_gpus", r.max_gpus, 1, max_plan_gpus);
     if (out.empty() && r.min_gpus > r.max_gpus) out.push_back({"plan.min_gpus", "must not exceed plan.max_gpus"});
     range("plan.top_n", r.top_n, 1, max_plan_top_n);
+    range("plan.max_micro_batch", r.max_micro_batch, 1, max_plan_micro_batch);
+    if (r.max_zero_stage < 0 || r.max_zero_stage > 3) out.push_back({"plan.max_zero_stage", "must be 0, 1, 2 or 3"});
     if (r.base.gpu_memory_bytes == 0) out.push_back({"gpu.memory_bytes", "the planner needs the GPU's memory"});
     if (!r.gpu.ok()) out.push_back({"gpu.perf", "the planner needs the GPU's peak FLOP/s, HBM and network bandwidths (a GPU from the catalogue with perf figures)"});
     if (r.base.mode == run_mode::train) {
@@ -176,7 +177,8 @@ void training_plan(const plan_request& r, const model_counts& counts, plan_resul
         if (model.num_experts % e == 0) eps.push_back(e);
     std::vector<std::uint64_t> cps{1};  // context parallelism for long sequences: chunks of at least 4,096 tokens
     for (std::uint64_t c = 2; c <= 8 && base.train.seq_len / c >= 4096; c *= 2) cps.push_back(c);
-    const recompute_mode policies[] = {recompute_mode::none, recompute_mode::selective, recompute_mode::full};
+    std::vector<recompute_mode> policies{recompute_mode::none, recompute_mode::selective, recompute_mode::full};
+    if (!r.vary_recompute) policies = {base.train.recompute};
     for (const std::uint64_t gpus : gpu_counts(r.min_gpus, r.max_gpus))
         for (std::uint64_t tp = 1; tp <= gpus && tp <= 64; tp *= 2)
             for (std::uint64_t pp = 1; tp * pp <= gpus && pp <= std::min<std::uint64_t>(64, layers); pp *= 2)
@@ -197,22 +199,22 @@ void training_plan(const plan_request& r, const model_counts& counts, plan_resul
                         continue;
                     }
                     for (const std::uint64_t ep : eps)
-                        for (std::uint64_t v = 1; v <= (pp > 1 ? 4 : 1); v *= 2) {
+                        for (std::uint64_t v = 1; v <= (pp > 1 && r.interleave ? 4 : 1); v *= 2) {
                             if (v > 1 && layers % (pp * v) != 0) continue;  // interleaving needs equal chunks
                             l.ep = ep;
                             l.virtual_stages = v;
-                            const diagnostics invalid = validate(laid_out(base, l));
+                            const diagnostics invalid = validate(laid_out(base, l, r.sequence_parallel));
                             if (!invalid.empty()) {
                                 why.add(invalid.front().field + " " + invalid.front().message, l, base.mode);
                                 continue;
                             }
                             bool any = false;
                             const std::uint64_t per_replica = global / l.dp;
-                            for (std::int64_t zero = 0; zero <= 3; ++zero)
+                            for (std::int64_t zero = 0; zero <= r.max_zero_stage; ++zero)
                                 for (const recompute_mode policy : policies)
                                     // The micro-batch ascending: activations grow with it, so the first that
                                     // does not fit ends the sweep.
-                                    for (std::uint64_t mb = 1; mb <= per_replica && mb <= max_plan_micro_batch; mb *= 2) {
+                                    for (std::uint64_t mb = 1; mb <= per_replica && mb <= r.max_micro_batch; mb *= 2) {
                                         if (per_replica % mb != 0) continue;
                                         if (out.considered >= max_plan_layouts) {
                                             out.empty_reason = "stopped after " + std::to_string(max_plan_layouts) + " layouts (max_plan_layouts): narrow plan.min_gpus … plan.max_gpus";
@@ -223,7 +225,7 @@ void training_plan(const plan_request& r, const model_counts& counts, plan_resul
                                         l.zero_stage = zero;
                                         l.recompute = policy;
                                         l.micro_batch = mb;
-                                        const estimate_config k = laid_out(base, l);
+                                        const estimate_config k = laid_out(base, l, r.sequence_parallel);
                                         const estimate_result e = detail::estimate_totals(k, counts);
                                         if (!e.errors.empty() || !e.fits) break;
                                         step_options o = r.step;

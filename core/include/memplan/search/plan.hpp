@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "memplan/base/limits.hpp"
 #include "memplan/base/types.hpp"
 #include "memplan/memory/estimate.hpp"
 #include "memplan/search/step_time.hpp"
@@ -27,6 +28,12 @@ struct plan_request {
     std::uint64_t top_n = 10;
     bool tp_within_node = true;   ///< reject tensor parallelism wider than gpus_per_node
     step_options step;
+    /// Training: what the search may vary (a published run's software may lack some of it).
+    std::int64_t max_zero_stage = 3;          ///< ZeRO stages 0 … this
+    bool vary_recompute = true;               ///< false: train.recompute as configured
+    std::uint64_t max_micro_batch = max_plan_micro_batch;  ///< micro-batches 1, 2, 4, … up to this
+    bool interleave = true;                   ///< false: plain 1F1B only (v = 1)
+    bool sequence_parallel = true;            ///< sequence parallelism wherever tp > 1
 };
 
 /// One ranked layout.
