@@ -22,7 +22,7 @@ ordered_json failed(const diagnostics& errors) {
 }
 
 /// An unsigned integer member, or `fallback` when absent; an error naming the key otherwise.
-std::uint64_t count_member(const nlohmann::json& doc, const char* key, std::uint64_t fallback, diagnostics& errors) {
+std::uint64_t count_member(const ordered_json& doc, const char* key, std::uint64_t fallback, diagnostics& errors) {
     if (!doc.contains(key)) return fallback;
     if (!doc[key].is_number_unsigned()) {
         errors.push_back({std::string("plan.") + key, "must be a whole number"});
@@ -32,7 +32,7 @@ std::uint64_t count_member(const nlohmann::json& doc, const char* key, std::uint
 }
 
 /// A boolean member, or `fallback`.
-bool bool_member(const nlohmann::json& doc, const char* key, bool fallback, diagnostics& errors) {
+bool bool_member(const ordered_json& doc, const char* key, bool fallback, diagnostics& errors) {
     if (!doc.contains(key)) return fallback;
     if (!doc[key].is_boolean()) {
         errors.push_back({std::string("plan.") + key, "must be true or false"});
@@ -42,7 +42,7 @@ bool bool_member(const nlohmann::json& doc, const char* key, bool fallback, diag
 }
 
 /// A fraction member in (0, 1], or `fallback`.
-double fraction_member(const nlohmann::json& doc, const char* key, double fallback, diagnostics& errors) {
+double fraction_member(const ordered_json& doc, const char* key, double fallback, diagnostics& errors) {
     if (!doc.contains(key)) return fallback;
     const double v = doc[key].is_number() ? doc[key].get<double>() : -1;
     if (!(v > 0 && v <= 1)) {
@@ -56,7 +56,7 @@ double fraction_member(const nlohmann::json& doc, const char* key, double fallba
 ordered_json terms_json(const step_time_result& time) {
     ordered_json terms = ordered_json::array();
     for (const step_term& t : time.terms)
-        terms.push_back(ordered_json{{"name", t.name}, {"seconds", t.seconds}, {"busy_seconds", t.busy_seconds}, {"how", t.how}});
+        terms.push_back(ordered_json{{"name", std::string(t.name)}, {"seconds", t.seconds}, {"busy_seconds", t.busy_seconds}, {"how", std::string(t.how)}});
     return terms;
 }
 
@@ -88,13 +88,13 @@ ordered_json layout_json(const plan_layout& l, run_mode mode) {
     out["mfu"] = l.time.mfu;
     out["model_flops_per_step"] = l.time.model_flops_per_step;
     out["hardware_flops_per_step"] = l.time.hardware_flops_per_step;
-    out["bottleneck"] = l.time.bottleneck;
+    out["bottleneck"] = std::string(l.time.bottleneck);
     out["terms"] = terms_json(l.time);
     return out;
 }
 
 /// The GPU of a request: its catalogue rates, and its capacity where the configuration gives none.
-const gpu_entry* request_gpu(const nlohmann::json& doc, plan_request& r, diagnostics& errors) {
+const gpu_entry* request_gpu(const ordered_json& doc, plan_request& r, diagnostics& errors) {
     const std::string gpu_id = doc.contains("gpu") && doc["gpu"].is_string() ? doc["gpu"].get<std::string>() : "";
     const gpu_entry* gpu = find_gpu(gpu_id);
     if (gpu == nullptr) errors.push_back({"plan.gpu", "must be a GPU id from the catalogue (memplan gpus), got \"" + gpu_id + "\""});
@@ -109,8 +109,8 @@ const gpu_entry* request_gpu(const nlohmann::json& doc, plan_request& r, diagnos
 }
 
 /// Reads a request's document, its configuration and its GPU: "" when they read, else the failure's JSON.
-std::string read_request(const std::string& text, nlohmann::json& doc, plan_request& r, const gpu_entry*& gpu, diagnostics& errors) {
-    doc = nlohmann::json::parse(text, nullptr, false);
+std::string read_request(const std::string& text, ordered_json& doc, plan_request& r, const gpu_entry*& gpu, diagnostics& errors) {
+    doc = ordered_json::parse(text, nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) return detail::dump_json(failed({{"request", "is not a valid JSON object"}}));
     const auto config = parse_config(doc.contains("config") ? doc["config"].dump() : std::string("{}"));
     if (!config.ok()) return detail::dump_json(failed(config.errors));
@@ -122,7 +122,7 @@ std::string read_request(const std::string& text, nlohmann::json& doc, plan_requ
 }  // namespace
 
 std::string plan_json(const std::string& request_json) {
-    nlohmann::json doc;
+    ordered_json doc;
     plan_request r;
     const gpu_entry* gpu = nullptr;
     diagnostics errors;
@@ -160,7 +160,7 @@ std::string plan_json(const std::string& request_json) {
 }
 
 std::string step_time_json(const std::string& request_json) {
-    nlohmann::json doc;
+    ordered_json doc;
     plan_request r;
     const gpu_entry* gpu = nullptr;
     diagnostics errors;
@@ -178,7 +178,7 @@ std::string step_time_json(const std::string& request_json) {
                      {"model_flops_per_step", t.model_flops_per_step},
                      {"hardware_flops_per_step", t.hardware_flops_per_step},
                      {"microbatches", t.microbatches},
-                     {"bottleneck", t.bottleneck},
+                     {"bottleneck", std::string(t.bottleneck)},
                      {"terms", terms_json(t)},
                      {"total_bytes", memory.errors.empty() ? ordered_json(memory.per_gpu.total) : ordered_json(nullptr)},
                      {"fits", memory.errors.empty() ? ordered_json(memory.fits) : ordered_json(nullptr)},

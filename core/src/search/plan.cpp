@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include "memplan/base/limits.hpp"
+#include "base/small_sort.hpp"
 #include "search/probe.hpp"
 
 namespace memplan {
@@ -35,20 +35,21 @@ struct top_list {
     }
 };
 
-/// Rejected families by reason, in first-seen order for equal counts.
+/// Rejected families by reason (a handful of reasons: a list searched in order), the largest family
+/// first, first seen first at equal counts.
 struct rejections {
-    std::map<std::string, plan_rejection> by_reason;
+    std::vector<plan_rejection> list;
     void add(const std::string& reason, const plan_layout& example, run_mode mode) {
-        plan_rejection& r = by_reason[reason];
-        if (r.count++ == 0) {
-            r.reason = reason;
-            r.example = layout_text(example, mode);
-        }
+        for (plan_rejection& r : list)
+            if (r.reason == reason) {
+                ++r.count;
+                return;
+            }
+        list.push_back({reason, 1, layout_text(example, mode)});
     }
     std::vector<plan_rejection> sorted() const {
-        std::vector<plan_rejection> out;
-        for (const auto& [reason, r] : by_reason) out.push_back(r);
-        std::stable_sort(out.begin(), out.end(), [](const plan_rejection& a, const plan_rejection& b) { return a.count > b.count; });
+        std::vector<plan_rejection> out = list;
+        detail::stable_sort_small(out, [](const plan_rejection& a, const plan_rejection& b) { return a.count > b.count; });
         return out;
     }
 };

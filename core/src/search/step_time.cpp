@@ -245,7 +245,7 @@ step_time_result step_time(const estimate_config& c, const model_profile& profil
     const double shard = p.zero_stage >= 1 ? local_params / dp : local_params;
     const double optimizer = shard * (24 + grad_bytes + bf16_bytes) / gpu.hbm_bytes_per_s;
 
-    const auto row = [&out](const char* name, double seconds, double busy, const char* how) {
+    const auto row = [&out](std::string_view name, double seconds, double busy, std::string_view how) {
         out.terms.push_back({name, seconds, busy, how});
     };
     row("compute", m * compute_mb, m * compute_mb,

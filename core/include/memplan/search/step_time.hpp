@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "memplan/base/types.hpp"
@@ -49,10 +50,10 @@ struct step_options {
 
 /// One term of the step time.
 struct step_term {
-    std::string name;      ///< "compute", "tp_comm", "pp_bubble", …
-    double seconds = 0;    ///< the exposed time this term adds to the step
+    std::string_view name;  ///< "compute", "tp_comm", "pp_bubble", … (static text)
+    double seconds = 0;     ///< the exposed time this term adds to the step
     double busy_seconds = 0;  ///< the term's own time before overlap
-    std::string how;       ///< the formula in words with its source
+    std::string_view how;   ///< the formula in words with its source (static text)
 };
 
 /// The step-time model's answer.
@@ -64,7 +65,7 @@ struct step_time_result {
     double hardware_flops_per_step = 0;    ///< executed: causal attention halved, recompute counted
     double mfu = 0;                        ///< model FLOPs / (step_s · gpus · dense bf16 peak)
     std::uint64_t microbatches = 0;        ///< m = global batch / (micro_batch · dp)
-    std::string bottleneck;                ///< the name of the largest term
+    std::string_view bottleneck;           ///< the name of the largest term
     diagnostics errors;
 };
 
