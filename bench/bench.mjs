@@ -136,3 +136,26 @@ for (const [gpus, pp] of [[1024, 4], [1280, 80]]) {
   }
   console.log(`  analyze, Llama-3-70B train tp8 pp${String(pp).padEnd(2)} ${String(gpus).padStart(4)} GPUs  ${median(ms).toFixed(2).padStart(9)} ms (median of ${ms.length})`);
 }
+
+// The layout planner: a full training search for Llama-3-70B over 64 … 1,024 GPUs (64, 128, 256, 512,
+// 1,024; global batch 1,024 sequences of 4,096 tokens on H100s), against 10,000 calc_mem calls of the
+// same run when the Python reference is present (the goal: the search costs at most that).
+{
+  const request = { config: { mode: 'train', model: { preset: 'llama-3-70b' }, train: { seq_len: 4096 } },
+    gpu: 'h100-sxm-80gb', min_gpus: 64, max_gpus: 1024, global_batch: 1024, top_n: 10 };
+  const first = mp.plan(request);
+  const ms = [];
+  warm(() => mp.plan(request), quick ? 20 : 2000);
+  for (let r = 0; r < (quick ? 2 : 9); r++) {
+    const start = process.hrtime.bigint();
+    mp.plan(request);
+    ms.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  const planMs = median(ms);
+  console.log(`  plan, Llama-3-70B train, 64–1,024 H100s     ${planMs.toFixed(2).padStart(9)} ms (median of ${ms.length}; ` +
+    `${first.considered.toLocaleString('en-US')} layouts, ${first.fitting.toLocaleString('en-US')} fit; best ${first.top[0].text} on ${first.top[0].gpus} GPUs)`);
+  if (py.length) {
+    const budgetMs = median(py) * 10000 / 1000;
+    console.log(`  10,000 calc_mem calls, same run              ${budgetMs.toFixed(2).padStart(9)} ms; plan / that ${(planMs / budgetMs).toFixed(2)} x`);
+  }
+}

@@ -33,5 +33,7 @@ int run_explain(const std::vector<std::string>& args);             // cmd_preset
 int run_engines(const std::vector<std::string>& args);             // cmd_presets.cpp
 int run_deepspeed_estimate(const std::vector<std::string>& args);  // cmd_reference.cpp
 int run_megatron_memory(const std::vector<std::string>& args);     // cmd_reference.cpp
+int run_plan(const std::vector<std::string>& args);                // cmd_plan.cpp
+int run_step_time(const std::vector<std::string>& args);           // cmd_plan.cpp
 
 }  // namespace memplan::cli

@@ -34,6 +34,18 @@ const std::vector<command>& commands() {
          "      adds all ZeRO stages, the largest model, the fewest GPUs, the largest batch / context /\n"
          "      micro-batch / sequence that fit, and what would make it fit (needs gpu.memory_bytes)\n",
          run_analyze},
+        {"plan",
+         "  memplan plan --config FILE.json|- --gpu ID (--gpus N | --min-gpus A --max-gpus B) [--global-batch N]\n"
+         "               [--top N] [--gemm-efficiency E] [--json]\n"
+         "      every layout that fits (training: dp × tp × pp × cp × ep, ZeRO, recompute, micro-batch; serving:\n"
+         "      tp × pp, replicas, weight and KV precision), ranked by step time or decode throughput (docs/planner.md)\n",
+         run_plan},
+        {"step-time",
+         "  memplan step-time --config FILE.json|- --gpu ID [--global-batch N] [--gemm-efficiency E]\n"
+         "                    [--no-overlap-grad-reduce] [--json]\n"
+         "      the time of one training step as configured: compute, each parallelism's communication, the\n"
+         "      pipeline bubble and the optimizer, each its own row; tokens/s per GPU and MFU (docs/planner.md)\n",
+         run_step_time},
         {"compare",
          "  memplan compare  (same options as estimate)\n"
          "      memplan beside DeepSpeed, Megatron-LM, EleutherAI's calculators and accelerate, each in its\n"

@@ -34,6 +34,9 @@ std::string analyze(std::string config_json, std::string hf_config_json) {
     return memplan::analyze_json(config_json, hf_config_json);
 }
 
+/// The layout planner (`memplan plan --json`): the request and the ranked layouts as JSON.
+std::string plan(std::string request_json) { return memplan::plan_json(request_json); }
+
 /// The model a configuration describes, as explicit memplan keys with its exact counts (core: json.hpp).
 std::string resolve_model(std::string config_json, std::string hf_config_json) {
     return memplan::resolve_model_json(config_json, hf_config_json);
@@ -59,6 +62,7 @@ EMSCRIPTEN_BINDINGS(memplan_analysis) {
     emscripten::function("modelStateBytes", &model_state_bytes);
     emscripten::function("maxParams", &max_params);
     emscripten::function("analyze", &analyze);
+    emscripten::function("plan", &plan);
     emscripten::function("resolveModel", &resolve_model);
     emscripten::function("compare", &compare);
     emscripten::function("searchPresets", &search_presets);

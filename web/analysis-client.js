@@ -5,13 +5,18 @@
 //   worker side:  serveAnalysis(self, load)          page side:  const run = analysisClient(spawn, limitMs);
 //                                                                 run(config).then(({analysis} | {errors} | {timedOut}))
 
-/** Answers {id, config} messages with {id, analysis} (with preset_fits) or {id, errors}. */
+/** Answers {id, config} messages with {id, analysis} (with preset_fits) or {id, errors}; {id, plan}
+ * messages (a planner request) with {id, analysis: mp.plan(plan)}. */
 export function serveAnalysis(scope, load) {
   const ready = load();
   scope.onmessage = async (event) => {
-    const { id, config } = event.data;
+    const { id, config, plan } = event.data;
     try {
       const mp = await ready;
+      if (plan) {
+        scope.postMessage({ id, analysis: mp.plan(plan) });
+        return;
+      }
       const analysis = mp.analyze(config);
       const fits = typeof mp.presetFits === 'function' ? mp.presetFits(config) : null;  // the core's list
       scope.postMessage({ id, analysis: fits ? { ...analysis, preset_fits: fits } : analysis });
@@ -27,8 +32,9 @@ export function serveAnalysis(scope, load) {
  * replaced it). A request made while one is running waits for it (its answer is then of no use and
  * resolves as superseded) instead of stopping the worker: starting a fresh worker (a new WASM instance)
  * costs more than most analyses. Only the newest waiting request is kept; the time limit alone stops a worker.
+ * `kind` names the message's payload: 'config' (analyze) or 'plan' (the layout planner).
  */
-export function analysisClient(spawn, limitMs) {
+export function analysisClient(spawn, limitMs, kind = 'config') {
   let worker = null;
   let current = null;  // the running request: {id, resolve, timer}
   let waiting = null;  // the newest request made while one runs: {config, resolve}
@@ -56,7 +62,7 @@ export function analysisClient(spawn, limitMs) {
     }
     const id = ++nextId;
     current = { id, resolve, timer: setTimeout(() => { stop(); finish({ timedOut: true }); }, limitMs) };
-    worker.postMessage({ id, config });
+    worker.postMessage({ id, [kind]: config });
   };
   function finish(outcome) {
     const done = current;

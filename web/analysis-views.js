@@ -36,15 +36,20 @@ export function renderLimits(spec, analysis, config) {
   // The core flags a longest sequence/context beyond the model's max_position_embeddings.
   if (l.beyond_context_limit && l.context_limit_tokens !== null && l.context_limit_tokens !== undefined)
     items.at(-1).append(el('em', ` — beyond the model's context limit of ${formatCount(l.context_limit_tokens)} tokens (max_position_embeddings): memory fits, the model is not made for it`, { class: 'beyond-limit' }));
-  const current = config.mode === 'train' ? chosenStage(analysis) : 0;
-  const s = analysis.stages.find((x) => x.stage === current) || analysis.stages[0];
   const fitting = (analysis.preset_fits || []).filter((p) => p.fits && !p.beyond_context_limit);  // at a context it is made for
   let largest = null;
   for (const p of fitting) if (!largest || p.params > largest.params) largest = p;  // a comparison, no arithmetic
   add('Largest listed model that fits this setup', largest ? `${largest.name} (${formatParams(largest.params).split(' ')[0]} parameters)` : 'none of the listed models', 'largest_model');
   const maxGpus = formatCount(spec.limits.max_gpu_count ?? spec.fields.get('parallel.gpus').max);
-  add('Fewest GPUs that fit', s.fewest_gpus === null ? `none up to ${maxGpus} GPUs` : formatCount(s.fewest_gpus), 'fewest_gpus');
+  // The one inverse search's answer: training over tp, pp, dp and the ZeRO stage; serving one replica's tp · pp.
+  add('Fewest GPUs that fit', analysis.fewest ? `${formatCount(analysis.fewest.gpus)} (${layoutText(analysis.fewest, config.mode)})` : `none up to ${maxGpus} GPUs`, 'fewest_gpus');
   $('limits').replaceChildren(...items);
+}
+
+/** "tp 4 × pp 1" (serving) or "tp 2 × pp 1 × dp 8, ZeRO 3" (training) for a layout the core found. */
+function layoutText(l, mode) {
+  const model = `tp ${formatCount(l.tp)} × pp ${formatCount(l.pp)}`;
+  return mode === 'train' ? `${model} × dp ${formatCount(l.dp)}, ZeRO ${l.zero_stage}` : model;
 }
 
 /** The listed models with their per-GPU total on this setup, those that fit first (largest first). */
@@ -123,32 +128,47 @@ export function renderZero(spec, analysis, config, unit) {
     line('Fits the GPU', (s) => yesNo(s.fits)),
     line('Largest model, model states only (ZeRO paper, 16 B/param)', (s) => params(s.model_states_max_params), (s) => exact(s.model_states_max_params)),
     line('Largest parameter count that fits, this configuration', (s) => params(s.max_params), (s) => exact(s.max_params)),
-    line('Fewest GPUs that fit', (s) => (analysis.estimate.gpu ? (s.fewest_gpus === null ? `never (≤ ${maxGpus} GPUs)` : formatCount(s.fewest_gpus)) : '—')),
+    line('Fewest GPUs that fit (tp × pp searched)', (s) => (analysis.estimate.gpu ? (s.fewest_gpus === null ? `never (≤ ${maxGpus} GPUs)`
+      : `${formatCount(s.fewest_gpus)} (tp ${formatCount(s.fewest_tp)} × pp ${formatCount(s.fewest_pp)})`) : '—')),
   );
 }
 
-/** Suggestions that belong to each task: serving knobs in inference, training knobs in training. */
-const MODE_FIELDS = Object.freeze({
-  infer: /^(parallel\.(tp|pp|gpus)|infer\.)/,
-  train: /^(parallel\.|train\.)/,
-});
+/** A change as a label and an apply button carrying every field it sets (data-also: the others). */
+function changeItem(spec, s, text) {
+  const li = el('li');
+  const field = spec.fields.get(s.field);
+  const label = `${field ? field.label : s.field}: ${s.from} → ${s.to}`;
+  li.append(el('strong', label), text);
+  const attrs = { type: 'button', 'data-field': s.field, 'data-value': String(s.to), 'aria-label': `Apply ${label}` };
+  if (Object.keys(s.also).length) attrs['data-also'] = JSON.stringify(s.also);
+  li.append(el('button', 'apply', attrs));
+  if (s.fits || s.serves) li.classList.add('fits');
+  return li;
+}
 
+/** What the change gives: the saving and total, and with an engine the KV tokens and whether it serves. */
+function changeText(s, unit) {
+  if (s.kv_capacity_tokens) return ` ${s.serves ? 'serves' : 'does not serve'}; ${formatCount(s.kv_capacity_tokens)} KV tokens, ${formatBytes(s.total, unit)} per GPU `;
+  const verdict = s.fits === null ? '' : s.fits ? ' — fits' : ' — still does not fit';
+  return ` saves ${formatBytes(s.saving_bytes, unit)}, ${formatBytes(s.total, unit)} per GPU${verdict} `;
+}
+
+/** The one inverse search's single changes and its best combined plan (the core lists only the
+ * changes that belong to the task). */
 export function renderSuggestions(spec, analysis, unit, mode = 'train') {
   const fits = analysis.estimate.gpu && analysis.estimate.gpu.fits;
   $('suggestions-title').textContent = fits ? 'What would save memory' : 'What would make it fit';
-  const items = analysis.suggestions.filter((s) => (MODE_FIELDS[mode] || /./).test(s.field)).map((s) => {
-    const li = el('li');
-    const field = spec.fields.get(s.field);
-    const label = `${field ? field.label : s.field}: ${s.from} → ${s.to}`;
-    const verdict = s.fits === null ? '' : s.fits ? ' — fits' : ' — still does not fit';
-    li.append(el('strong', label), ` saves ${formatBytes(s.saving_bytes, unit)}, ${formatBytes(s.total, unit)} per GPU${verdict} `);
-    li.append(el('button', 'apply', { type: 'button', 'data-field': s.field, 'data-value': String(s.to), 'aria-label': `Apply ${label}` }));
-    if (s.fits) li.classList.add('fits');
-    return li;
-  });
+  const items = analysis.suggestions.map((s) => changeItem(spec, s, changeText(s, unit)));
   if (!items.length) items.push(el('li', mode === 'train'
-    ? 'No single change the core tries (ZeRO stage, activation checkpointing, FlashAttention, sequence parallel, micro-batch, offload, GPUs, tensor parallelism) lowers the total.'
-    : 'No single serving change the core tries (tensor parallelism, weight and KV-cache precision, context, batch) lowers the total.'));
+    ? 'No single change the core tries (ZeRO stage, activation checkpointing, FlashAttention, sequence parallel, fine-tuning recipes, micro-batch, GPUs, tensor and pipeline parallelism) lowers the total.'
+    : 'No single serving change the core tries (weight and KV-cache precision, tensor and pipeline parallelism, batch, context, the engine\'s share) helps.'));
+  const plan = analysis.plan && analysis.plan.changes;
+  if (plan && plan.length > 1) {  // a single change that fits is already first in the list
+    const li = el('li', null, { class: 'plan' + (analysis.plan.fits ? ' fits' : ''), 'data-plan': String(plan.length) });
+    li.append(el('strong', 'Combined plan: '), plan.map((s) => `${(spec.fields.get(s.field) || { label: s.field }).label} → ${s.to}`).join(', then '),
+      ` — ${formatBytes(plan.at(-1).total, unit)} per GPU, ${analysis.plan.fits ? 'fits' : 'still does not fit'}`);
+    items.push(li);
+  }
   // A redraw must not take the keyboard focus away from a suggestion's button (a user tabbing from a
   // field to "apply" while the views redraw): the same suggestion's new button takes it over.
   const focused = document.activeElement;

@@ -26,6 +26,7 @@ import { analysisClient, serveAnalysis } from './analysis-client.js';
 import { renderFinetune, wireFinetune } from './finetune-view.js';
 import { renderServing } from './serving-view.js';
 import { renderCompare } from './compare-view.js';
+import { notePlanSetup, wirePlan } from './plan-view.js';
 import { cliCommand, copyText, download, markdownTable } from './share.js';
 import { pinLabel, renderPins } from './pins.js';
 import { renderFitModels } from './analysis-views.js';
@@ -37,6 +38,8 @@ const THEME_KEY = 'memplan.theme';
 
 /** The longest the derived views may compute before they are stopped with a message, in ms. */
 export const ANALYSIS_LIMIT_MS = 2000;  // ordinary configurations take 10 to 20 ms
+/** The longest a layout plan may run in its worker before it is stopped with a message, in ms. */
+export const PLAN_LIMIT_MS = 20000;
 
 // The single-file build runs this bundle as an inline classic script: its text is the worker's script.
 const INLINE_SCRIPT = typeof document !== 'undefined' && document.currentScript ? document.currentScript.textContent : null;
@@ -176,6 +179,7 @@ function update() {
   shown = { state, config, result, rows };
   const setup = pinLabel(state, spec, presets, result);
   if ($('setup').textContent !== setup) $('setup').textContent = setup;
+  notePlanSetup(config, state['gpu.preset']);
   renderVerdict(result, unit);
   renderWarnings(result, spec);  // the core flags a context beyond the model's max_position_embeddings
   renderBreakdown(result, unit, rows);
@@ -293,8 +297,16 @@ function applySuggestion(event) {
   if (!button) return;
   const input = form().elements.namedItem(button.dataset.field);
   if (!input) return;
-  if (input.type === 'checkbox') input.checked = button.dataset.value === 'true';
-  else input.value = button.dataset.value;
+  const set = (target, value) => {
+    if (target.type === 'checkbox') target.checked = String(value) === 'true';
+    else target.value = String(value);
+  };
+  set(input, button.dataset.value);
+  // A change that sets more than one field (doubling tp in serving doubles the GPUs) sets them all.
+  for (const [path, value] of Object.entries(JSON.parse(button.dataset.also || '{}'))) {
+    const other = form().elements.namedItem(path);
+    if (other) set(other, value);
+  }
   update();
 }
 
@@ -357,6 +369,8 @@ function start() {
     form().addEventListener('change', onInput);
     form().addEventListener('submit', (e) => e.preventDefault());
     $('suggestions').addEventListener('click', applySuggestion);
+    if (!embed) wirePlan(analysisClient(spawnWorker, PLAN_LIMIT_MS, 'plan'), () => (shown ? shown.state.unit : 'GiB'));
+    $('plan-table').addEventListener('click', applySuggestion);
     wireConfigImport(spec.limits, (text) => mp.resolveModel({}, { hfConfig: text }), (model) => {
       pastedModel = model;
       writeForm({ ...modelFields(spec, model), 'model.preset': '' });

@@ -90,7 +90,7 @@ function asNumber(value) {
 export function wrap(core) {
   const absent = (name) => (...args) => fail([{ field: name,
     message: 'is not in the estimate-only module (memplan-lite.js); import load from memplan.js for it' }], ' ');
-  for (const name of ['modelStateBytes', 'maxParams', 'analyze', 'compare', 'searchPresets', 'presetFits', 'engines', 'resolveModel'])
+  for (const name of ['modelStateBytes', 'maxParams', 'analyze', 'plan', 'compare', 'searchPresets', 'presetFits', 'engines', 'resolveModel'])
     if (typeof core[name] !== 'function') core = Object.assign(Object.create(core), { [name]: absent(name) });
   const seed = (text) => {
     const out = JSON.parse(text);
@@ -122,6 +122,12 @@ export function wrap(core) {
     estimate: (config, options) => checked(core.estimate(configText(config), hfText(options), recipeText(options))),
     /** The page's derived views: {estimate, stages, suggestions, sweep, limits, errors}; options as estimate. */
     analyze: (config, options) => checked(core.analyze(configText(config), hfText(options))),
+    /**
+     * The layout planner (`memplan plan --json`): request {config, gpu: id, gpus | min_gpus & max_gpus,
+     * global_batch (training), top_n, gemm_efficiency, attention_efficiency, tp_within_node} →
+     * {mode, gpu, top: [ranked layouts with memory and step-time rows], considered, fitting, rejected, empty_reason, errors}.
+     */
+    plan: (request) => checked(core.plan(JSON.stringify(request ?? {}))),
     /** memplan beside DeepSpeed, Megatron-LM, EleutherAI's calculators and accelerate: {memplan, tools, deepspeed_buffers, errors}. */
     compare: (config, options) => checked(core.compare(configText(config), hfText(options))),
     /** Preset ids matching what a person typed ("llama3 70b", "meta-llama/Llama-3.1-8B"), best first. */

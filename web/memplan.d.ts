@@ -385,8 +385,11 @@ export interface StageAnalysis {
   model_states_max_params: number | null;
   /** Largest model.params that fits with the whole configuration (0 = none); null without a capacity. */
   max_params: number | null;
-  /** Fewest GPUs (dp · tp · pp) that fit; null without a capacity or when none up to 2^20 does. */
+  /** Fewest GPUs (dp · tp · pp, tp and pp searched) at this stage; null without a capacity or when none up to 2^20 does. */
   fewest_gpus: number | null;
+  /** The layout of fewest_gpus; null with it. */
+  fewest_tp: number | null;
+  fewest_pp: number | null;
 }
 
 export interface Suggestion {
@@ -394,15 +397,35 @@ export interface Suggestion {
   from: number | boolean | string;
   to: number | boolean | string;
   total: number;
+  /** Current total − new total; 0 when the change helps an engine without lowering the total. */
   saving_bytes: number;
   fits: boolean | null;
+  /** Other fields the change sets with it (doubling tp in serving doubles parallel.gpus). */
+  also: Record<string, number | boolean | string>;
+  /** Inference only: the changed configuration serves (engine: starts with infer.batch requests; none: fits). */
+  serves?: boolean | null;
+  /** Inference only: the engine's KV pool tokens with the change (0 without an engine). */
+  kv_capacity_tokens?: number;
+}
+
+/** The fewest GPUs found by the one inverse search: training over tp, pp, dp and the ZeRO stage, inference one replica's tp · pp. */
+export interface FewestLayout {
+  gpus: number;
+  tp: number;
+  pp: number;
+  dp: number;
+  zero_stage: number;
 }
 
 export interface Analysis {
   estimate: EstimateResult;
   stages: [StageAnalysis, StageAnalysis, StageAnalysis, StageAnalysis];
-  /** Single changes that lower the total, largest saving first. */
+  /** Single changes that help, ranked: those that fit (serve) first, then the largest saving (with an engine, the most KV tokens). */
   suggestions: Suggestion[];
+  /** Fewest GPUs over layouts (and ZeRO stages in training); null without a capacity or when none fits. */
+  fewest: FewestLayout | null;
+  /** The best combined plan: changes applied in order (each total after it); empty when it already fits or nothing does. */
+  plan: { changes: Suggestion[]; fits: boolean | null };
   /** Per-GPU totals of stages 0..3 for gpus = tp · pp · 2^k ≤ 1024. */
   sweep: { gpus: number; totals: [number | null, number | null, number | null, number | null] }[];
   /**
@@ -440,7 +463,66 @@ export interface ResolvedModel {
   params_active: number | null;
 }
 
+/** A request to the layout planner (docs/planner.md). */
+export interface PlanRequest {
+  /** An estimate configuration: the model, the workload and the GPU memory (default: the catalogue GPU's). */
+  config: Record<string, unknown>;
+  /** A catalogue GPU id with peak rates (mp.gpus() entries with `perf`). */
+  gpu: string;
+  /** One GPU count, or a range (min, every power of two between, max). */
+  gpus?: number;
+  min_gpus?: number;
+  max_gpus?: number;
+  /** Training: sequences per optimizer step (required). */
+  global_batch?: number;
+  /** Layouts returned (1 … 100, default 10). */
+  top_n?: number;
+  gemm_efficiency?: number;
+  attention_efficiency?: number;
+  /** Reject tensor parallelism wider than parallel.gpus_per_node (default true). */
+  tp_within_node?: boolean;
+  /** Training: what the search may vary (defaults: recompute varied, ZeRO 0–3, micro-batch up to 64, interleaving, sequence parallelism with tp > 1, gradient reduction overlapped). */
+  vary_recompute?: boolean;
+  max_zero_stage?: number;
+  max_micro_batch?: number;
+  interleave?: boolean;
+  sequence_parallel?: boolean;
+  overlap_grad_reduce?: boolean;
+}
+
+/** One term of the step-time model. */
+export interface StepTerm { name: string; seconds: number; busy_seconds: number; how: string }
+
+/** One ranked layout: training fields or serving fields, by the request's mode. */
+export interface PlanLayout {
+  text: string;
+  gpus: number;
+  tp: number;
+  pp: number;
+  total_bytes: number;
+  headroom_bytes: number;
+  cp?: number; ep?: number; virtual_stages?: number; dp?: number; zero_stage?: number; recompute?: string;
+  micro_batch?: number; microbatches?: number; step_s?: number; tokens_per_s_per_gpu?: number; mfu?: number;
+  model_flops_per_step?: number; hardware_flops_per_step?: number; bottleneck?: string; terms?: StepTerm[];
+  replicas?: number; weight_dtype?: string; kv_dtype?: string; decode_step_s?: number;
+  decode_tokens_per_s_per_gpu?: number; prefill_s?: number;
+}
+
+export interface PlanResult {
+  mode: 'train' | 'infer';
+  gpu: string;
+  top: PlanLayout[];
+  considered: number;
+  fitting: number;
+  rejected: { reason: string; count: number; example: string }[];
+  /** Non-empty when `top` is: the constraint that excluded everything. */
+  empty_reason: string;
+  errors: FieldError[];
+}
+
 export interface Memplan {
+  /** The layout planner; throws MemplanError naming the field on a bad request. */
+  plan(request: PlanRequest): PlanResult;
   /** Model-state bytes per GPU (ZeRO, mixed-precision Adam). Throws "stage must be 0, 1, 2 or 3" etc. */
   modelStateBytes(params: number, gpus: number, stage: number): number;
   /** Largest parameter count whose model states fit in gpuBytes per GPU. */

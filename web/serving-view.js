@@ -112,8 +112,8 @@ export function renderServing(mp, result, analysis, unit) {
       : `Choose a serving engine (${[...engines.values()].map((e) => e.label).join(', ')}) to see whether it starts, its KV blocks and how many requests run at once.`;
     delete verdict.dataset.starts;
     delete verdict.dataset.key;
-    delete $('serving-suggestions').dataset.key;
-    for (const id of ['serving-bar', 'serving-terms', 'serving-answers', 'serving-suggestions']) $(id).replaceChildren();
+    delete $('serving-answers').dataset.key;
+    for (const id of ['serving-bar', 'serving-terms', 'serving-answers']) $(id).replaceChildren();
     $('serving-bar').hidden = true;
     return;
   }
@@ -146,13 +146,14 @@ function drawVerdict(verdict, s, name, unit) {
   renderBar(s, unit);
 }
 
+/** The engine's own answers; the fewest GPUs is the one inverse search's (analysis.fewest), and its
+ * suggestions are the page's "What would make it fit" list: one answer for every view. */
 function renderAnswers(mp, analysis, unit) {
-  const box = $('serving-suggestions');
-  const key = JSON.stringify([analysis ? analysis.serving || null : 'pending', unit]);
+  const box = $('serving-answers');
+  const key = JSON.stringify([analysis ? [analysis.serving || null, analysis.fewest] : 'pending', unit]);
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   const answers = [];
-  const suggestions = [];
   if (!analysis) answers.push(el('li', 'Computing the fewest GPUs and the longest max_model_len…'));
   else if (analysis.serving) {
     const a = analysis.serving;
@@ -161,20 +162,13 @@ function renderAnswers(mp, analysis, unit) {
       li.append(el('span', label + ': '), el('strong', value));
       answers.push(li);
     };
-    add('Fewest GPUs that serve (one replica)', a.fewest_gpus === null ? 'none' : `${formatCount(a.fewest_gpus)} (tp ${formatCount(a.tp)} × pp ${formatCount(a.pp)})`, 'fewest_gpus');
+    const f = analysis.fewest;
+    add('Fewest GPUs that serve (one replica)', f ? `${formatCount(f.gpus)} (tp ${formatCount(f.tp)} × pp ${formatCount(f.pp)})` : 'none', 'fewest_gpus');
     add('Requests of max_model_len at once', formatCount(a.max_concurrent_requests), 'max_concurrent_requests');
     add('Longest max_model_len that starts', a.longest_max_model_len ? formatCount(a.longest_max_model_len) + ' tokens' : 'none', 'longest_max_model_len');
     const limit = analysis.limits && analysis.limits.context_limit_tokens;
     if (a.longest_beyond_context_limit && limit)
       answers.at(-1).append(el('em', ` — beyond the model's context limit of ${formatCount(limit)} tokens (max_position_embeddings)`, { class: 'beyond-limit' }));
-    for (const g of a.suggestions) {
-      const li = el('li', null, { class: g.serves ? 'fits' : '' });
-      const label = field(g.field) ? field(g.field).label : g.field;
-      li.append(el('strong', `${label}: ${g.from} → ${g.to}`), ` ${g.serves ? 'serves' : 'does not serve'}; ` +
-        `${formatCount(g.kv_capacity_tokens)} KV tokens, ${formatBytes(g.total, unit)} per GPU `, applyButton(g.field, g.to, 'apply'));
-      suggestions.push(li);
-    }
   }
-  $('serving-answers').replaceChildren(...answers);
-  $('serving-suggestions').replaceChildren(...suggestions);
+  box.replaceChildren(...answers);
 }

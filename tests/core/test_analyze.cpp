@@ -1,6 +1,7 @@
 // analyze(): the page's derived views agree with estimate() and zero.hpp, and keep their invariants.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -185,12 +186,25 @@ TEST_CASE("70e9 parameters at stage 3 on 80 GB GPUs need 15 GPUs", "[analyze][fe
     CHECK(fewest_fitting_gpus(c) == 15);
 }
 
-TEST_CASE("fewest GPUs is 'never' when the unsharded part exceeds the GPU", "[analyze][fewest_gpus]") {
+TEST_CASE("fewest GPUs is 'never' at tp 1 when the unsharded part exceeds the GPU; tp 2 fits", "[analyze][fewest_gpus]") {
     estimate_config c = seven_b(8, 0);  // stage 0 does not shard: 112 GB at any data-parallel degree
     CHECK(fewest_fitting_gpus(c) == 0);
     const analysis a = analyze(c);
-    CHECK(a.stages[0].fewest_gpus == 0);
+    // The layout search splits the model: tensor parallelism 2 halves the 112 GB of model states.
+    CHECK(a.stages[0].fewest_gpus == 2);
+    CHECK(a.stages[0].fewest_tp == 2);
+    CHECK(a.stages[0].fewest_pp == 1);
+    estimate_config two = c;
+    two.parallel.gpus = 2;
+    two.parallel.tp = 2;
+    CHECK(fits_gpu(two));
     CHECK(a.stages[3].fewest_gpus != 0);
+    // The top-level answer is the fewest over the stages, at equal count the lower stage.
+    std::uint64_t least = UINT64_MAX;
+    for (const auto& s : a.stages)
+        if (s.fewest_gpus != 0) least = std::min(least, s.fewest_gpus);
+    CHECK(a.fewest.gpus == least);
+    CHECK(a.fewest.gpus == a.fewest.tp * a.fewest.pp * a.fewest.dp);
 }
 
 TEST_CASE("suggestions each lower the total by their stated saving, largest first", "[analyze][suggestions]") {
@@ -234,6 +248,7 @@ TEST_CASE("a suggestion's total is the estimate of the changed configuration", "
         else if (s.field == "train.micro_batch") changed.train.micro_batch = 1;
         else if (s.field == "parallel.gpus") changed.parallel.gpus = 16;
         else if (s.field == "parallel.tp") changed.parallel.tp = 4;
+        else if (s.field == "parallel.pp") changed.parallel.pp = 2;
         else FAIL("unexpected field");
         CHECK(s.total == total_of(changed));
         CHECK(s.fits == fits_gpu(changed));
@@ -318,14 +333,15 @@ TEST_CASE("analyze_json embeds the CLI's estimate object and names the fields", 
     CHECK(doc["estimate"].dump() == estimate_json(config));
     REQUIRE(doc["stages"].size() == 4);
     CHECK(doc["stages"][1]["model_states_max_params"] == 14545454545ULL);
-    CHECK(doc["stages"][0]["fewest_gpus"].is_null());  // never
+    CHECK(doc["stages"][0]["fewest_gpus"] == 2);  // tp 2 (the layout is searched)
+    CHECK(doc["stages"][0]["fewest_tp"] == 2);
     CHECK(doc["stages"][3]["fewest_gpus"].is_number_unsigned());
     CHECK(doc["sweep"].size() == 11);
     CHECK(doc["sweep"][3]["gpus"] == 8);
     CHECK(doc["errors"].empty());
     std::string keys;
     for (auto it = doc.begin(); it != doc.end(); ++it) keys += it.key() + " ";
-    CHECK(keys == "estimate stages suggestions sweep limits errors ");
+    CHECK(keys == "estimate stages suggestions fewest plan sweep limits errors ");
 }
 
 TEST_CASE("analyze_json reports malformed input as data", "[analyze][json][errors]") {

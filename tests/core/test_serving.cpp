@@ -280,18 +280,25 @@ TEST_CASE("tp 4 serves Llama 2 70B on 80 GiB GPUs where four tp-1 replicas do no
     const analysis a = analyze(c);
     REQUIRE(a.errors.empty());
     REQUIRE(a.serving.present);
-    CHECK(a.serving.fewest_gpus == 4);
-    CHECK(a.serving.fewest_tp == 4);
-    CHECK(a.serving.fewest_pp == 1);
-    CHECK(a.stages[0].fewest_gpus == 0);  // data-parallel replicas never make it fit
+    // One answer: the fewest GPUs search one replica's tp · pp (data-parallel replicas never make it
+    // fit), and every stage row reads the same search.
+    CHECK(a.fewest.gpus == 4);
+    CHECK(a.fewest.tp == 4);
+    CHECK(a.fewest.pp == 1);
+    CHECK(a.stages[0].fewest_gpus == 4);
+    CHECK(a.stages[0].fewest_tp == 4);
+    CHECK(fewest_fitting_gpus(c) == 0);  // at the configured tp 1: replicas only, never
     // Serving suggestions are serving's (never ZeRO); a larger tp or a shorter max_model_len is listed.
     // tp 2 is listed (a pool where tp 1 has none) but does not serve this max_model_len.
     bool listed_tp = false;
-    for (const auto& k : a.serving.suggestions) {
+    for (const auto& k : a.suggestions) {
         CHECK(k.field.rfind("parallel.zero", 0) == std::string::npos);
         if (k.field == "parallel.tp") {
             listed_tp = true;
             CHECK(k.to == "2");
+            REQUIRE(k.also.size() == 1);  // one replica over twice the GPUs
+            CHECK(k.also[0].first == "parallel.gpus");
+            CHECK(k.also[0].second == "2");
             CHECK_FALSE(k.serves);
             CHECK(k.kv_capacity_tokens > 0);
         }
@@ -307,7 +314,7 @@ TEST_CASE("serving suggestions: fp8 KV cache and a larger tp add KV tokens", "[s
     REQUIRE(a.serving.present);
     const std::uint64_t tokens = a.result.serving.kv_capacity_tokens;
     bool fp8 = false, tp = false;
-    for (const auto& k : a.serving.suggestions) {
+    for (const auto& k : a.suggestions) {
         CHECK(k.kv_capacity_tokens > tokens);
         if (k.field == "infer.kv_dtype" && k.to == "fp8") {
             fp8 = true;

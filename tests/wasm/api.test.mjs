@@ -267,3 +267,30 @@ test('presetNames(): every preset\'s id and name in catalogue order, without the
   assert.deepEqual(names, mp.presets().map((p) => ({ id: p.id, name: p.name })));
   assert.ok(Object.isFrozen(names) && Object.isFrozen(names[0]));
 });
+
+// ---------------------------------------------------------------------------------------------
+// The layout planner (core/src/search/plan.cpp) through mp.plan(): the CLI's `memplan plan --json`.
+
+test('plan() ranks layouts that fit, each with its memory and step-time rows; bad requests throw naming the field', () => {
+  const request = { config: { mode: 'train', model: { preset: 'llama-3-8b' }, train: { seq_len: 4096 } },
+    gpu: 'h100-sxm-80gb', gpus: 8, global_batch: 64, top_n: 3 };
+  const p = mp.plan(request);
+  assert.equal(p.mode, 'train');
+  assert.equal(p.top.length, 3);
+  assert.ok(p.considered >= p.fitting && p.fitting >= 3);
+  for (const l of p.top) {
+    assert.equal(l.tp * l.pp * l.cp * l.dp, 8);
+    assert.ok(l.headroom_bytes >= 0);
+    const sum = l.terms.reduce((a, t) => a + t.seconds, 0);
+    assert.ok(Math.abs(sum - l.step_s) <= 1e-9 * l.step_s);
+    // The memory is mp.estimate()'s for that layout.
+    const e = mp.estimate({ ...request.config, parallel: { gpus: l.gpus, tp: l.tp, pp: l.pp, cp: l.cp, ep: l.ep, virtual_stages: l.virtual_stages,
+      zero_stage: l.zero_stage, sequence_parallel: l.tp > 1 }, train: { seq_len: 4096, recompute: l.recompute, micro_batch: l.micro_batch },
+    gpu: { memory_bytes: mp.gpus().find((g) => g.id === 'h100-sxm-80gb').capacity_bytes } });
+    assert.equal(e.per_gpu.total, l.total_bytes);
+    assert.equal(e.gpu.fits, true);
+  }
+  for (let i = 1; i < p.top.length; i++) assert.ok(p.top[i - 1].step_s <= p.top[i].step_s);
+  throwsMessage(() => mp.plan({ ...request, gpus: undefined, min_gpus: 1, max_gpus: 1e6 }), 'plan.max_gpus: must be an integer from 1 to 65536 (got 1000000)');
+  throwsMessage(() => mp.plan({ ...request, gpu: 'nope' }), 'plan.gpu: must be a GPU id from the catalogue (memplan gpus), got "nope"');
+});

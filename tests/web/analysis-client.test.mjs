@@ -75,3 +75,13 @@ test('a worker that cannot be started is reported as an error, not thrown', asyn
   const run = analysisClient(() => { throw new Error('refused by the Content-Security-Policy'); }, 1000);
   assert.deepEqual(await run({}), { errors: [{ field: 'analysis', message: 'cannot start a worker (refused by the Content-Security-Policy)' }] });
 });
+
+test('a plan client posts {id, plan} and the worker answers with mp.plan() of it', async () => {
+  const log = [];
+  const run = analysisClient(() => fakeWorker({
+    analyze: () => assert.fail('a plan request must not run analyze()'),
+    plan: (request) => ({ top: [{ gpus: request.gpus }] }),
+  }, log), 1000, 'plan');
+  assert.deepEqual(await run({ gpus: 8 }), { analysis: { top: [{ gpus: 8 }] } });
+  assert.deepEqual(log, ['post']);
+});

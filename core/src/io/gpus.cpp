@@ -29,6 +29,24 @@ struct gpu_store {
     nlohmann::ordered_json doc;  ///< the document itself, for gpu_catalogue_json (parsed once)
 };
 
+/// The "perf" object of one catalogue entry in SI units (TFLOP/s = 10^12 FLOP/s, GB/s = 10^9 B/s).
+gpu_perf perf_of(const nlohmann::ordered_json& g) {
+    gpu_perf perf;
+    if (!g.contains("perf") || !g["perf"].is_object()) return perf;
+    const auto& p = g["perf"];
+    const auto rate = [&p](const char* key, double unit) { return p.contains(key) && p[key].is_number() ? p[key].get<double>() * unit : 0.0; };
+    perf.dense_bf16_flops_per_s = rate("dense_bf16_tflops", 1e12);
+    perf.dense_fp8_flops_per_s = rate("dense_fp8_tflops", 1e12);
+    perf.hbm_bytes_per_s = rate("hbm_gb_per_s", 1e9);
+    perf.intra_node_bytes_per_s = rate("nvlink_gb_per_s", 1e9);
+    perf.inter_node_bytes_per_s = rate("scale_out_gb_per_s", 1e9);
+    perf.gemm_efficiency = default_gemm_efficiency;
+    perf.attention_efficiency = default_attention_efficiency;
+    perf.intra_node_latency_s = default_intra_node_latency_s;
+    perf.inter_node_latency_s = default_inter_node_latency_s;
+    return perf;
+}
+
 const gpu_store& stored_gpus() {
     static const gpu_store store = [] {
         gpu_store s;
@@ -51,7 +69,7 @@ const gpu_store& stored_gpus() {
                                number("memory_unit_bytes"), number("nominal_bytes"), number("usable_bytes"),
                                t.usable_text.c_str(), t.source.c_str(), t.usable_source.c_str(),
                                static_cast<unsigned>(number("gpu_share_percent")), t.share_source.c_str(),
-                               t.note.c_str(), t.aliases.c_str()});
+                               t.note.c_str(), t.aliases.c_str(), perf_of(g)});
         }
         return s;
     }();

@@ -23,7 +23,9 @@ ordered_json stage_json(const stage_analysis& s, bool has_capacity) {
                         {"fits", has_capacity ? ordered_json(s.fits) : ordered_json(nullptr)},
                         {"model_states_max_params", count_or_null(has_capacity, s.model_states_max_params)},
                         {"max_params", count_or_null(has_capacity, s.max_params)},
-                        {"fewest_gpus", count_or_null(has_capacity && s.fewest_gpus != 0, s.fewest_gpus)}};
+                        {"fewest_gpus", count_or_null(has_capacity && s.fewest_gpus != 0, s.fewest_gpus)},
+                        {"fewest_tp", count_or_null(has_capacity && s.fewest_gpus != 0, s.fewest_tp)},
+                        {"fewest_pp", count_or_null(has_capacity && s.fewest_gpus != 0, s.fewest_pp)}};
 }
 
 /// A suggestion's value in the JSON type of its field (schema.hpp): number, boolean or name.
@@ -34,13 +36,28 @@ ordered_json typed_value(const std::string& field, const std::string& value) {
     return std::stoull(value);
 }
 
-ordered_json suggestion_json(const suggestion& s, bool has_capacity) {
-    return ordered_json{{"field", s.field},
-                        {"from", typed_value(s.field, s.from)},
-                        {"to", typed_value(s.field, s.to)},
-                        {"total", s.total},
-                        {"saving_bytes", s.saving_bytes},
-                        {"fits", has_capacity ? ordered_json(s.fits) : ordered_json(nullptr)}};
+/// One change of the inverse search; inference adds whether it serves and, with an engine, its KV tokens.
+ordered_json suggestion_json(const suggestion& s, bool has_capacity, bool infer) {
+    ordered_json also = ordered_json::object();
+    for (const auto& [field, value] : s.also) also[field] = typed_value(field, value);
+    ordered_json out{{"field", s.field},
+                     {"from", typed_value(s.field, s.from)},
+                     {"to", typed_value(s.field, s.to)},
+                     {"total", s.total},
+                     {"saving_bytes", s.saving_bytes},
+                     {"fits", has_capacity ? ordered_json(s.fits) : ordered_json(nullptr)},
+                     {"also", also}};
+    if (infer) {
+        out["serves"] = has_capacity ? ordered_json(s.serves) : ordered_json(nullptr);
+        out["kv_capacity_tokens"] = s.kv_capacity_tokens;
+    }
+    return out;
+}
+
+/// The fewest-GPUs layout, or null where none fits (or no capacity was given).
+ordered_json fewest_json(const fit_layout& l, bool has_capacity) {
+    if (!has_capacity || l.gpus == 0) return nullptr;
+    return ordered_json{{"gpus", l.gpus}, {"tp", l.tp}, {"pp", l.pp}, {"dp", l.dp}, {"zero_stage", l.zero_stage}};
 }
 
 ordered_json sweep_json(const sweep_point& p) {
@@ -68,10 +85,15 @@ std::string analyze_json(const std::string& config_json, const std::string& hf_c
         ordered_json stages = ordered_json::array(), suggestions = ordered_json::array(),
                      sweep = ordered_json::array();
         for (const auto& s : a.stages) stages.push_back(stage_json(s, a.has_capacity));
-        for (const auto& s : a.suggestions) suggestions.push_back(suggestion_json(s, a.has_capacity));
+        const bool infer = config.value.mode == run_mode::infer;
+        for (const auto& s : a.suggestions) suggestions.push_back(suggestion_json(s, a.has_capacity, infer));
         for (const auto& p : a.sweep) sweep.push_back(sweep_json(p));
         out["stages"] = stages;
         out["suggestions"] = suggestions;
+        out["fewest"] = fewest_json(a.fewest, a.has_capacity);
+        ordered_json plan = ordered_json::array();
+        for (const auto& s : a.plan) plan.push_back(suggestion_json(s, a.has_capacity, infer));
+        out["plan"] = ordered_json{{"changes", plan}, {"fits", a.has_capacity ? ordered_json(a.plan_fits) : ordered_json(nullptr)}};
         out["sweep"] = sweep;
         const workload_limits& l = a.limits;
         const bool train = config.value.mode == run_mode::train;
@@ -98,20 +120,9 @@ std::string analyze_json(const std::string& config_json, const std::string& hf_c
         out["context_sweep"] = contexts;
         if (a.serving.present) {  // serving's inverse answers (appended; inference mode with a GPU size)
             const serving_analysis& v = a.serving;
-            ordered_json changes = ordered_json::array();
-            for (const auto& k : v.suggestions)
-                changes.push_back(ordered_json{{"field", k.field},
-                                               {"from", typed_value(k.field, k.from)},
-                                               {"to", typed_value(k.field, k.to)},
-                                               {"serves", k.serves},
-                                               {"kv_capacity_tokens", k.kv_capacity_tokens},
-                                               {"total", k.total}});
-            out["serving"] = ordered_json{{"fewest_gpus", count_or_null(v.fewest_gpus != 0, v.fewest_gpus)},
-                                          {"tp", count_or_null(v.fewest_gpus != 0, v.fewest_tp)},
-                                          {"pp", count_or_null(v.fewest_gpus != 0, v.fewest_pp)},
-                                          {"max_concurrent_requests", v.max_concurrent_requests},
+            // Its fewest GPUs and suggestions are the top-level `fewest` and `suggestions`: one answer.
+            out["serving"] = ordered_json{{"max_concurrent_requests", v.max_concurrent_requests},
                                           {"longest_max_model_len", v.longest_max_model_len},
-                                          {"suggestions", changes},
                                           {"longest_beyond_context_limit", beyond(v.longest_max_model_len)}};
         }
         }

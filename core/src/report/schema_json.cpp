@@ -112,7 +112,11 @@ std::string schema_json() {
                                  {"max_config_bytes", max_config_bytes},
                                  {"max_json_depth", max_json_depth},
                                  {"bytes_per_gb", bytes_per_gb},
-                                 {"bytes_per_gib", bytes_per_gib}};
+                                 {"bytes_per_gib", bytes_per_gib},
+                                 {"max_plan_gpus", max_plan_gpus},
+                                 {"max_plan_top_n", max_plan_top_n},
+                                 {"max_plan_micro_batch", max_plan_micro_batch},
+                                 {"max_plan_layouts", max_plan_layouts}};
     return detail::dump_json(out);
 }
 

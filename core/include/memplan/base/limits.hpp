@@ -36,6 +36,13 @@ constexpr std::uint64_t max_layer_count = 65536ULL;
 constexpr std::uint64_t max_vocab_size = 16777216ULL;
 /// Largest number of GPUs in one node: 2^10.
 constexpr std::uint64_t max_gpus_per_node = 1024ULL;
+/// The layout planner's bounds (memplan/search/plan.hpp): the largest GPU count it searches (2^16),
+/// the most layouts it returns, the largest micro-batch it sweeps, and the most layouts it evaluates.
+constexpr std::uint64_t max_plan_gpus = 65536ULL;
+constexpr std::uint64_t max_plan_top_n = 100ULL;
+constexpr std::uint64_t max_plan_micro_batch = 64ULL;
+constexpr std::uint64_t max_plan_layouts = 4000000ULL;
+
 /// Largest number of interleaved pipeline chunks per GPU.
 constexpr std::uint64_t max_virtual_stages = 64ULL;
 /// Largest number of norms per transformer layer.

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "memplan/search/step_time.hpp"
+
 namespace memplan {
 
 /// One GPU (or accelerator, or Apple-silicon machine) and its memory.
@@ -25,6 +27,9 @@ struct gpu_entry {
     const char* share_source;          ///< where that share comes from ("" for discrete GPUs)
     const char* note;                  ///< caveats ("" if none)
     const char* aliases;               ///< what people type, separated by '|': "h100|h100 sxm"
+    /// Peak rates and bandwidths for the step-time model (gpus.json "perf"; !perf.ok() where the
+    /// catalogue has none), with the default efficiencies of step_time.hpp.
+    gpu_perf perf;
 };
 
 /// All entries, in the order of core/data/gpus.json.

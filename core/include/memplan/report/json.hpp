@@ -88,4 +88,14 @@ std::string engines_json();
 /// figure with 17 significant digits (the double the script computed, exactly).
 std::string eleuther_report_json(const eleuther_report& report);
 
+/// The layout planner (search/plan.hpp) over JSON: {"config": {…estimate configuration…}, "gpu": ID,
+/// "gpus": N | "min_gpus": A, "max_gpus": B, "global_batch": sequences (training), "top_n": N,
+/// "gemm_efficiency", "attention_efficiency", "tp_within_node"} → {"top": [...], "considered",
+/// "fitting", "rejected", "empty_reason", "errors"} (docs/planner.md).
+std::string plan_json(const std::string& request_json);
+
+/// The step-time model (search/step_time.hpp) of one configuration as laid out: {"config", "gpu",
+/// "global_batch", efficiencies} → {"step_s", "tokens_per_s_per_gpu", "mfu", …, "terms", "total_bytes", "fits"}.
+std::string step_time_json(const std::string& request_json);
+
 }  // namespace memplan

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "memplan/memory/estimate.hpp"
+#include "memplan/search/inverse.hpp"
 #include "memplan/base/types.hpp"
 
 namespace memplan {
@@ -21,17 +22,8 @@ struct stage_analysis {
     bool fits = false;                ///< total ≤ gpu.memory_bytes (false without a capacity)
     std::uint64_t model_states_max_params = 0;  ///< ZeRO paper's largest model: model states only, 16 B/param Adam
     std::uint64_t max_params = 0;     ///< largest model.params that fits with the whole configuration; 0 = none
-    std::uint64_t fewest_gpus = 0;    ///< fewest GPUs (dp · tp · pp) that fit; 0 = never up to 2^20 GPUs
-};
-
-/// One single change to the configuration that lowers the per-GPU total.
-struct suggestion {
-    std::string field;        ///< dotted path of the changed field ("parallel.zero_stage")
-    std::string from;         ///< its current value as written ("1", "false", "none"); typed by the field's schema row
-    std::string to;           ///< the changed value, as written
-    std::uint64_t total = 0;  ///< per-GPU total with the change
-    std::uint64_t saving_bytes = 0;  ///< current total − new total (> 0)
-    bool fits = false;        ///< the changed configuration fits the GPU
+    std::uint64_t fewest_gpus = 0;    ///< fewest GPUs (dp · tp · pp, tp and pp searched) that fit; 0 = never up to 2^20 GPUs
+    std::uint64_t fewest_tp = 0, fewest_pp = 0;  ///< the layout found
 };
 
 /// Per-GPU totals of the four ZeRO stages at one GPU count; ok[s] is false where estimate() failed.
@@ -64,25 +56,12 @@ struct workload_limits {
     std::uint64_t max_adapter_rank = 0; ///< train.adapter_rank (training with an adapter only)
 };
 
-/// One single change worth trying for serving (inference mode): its effect on the engine's pool.
-struct serving_suggestion {
-    std::string field;        ///< dotted path ("infer.kv_dtype")
-    std::string from;         ///< current value as written
-    std::string to;           ///< changed value as written
-    bool serves = false;      ///< the changed configuration serves (engine: starts with infer.batch requests; none: fits)
-    std::uint64_t kv_capacity_tokens = 0;  ///< engine: KV pool tokens with the change; none: 0
-    std::uint64_t total = 0;  ///< per-GPU total of the plain accounting with the change
-};
-
-/// Serving's inverse answers (inference mode with a GPU size): tensor and pipeline parallel sizes,
-/// never data-parallel replicas (a replica adds capacity, not memory per GPU).
+/// Serving's own answers (inference mode with a GPU size); its fewest GPUs and suggestions are the
+/// analysis's (inverse.hpp), one answer for every view.
 struct serving_analysis {
     bool present = false;
-    std::uint64_t fewest_gpus = 0;     ///< fewest tp · pp GPUs (one replica) that serve; 0 = none up to 1024
-    std::uint64_t fewest_tp = 0, fewest_pp = 0;  ///< the layout found
     std::uint64_t max_concurrent_requests = 0;  ///< engine: ⌊max concurrency⌋ at max_model_len; none: largest batch that fits
     std::uint64_t longest_max_model_len = 0;    ///< engine: longest max_model_len that starts; none: longest context that fits
-    std::vector<serving_suggestion> suggestions;  ///< changes that help, those that make it serve first
 };
 
 /// Everything analyze() derives; `errors` non-empty means the configuration is invalid and nothing else is set.
@@ -90,11 +69,14 @@ struct analysis {
     estimate_result result;                 ///< the estimate of the configuration itself
     bool has_capacity = false;              ///< gpu.memory_bytes was given (fits, max params, fewest GPUs are meaningful)
     std::array<stage_analysis, 4> stages{};
-    std::vector<suggestion> suggestions;    ///< sorted by saving, largest first
+    std::vector<suggestion> suggestions;    ///< single changes that help, ranked (inverse.hpp)
+    fit_layout fewest;                      ///< fewest GPUs over layouts (and ZeRO stages in training)
+    std::vector<suggestion> plan;           ///< the best combined plan, changes in order; empty when none fits
+    bool plan_fits = false;                 ///< with the plan applied it fits (serves): true with no change when it already does
     std::vector<sweep_point> sweep;         ///< gpus = tp·pp·cp·dp for dp = 1, 2, 4, … while gpus ≤ 1024
     workload_limits limits;                 ///< largest micro-batch / sequence, or batch / context, that fits
     std::vector<context_point> context_sweep;  ///< serving: per-GPU memory against the context length
-    serving_analysis serving;               ///< serving: fewest tp/pp GPUs, concurrency, serving suggestions
+    serving_analysis serving;               ///< serving: concurrency and the longest max_model_len
     diagnostics errors;
 };
 
@@ -107,7 +89,8 @@ analysis analyze(const estimate_config& config);
 /// Largest model.params in [1, 2^49] whose estimate fits the GPU; 0 when even 1 parameter does not.
 std::uint64_t largest_fitting_params(const estimate_config& config);
 
-/// Fewest GPUs (dp · tp · pp, dp searched in [1, 2^20 / (tp · pp)]) that fit; 0 when none does.
+/// Fewest GPUs at the configured tp · pp (dp searched in [1, 2^20 / (tp · pp)]) that fit; 0 when none
+/// does. analysis::fewest searches the layout too.
 std::uint64_t fewest_fitting_gpus(const estimate_config& config);
 
 

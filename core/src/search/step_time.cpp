@@ -1,0 +1,276 @@
+// The time of one training step (memplan/search/step_time.hpp). Every formula names its source; the
+// conventions: FLOPs count a multiply-add as 2; the backward pass costs twice the forward (one GEMM
+// for the input gradient, one for the weight gradient: Narayanan et al. 2021, Appendix "Floating-
+// point operations"); model FLOPs follow Megatron-LM's num_floating_point_operations
+// (megatron/training/training.py at 86df799dc4c78e4bd7fbae972b3ee743e8b14f02: attention over the
+// whole sequence, no recompute), executed FLOPs halve causal attention and add recomputation.
+#include "memplan/search/step_time.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+
+namespace memplan {
+
+namespace {
+
+constexpr double bf16_bytes = 2;  // activations and their gradients travel in bf16
+
+/// Average keys a causal query attends to over a sequence of `s` tokens when it sees at most `w`
+/// (w = 0: unbounded): Σ_i min(i, w) / s for i = 1 … s.
+double causal_keys(double s, double w) {
+    if (w <= 0 || w >= s) return (s + 1) / 2;
+    return w - w * (w - 1) / (2 * s);
+}
+
+/// Time of a GEMM of m × k by k × n in bf16: the roofline max(FLOPs / (peak · ceiling), bytes / HBM)
+/// (Williams, Waterman and Patterson 2009, "Roofline"), each operand read and the result written once.
+double gemm_s(double m, double k, double n, const gpu_perf& gpu) {
+    if (m <= 0 || k <= 0 || n <= 0) return 0;
+    const double flops = 2 * m * k * n;
+    const double bytes = bf16_bytes * (m * k + k * n + m * n);
+    return std::max(flops / (gpu.dense_bf16_flops_per_s * gpu.gemm_efficiency), bytes / gpu.hbm_bytes_per_s);
+}
+
+/// Ring all-reduce over `n` ranks of `bytes`: 2(n − 1)/n · bytes / β + 2(n − 1) α (Thakur, Rabenseifner
+/// and Gropp 2005, §4.4); a reduce-scatter or an all-gather is half of it.
+double all_reduce_s(double bytes, double n, double bandwidth, double latency) {
+    if (n <= 1) return 0;
+    return 2 * (n - 1) / n * bytes / bandwidth + 2 * (n - 1) * latency;
+}
+
+/// All-to-all over `n` ranks, each sending `bytes` in all: (n − 1)/n of them leave the GPU.
+double all_to_all_s(double bytes, double n, double bandwidth, double latency) {
+    if (n <= 1) return 0;
+    return (n - 1) / n * bytes / bandwidth + (n - 1) * latency;
+}
+
+}  // namespace
+
+forward_flops forward_flops_per_token(const model_config& model, std::uint64_t seq_tokens) {
+    forward_flops out;
+    const auto counted = count_params(model);
+    if (!counted.ok()) return out;
+    const param_breakdown& p = counted.value;
+    const double s = static_cast<double>(seq_tokens);
+    const double heads = static_cast<double>(model.num_attention_heads);
+    const bool mla = model.kv_lora_rank != 0;
+    const double head_dim = static_cast<double>(resolved_head_dim(model));
+    // QKᵀ and AV per query and key: 2 · heads · (d_qk + d_v) FLOPs (MLA: DeepSeek-V2 §2.1 widths).
+    const double per_key = mla ? 2 * heads * static_cast<double>(model.qk_nope_head_dim + model.qk_rope_head_dim + model.v_head_dim)
+                               : 4 * heads * head_dim;
+    // Recurrent layers: the state is updated and read once per token, 2 FLOPs per state element each.
+    double state_elements = 0;
+    for (const kv_layer_group& g : kv_layer_groups(model))
+        if (g.layers != 0 && g.state_elements_per_sequence != 0)
+            state_elements = static_cast<double>(g.state_elements_per_sequence);
+    const double experts = static_cast<double>(model.num_experts);
+    const double routed = static_cast<double>(model.experts_per_token);
+    for (const layer_params& layer : p.layers) {
+        // Weight GEMMs: 2 FLOPs per weight the token passes through; routed experts by top-k / E
+        // (shared experts are outside the routed ones and always active).
+        double weights = static_cast<double>(layer.linear);
+        if (experts > 0) weights += static_cast<double>(layer.expert_linear) * routed / experts;
+        out.linear += 2 * weights;
+        double model_keys = 0, executed_keys = 0;
+        switch (layer.attention) {
+            case attention_kind::full:
+            case attention_kind::mla:
+                model_keys = s;
+                executed_keys = causal_keys(s, 0);
+                break;
+            case attention_kind::sliding:  // the model convention counts every key (Megatron-LM has no window)
+                model_keys = s;
+                executed_keys = causal_keys(s, static_cast<double>(model.sliding_window));
+                break;
+            case attention_kind::chunked:  // keys of the token's own chunk, causal inside it (Llama 4)
+                model_keys = s;
+                executed_keys = model.attention_chunk_size != 0 && model.attention_chunk_size < seq_tokens
+                                    ? causal_keys(static_cast<double>(model.attention_chunk_size), 0)
+                                    : causal_keys(s, 0);
+                break;
+            case attention_kind::linear:
+            case attention_kind::mamba:
+                out.attention_core += 4 * state_elements;
+                out.model += 4 * state_elements;
+                break;
+            case attention_kind::none: break;
+        }
+        out.model += per_key * model_keys;
+        out.attention_core += per_key * executed_keys;
+    }
+    // Logits: one h × V GEMM per token (tied or not).
+    out.linear += 2 * static_cast<double>(model.hidden_size) * static_cast<double>(model.vocab_size);
+    out.model += out.linear;
+    out.executed = out.linear + out.attention_core;
+    return out;
+}
+
+model_profile profile_model(const model_config& model, std::uint64_t seq_tokens) {
+    model_profile out;
+    const auto counted = count_params(model);
+    if (!counted.ok() || model.num_hidden_layers == 0) return out;
+    out.ok = true;
+    out.flops = forward_flops_per_token(model, seq_tokens);
+    out.linears = linear_modules(model);
+    out.total_params = static_cast<double>(counted.value.total);
+    for (const layer_params& layer : counted.value.layers) {
+        out.expert_params += static_cast<double>(layer.experts);
+        out.moe_layers += layer.mlp == layer_mlp_kind::moe ? 1 : 0;
+    }
+    return out;
+}
+
+step_time_result step_time(const estimate_config& c, const gpu_perf& gpu, const step_options& options) {
+    return step_time(c, profile_model(c.model, c.train.seq_len), gpu, options);
+}
+
+step_time_result step_time(const estimate_config& c, const model_profile& profile, const gpu_perf& gpu,
+                           const step_options& options) {
+    step_time_result out;
+    const auto fail = [&out](const char* field, const std::string& message) {
+        out.errors.push_back({field, message});
+        return out;
+    };
+    if (c.mode != run_mode::train) return fail("mode", "the step-time model is for training; serving has its own throughput model");
+    if (!gpu.ok()) return fail("gpu.perf", "needs the GPU's dense bf16 peak, HBM bandwidth and both network bandwidths");
+    if (!(gpu.gemm_efficiency > 0 && gpu.gemm_efficiency <= 1) || !(gpu.attention_efficiency > 0 && gpu.attention_efficiency <= 1))
+        return fail("gpu.gemm_efficiency", "efficiencies must be in (0, 1]");
+    const parallel_config& p = c.parallel;
+    const double tp = static_cast<double>(p.tp), pp = static_cast<double>(p.pp), cp = static_cast<double>(p.cp),
+                 ep = static_cast<double>(p.ep), v = static_cast<double>(std::max<std::uint64_t>(1, p.virtual_stages));
+    const std::uint64_t model_parallel = p.tp * p.pp * p.cp;
+    if (model_parallel == 0 || p.gpus % model_parallel != 0) return fail("parallel.gpus", "must be a multiple of tp · pp · cp");
+    const std::uint64_t dp_count = p.gpus / model_parallel;
+    const double dp = static_cast<double>(dp_count);
+    const std::uint64_t per_step = c.train.micro_batch * dp_count;
+    const std::uint64_t global = options.global_batch_sequences != 0 ? options.global_batch_sequences : per_step;
+    if (global % per_step != 0)
+        return fail("global_batch", "must be a multiple of train.micro_batch · dp (" + std::to_string(per_step) + ")");
+    out.microbatches = global / per_step;
+    const double m = static_cast<double>(out.microbatches);
+    if (!profile.ok) return fail("model", "the architecture is incomplete: the time model needs its layers");
+
+    const model_config& model = c.model;
+    const double b = static_cast<double>(c.train.micro_batch), s = static_cast<double>(c.train.seq_len);
+    const double h = static_cast<double>(model.hidden_size);
+    const double layers = static_cast<double>(model.num_hidden_layers);
+    const double stage_layers = std::ceil(layers / pp);  // the slowest stage holds ⌈L/pp⌉ layers and the logits
+    const double tokens_mb = b * s / cp;                  // tokens one GPU sees per micro-batch
+    const forward_flops& f = profile.flops;
+
+    // Compute of one micro-batch on the slowest stage: every weight GEMM at its shape on this GPU
+    // (column- or row-split by tp; experts receive top-k/E of the ep group's tokens), forward once and
+    // backward twice (dgrad, wgrad); full recompute runs the forward again (Korthikanti et al. 2022, §5).
+    const double passes = 3 + (c.train.recompute == recompute_mode::full ? 1 : 0);
+    double gemm_forward = 0;
+    const double experts = static_cast<double>(model.num_experts), routed = static_cast<double>(model.experts_per_token);
+    for (const linear_module& lm : profile.linears) {
+        const double count = static_cast<double>(lm.count) / layers * stage_layers;  // matrices on this stage
+        if (lm.expert) {
+            const double local = count / ep;                                        // this GPU's experts
+            const double rows = tokens_mb * ep * routed / experts;                 // tokens per expert
+            gemm_forward += local * gemm_s(rows, static_cast<double>(lm.d_in), static_cast<double>(lm.d_out) / tp, gpu);
+        } else {
+            gemm_forward += count * gemm_s(tokens_mb, static_cast<double>(lm.d_in), static_cast<double>(lm.d_out) / tp, gpu);
+        }
+    }
+    gemm_forward += gemm_s(tokens_mb, h, static_cast<double>(model.vocab_size) / tp, gpu);  // logits, last stage
+    // Attention core (FlashAttention): causal FLOPs of this GPU's heads (split by tp) and sequence
+    // chunk (split by cp); selective recompute repeats it (Korthikanti et al. 2022, §4.3).
+    // Without FlashAttention the scores are batched GEMMs over the whole s × s matrix (the mask is
+    // applied afterwards), at the GEMM ceiling.
+    const bool flash = c.train.flash_attention;
+    const double core_flops = flash ? f.attention_core : f.model - f.linear;
+    const double attention_forward = core_flops * tokens_mb / tp * stage_layers / layers /
+                                     (gpu.dense_bf16_flops_per_s * (flash ? gpu.attention_efficiency : gpu.gemm_efficiency));
+    const double attention_passes = 3 + (c.train.recompute != recompute_mode::none ? 1 : 0);
+    // Elementwise kernels (norms, activation, dropout, residual adds, softmax) are memory-bound: each
+    // tensor a layer's forward pass keeps is written once and read once, bytes per GPU as Korthikanti
+    // et al. 2022 Table 2 counts them — sbh(10 + 24/t) (34sbh/t with sequence parallelism) plus the
+    // 5as²b/t of the scores without FlashAttention — and the backward pass moves twice as much.
+    const double a_heads = static_cast<double>(model.num_attention_heads);
+    const double sbh = tokens_mb * h;
+    double layer_bytes = c.parallel.sequence_parallel ? 34 * sbh / tp : sbh * (10 + 24 / tp);
+    if (!flash) layer_bytes += 5 * a_heads * (s / cp) * tokens_mb / tp;
+    const double elementwise_mb = passes * 2 * layer_bytes * stage_layers / gpu.hbm_bytes_per_s;
+    const double compute_mb = passes * gemm_forward + attention_passes * attention_forward + elementwise_mb;
+
+    // Placement (Megatron-LM's default rank order tp-cp-ep-dp-pp, megatron/core/parallel_state.py at
+    // the same commit): a group whose span fits gpus_per_node stays inside a node.
+    const double node = static_cast<double>(p.gpus_per_node);
+    const auto link = [&](double span) { return span <= node ? gpu.intra_node_bytes_per_s : gpu.inter_node_bytes_per_s; };
+    const auto alpha = [&](double span) { return span <= node ? gpu.intra_node_latency_s : gpu.inter_node_latency_s; };
+
+    // Tensor parallelism: per layer two all-reduces of the b·s·h activations forward and two backward
+    // (Shoeybi et al. 2019, §3), two more with full recompute; sequence parallelism replaces each by a
+    // reduce-scatter and an all-gather of the same volume (Korthikanti et al. 2022, §4.2.2). Not overlapped.
+    const double tp_collectives = 4 + (c.train.recompute == recompute_mode::full ? 2 : 0);
+    const double tp_mb = stage_layers * tp_collectives * all_reduce_s(tokens_mb * h * bf16_bytes, tp, link(tp), alpha(tp));
+    // Expert parallelism: dispatch and combine all-to-alls forward and backward (4 per MoE layer) of the
+    // top-k copies of each token (Lepikhin et al. 2020, GShard §2.2).
+    const double ep_mb = ep > 1 ? profile.moe_layers / layers * stage_layers * 4 *
+                                      all_to_all_s(tokens_mb * routed * h * bf16_bytes, ep, link(tp * cp * ep), alpha(tp * cp * ep))
+                                : 0;
+    // Context parallelism: ring attention passes each rank's K and V around the ring (cp − 1 steps forward,
+    // twice that backward), overlapped with the attention blocks (Liu et al. 2023, Ring Attention §3).
+    const double kv_bytes = 2 * tokens_mb * static_cast<double>(resolved_kv_heads(model)) * static_cast<double>(resolved_head_dim(model)) * bf16_bytes / tp;
+    const double cp_busy = cp > 1 ? stage_layers * 3 * (cp - 1) * (kv_bytes / link(tp * cp) + alpha(tp * cp)) : 0;
+    const double cp_mb = std::max(0.0, cp_busy - attention_passes * attention_forward);
+
+    const double per_mb = compute_mb + tp_mb + ep_mb + cp_mb;
+    // Pipeline: the bubble (p − 1)/(v · m) of the ideal time (Narayanan et al. 2021, §2.2.1–2.2.2), and one
+    // activation send forward and one gradient send backward per micro-batch and model chunk.
+    const double bubble = (pp - 1) / (v * m) * m * per_mb;
+    const double span_pp = tp * cp * dp * pp;
+    const double p2p = pp > 1 ? 2 * m * v * (tokens_mb * h * bf16_bytes / tp / link(span_pp) + alpha(span_pp)) : 0;
+
+    // Data parallelism: gradients of this GPU's parameters reduced over dp (an all-reduce; ZeRO 1–2 a
+    // reduce-scatter plus the parameter all-gather, the same volume; ZeRO-3 one more all-gather, 1.5×:
+    // Rajbhandari et al. 2020, §7). Overlap: the reduction hides behind the last micro-batch's backward
+    // pass (Megatron-LM --overlap-grad-reduce); ZeRO-3's gathers behind each micro-batch's compute.
+    const double local_params = (profile.total_params - profile.expert_params) / (tp * pp) + profile.expert_params / (ep * tp * pp);
+    const double grad_bytes = static_cast<double>(dtype_bits(c.train.grad_dtype)) / 8;
+    const double span_dp = tp * cp * dp;
+    const double dp_reduce = all_reduce_s(local_params * grad_bytes, dp, link(span_dp), alpha(span_dp));
+    const double backward_mb = per_mb * 2 / passes;
+    double dp_exposed = options.overlap_grad_reduce ? std::max(0.0, dp_reduce - backward_mb) : dp_reduce;
+    double gather_busy = 0;
+    if (p.zero_stage >= 3) {
+        gather_busy = m * all_reduce_s(local_params * bf16_bytes, dp, link(span_dp), alpha(span_dp));  // AG fwd + AG bwd
+        dp_exposed += options.overlap_param_gather ? std::max(0.0, gather_busy - m * per_mb) : gather_busy;
+    }
+    // Optimizer: Adam reads and writes the fp32 master weight and two moments (24 B), reads the gradient
+    // and writes the bf16 weight, per parameter of this GPU's shard: bound by HBM bandwidth.
+    const double shard = p.zero_stage >= 1 ? local_params / dp : local_params;
+    const double optimizer = shard * (24 + grad_bytes + bf16_bytes) / gpu.hbm_bytes_per_s;
+
+    const auto row = [&out](std::string_view name, double seconds, double busy, std::string_view how) {
+        out.terms.push_back({name, seconds, busy, how});
+    };
+    row("compute", m * compute_mb, m * compute_mb,
+        "m × (GEMMs by roofline, 3 passes + 1 with full recompute; attention; memory-bound elementwise kernels) on the slowest stage");
+    row("tp_comm", m * tp_mb, m * tp_mb, "ring all-reduce (or RS + AG with sequence parallelism) of b·s·h, 4 per layer (+2 full recompute)");
+    row("ep_comm", m * ep_mb, m * ep_mb, "dispatch + combine all-to-all of top-k token copies, forward and backward");
+    row("cp_comm", m * cp_mb, m * cp_busy, "ring attention K/V passes, exposed beyond the attention compute");
+    row("pp_bubble", bubble, bubble, "(p − 1)/(v · m) of the ideal time (Narayanan et al. 2021, §2.2)");
+    row("pp_p2p", p2p, p2p, "one activation and one gradient send per micro-batch and model chunk");
+    row("dp_comm", dp_exposed, dp_reduce + gather_busy, "gradient reduction over dp beyond the last backward pass; ZeRO-3 gathers beyond compute");
+    row("optimizer", optimizer, optimizer, "Adam update of this GPU's shard, HBM-bound");
+    for (const step_term& t : out.terms) out.step_s += t.seconds;
+    const step_term* largest = &out.terms.front();
+    for (const step_term& t : out.terms)
+        if (t.seconds > largest->seconds) largest = &t;
+    out.bottleneck = largest->name;
+    const double tokens = static_cast<double>(global) * s;
+    const double gpus = static_cast<double>(p.gpus);
+    out.model_flops_per_step = 3 * f.model * tokens;
+    const double executed_per_token = 3 * f.executed + (c.train.recompute == recompute_mode::full ? f.executed
+                                                        : c.train.recompute == recompute_mode::selective ? f.attention_core : 0);
+    out.hardware_flops_per_step = executed_per_token * tokens;
+    out.tokens_per_s_per_gpu = tokens / out.step_s / gpus;
+    out.mfu = out.model_flops_per_step / (out.step_s * gpus * gpu.dense_bf16_flops_per_s);
+    return out;
+}
+
+}  // namespace memplan

@@ -1,0 +1,164 @@
+// The step-time model (core/src/search/step_time.cpp): model FLOPs agree with Megatron-LM's
+// num_floating_point_operations, the terms add up, and the published Megatron-LM runs (Narayanan et
+// al. 2021, Table 1: tests/data/throughput/) are reproduced within the stated goals.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "memplan/io/gpus.hpp"
+#include "memplan/io/json.hpp"
+#include "memplan/search/step_time.hpp"
+
+using namespace memplan;
+
+namespace {
+estimate_config parsed(const std::string& text) {
+    const auto c = parse_config(text);
+    REQUIRE(c.ok());
+    return c.value;
+}
+
+gpu_perf h100() {
+    const gpu_entry* g = find_gpu("h100-sxm-80gb");
+    REQUIRE(g != nullptr);
+    REQUIRE(g->perf.ok());
+    return g->perf;
+}
+}  // namespace
+
+TEST_CASE("model FLOPs are Megatron-LM's num_floating_point_operations for Llama 3 8B", "[step_time][flops]") {
+    // megatron/training/training.py at 86df799dc4c78e4bd7fbae972b3ee743e8b14f02:
+    // 12 B s L h² ((1 + g/a + s/h) · (a d / h) + (f/h) · 3/2 + V / (2 L h)), SwiGLU, GQA.
+    const estimate_config c = parsed(R"({"model": {"preset": "llama-3-8b"}, "parallel": {"gpus": 8},
+        "train": {"seq_len": 8192, "micro_batch": 1}})");
+    const double B = 8, s = 8192, L = 32, h = 4096, a = 32, g = 8, d = 128, f = 14336, V = 128256;
+    const double megatron = 12 * B * s * L * h * h * ((1 + g / a + s / h) * (a * d / h) + (f / h) * 1.5 + V / (2 * L * h));
+    const step_time_result t = step_time(c, h100(), step_options{});
+    REQUIRE(t.errors.empty());
+    CHECK(t.model_flops_per_step == Approx(megatron).epsilon(1e-12));
+    // Executed FLOPs halve the causal attention: (s + 1)/2 keys instead of s; no recompute here.
+    const forward_flops f1 = forward_flops_per_token(c.model, 8192);
+    CHECK(f1.model - f1.executed == Approx(4 * a * d * L * (s - (s + 1) / 2)).epsilon(1e-12));
+    CHECK(t.hardware_flops_per_step == Approx(3 * f1.executed * B * s).epsilon(1e-12));
+}
+
+TEST_CASE("step-time terms add up; the bottleneck is the largest; recompute costs a forward", "[step_time]") {
+    estimate_config c = parsed(R"({"model": {"preset": "llama-3-70b"}, "parallel": {"gpus": 64, "tp": 8, "pp": 4},
+        "train": {"seq_len": 4096, "micro_batch": 1}})");
+    step_options o;
+    o.global_batch_sequences = 128;
+    const step_time_result none = step_time(c, h100(), o);
+    REQUIRE(none.errors.empty());
+    CHECK(none.microbatches == 64);  // 128 / (1 · dp 2)
+    double sum = 0;
+    const step_term* largest = &none.terms.front();
+    for (const step_term& t : none.terms) {
+        CAPTURE(t.name);
+        CHECK(t.seconds >= 0);
+        CHECK(t.seconds <= t.busy_seconds + 1e-12);
+        sum += t.seconds;
+        if (t.seconds > largest->seconds) largest = &t;
+    }
+    CHECK(sum == Approx(none.step_s));
+    CHECK(none.bottleneck == largest->name);
+    CHECK(none.tokens_per_s_per_gpu == Approx(128.0 * 4096 / none.step_s / 64));
+    CHECK(none.mfu > 0);
+    CHECK(none.mfu < 1);
+    // The bubble is (p − 1)/(v · m) of the ideal time (Narayanan et al. 2021, §2.2).
+    const auto term = [](const step_time_result& r, const char* name) {
+        for (const step_term& t : r.terms)
+            if (t.name == name) return t.seconds;
+        return -1.0;
+    };
+    const double ideal = term(none, "compute") + term(none, "tp_comm");
+    CHECK(term(none, "pp_bubble") == Approx(3.0 / 64 * ideal));
+    c.parallel.virtual_stages = 2;  // interleaved: half the bubble
+    CHECK(term(step_time(c, h100(), o), "pp_bubble") == Approx(term(none, "pp_bubble") / 2));
+    c.parallel.virtual_stages = 1;
+    c.train.recompute = recompute_mode::full;
+    const step_time_result full = step_time(c, h100(), o);
+    // Full recompute runs every forward GEMM and attention again: 4 passes instead of 3.
+    CHECK(term(full, "compute") == Approx(term(none, "compute") * 4 / 3));
+    CHECK(full.model_flops_per_step == Approx(none.model_flops_per_step));  // the model convention ignores recompute
+    CHECK(full.mfu < none.mfu);
+}
+
+TEST_CASE("bad step-time input is refused naming the field", "[step_time][errors]") {
+    estimate_config c = parsed(R"({"model": {"preset": "llama-3-8b"}, "parallel": {"gpus": 8}, "train": {"micro_batch": 2}})");
+    step_options o;
+    o.global_batch_sequences = 20;  // not a multiple of 2 · 8
+    const step_time_result r = step_time(c, h100(), o);
+    REQUIRE(r.errors.size() == 1);
+    CHECK(r.errors[0].field == "global_batch");
+    gpu_perf slow = h100();
+    slow.gemm_efficiency = 1.5;
+    CHECK(step_time(c, slow, step_options{}).errors.at(0).field == "gpu.gemm_efficiency");
+    CHECK(step_time(c, gpu_perf{}, step_options{}).errors.at(0).field == "gpu.perf");
+    c.mode = run_mode::infer;
+    CHECK(step_time(c, h100(), step_options{}).errors.at(0).field == "mode");
+}
+
+TEST_CASE("Narayanan et al. 2021 Table 1: step time within ±15 % of every run, median within ±7 %", "[step_time][validation]") {
+    std::ifstream in(std::string(MEMPLAN_DATA_DIR) + "/throughput/narayanan2021_table1.json");
+    REQUIRE(in.good());
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    std::vector<double> errors;
+    for (const auto& k : doc["cases"]) {
+        const std::string name = k["name"];
+        CAPTURE(name);
+        const estimate_config c = parsed(k["config"].dump());
+        const gpu_entry* g = find_gpu(k["gpu"].get<std::string>());
+        REQUIRE(g != nullptr);
+        step_options o;
+        o.global_batch_sequences = k["global_batch"];
+        o.overlap_grad_reduce = k.value("overlap_grad_reduce", true);
+        const step_time_result t = step_time(c, g->perf, o);
+        REQUIRE(t.errors.empty());
+        // The paper's Eq. 3: F = 96 B s l h² (1 + s/(6h) + V/(16 l h)); measured step = F / (GPUs · achieved).
+        const double B = k["global_batch"], s = 2048, V = 51200;
+        const double l = k["config"]["model"]["num_hidden_layers"], h = k["config"]["model"]["hidden_size"];
+        const double F = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
+        const double measured = F / (k["gpus"].get<double>() * k["published_tflops_per_gpu"].get<double>() * 1e12);
+        const double error = t.step_s / measured - 1;
+        CAPTURE(t.step_s, measured, error, t.bottleneck);
+        CHECK(std::fabs(error) <= 0.15);
+        errors.push_back(error);
+    }
+    REQUIRE(errors.size() == 10);
+    std::vector<double> magnitudes;
+    for (const double e : errors) magnitudes.push_back(std::fabs(e));
+    std::sort(magnitudes.begin(), magnitudes.end());
+    const double median = (magnitudes[4] + magnitudes[5]) / 2;
+    CAPTURE(median);
+    CHECK(median <= 0.07);
+}
+
+TEST_CASE("MoE: routed experts count top-k of E, as Megatron-LM's num_experts_routed_to", "[step_time][flops]") {
+    // Mixtral 8x7B: 32 layers, h 4096, 32 heads, 8 KV heads, expert FFN 14336, top-2 of 8, V 32000.
+    // Megatron-LM (same commit): 12 B s L h² ((1 + g/a + s/h)(a d/h) + (f/h) · k · 3/2 + V/(2 L h)); the
+    // router's small h × E GEMM is left out by both.
+    const estimate_config c = parsed(R"({"model": {"preset": "mixtral-8x7b"}, "parallel": {"gpus": 8}, "train": {"seq_len": 4096}})");
+    const double s = 4096, L = 32, h = 4096, a = 32, g = 8, d = 128, f = 14336, k = 2, V = 32000;
+    const double megatron = 12 * s * L * h * h * ((1 + g / a + s / h) * (a * d / h) + (f / h) * k * 1.5 + V / (2 * L * h));
+    const step_time_result t = step_time(c, h100(), step_options{});
+    REQUIRE(t.errors.empty());
+    CHECK(t.model_flops_per_step / 8 == Approx(megatron).epsilon(1e-12));
+}
+
+TEST_CASE("sliding windows bound the executed attention: Σ min(i, w) / s keys per query", "[step_time][flops]") {
+    estimate_config c = parsed(R"({"model": {"preset": "llama-3-8b"}, "train": {"seq_len": 8192}})");
+    const forward_flops full = forward_flops_per_token(c.model, 8192);
+    c.model.sliding_window = 4096;  // every layer slides (sliding_window_layers 0)
+    const forward_flops window = forward_flops_per_token(c.model, 8192);
+    const double s = 8192, w = 4096, per_key = 4 * 32 * 128 * 32;  // 4 a d per key, 32 layers
+    CHECK(window.model == Approx(full.model));  // the model convention ignores windows (as Megatron-LM)
+    CHECK(window.attention_core == Approx(per_key * (w - w * (w - 1) / (2 * s))).epsilon(1e-12));
+    CHECK(full.attention_core == Approx(per_key * (s + 1) / 2).epsilon(1e-12));
+}
