@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Validates memplan's phases of a training step (details.phases) against the bytes a real step holds.
+
+A small Llama-shaped causal LM (blocks.LlamaBlock: embedding, blocks, final RMSNorm, untied lm_head, fp32
+cross-entropy) runs two training steps on the CPU with Debian's torch (/usr/bin/python3). A live-tensor
+tracker (a TorchDispatchMode that records every output storage and follows it with a C++ weak reference,
+torch.multiprocessing.reductions.StorageWeakRef) gives the bytes alive after every operation of the second
+step: its model states before forward, the end of forward, the peak of the loss's backward (up to the
+gradient of the logits), and the peak of the optimizer step. Each measured figure must equal memplan's
+under a named relation below; any other difference is a failure.
+
+The model runs in fp32 (weights, gradients, Adam states, activations): memplan is asked for fp32 weights
+and gradients, whose model states and optimizer temporaries then compare byte for byte. Activations of
+the layers themselves are checked tensor by tensor by validate_activations.py; here only the phases'
+increments that do not depend on them are compared, and the layers' backward is reported, not matched.
+
+Exit status: 0 all explained; 1 an unexplained difference; 77 torch cannot be imported (skipped).
+Usage: validate_phases.py --memplan build/dev/memplan
+"""
+import argparse
+import json
+import subprocess
+import sys
+import os
+
+try:
+    import torch
+    from torch.utils._python_dispatch import TorchDispatchMode
+    from torch.multiprocessing.reductions import StorageWeakRef
+except ImportError:  # ctest SKIP_RETURN_CODE: only when torch itself is missing
+    print("validate_phases: torch (with TorchDispatchMode) cannot be imported by %s; skipped" % sys.executable)
+    sys.exit(77)
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import blocks  # noqa: E402
+import torch.nn as nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+F32 = 4
+
+
+class LiveBytes(TorchDispatchMode):
+    """Bytes of every storage an operation has produced and that is still alive, after each operation;
+    `peak` is the largest since the last reset. Storages that existed before the mode (parameters, the
+    optimizer's states) are counted through `adopt`."""
+
+    def __init__(self):
+        super().__init__()
+        self.refs = {}  # storage address -> (weak reference, bytes)
+        self.peak = 0
+
+    def _add(self, t):
+        # 0-dim tensors (AdamW's step counters, the loss, wrapped Python numbers) are not tracked: scalars,
+        # neither model states nor activations.
+        if isinstance(t, torch.Tensor) and t.device.type == "cpu" and t.dim() > 0:
+            s = t.storage()
+            ptr = s.data_ptr()
+            if ptr not in self.refs or self.refs[ptr][0].expired():
+                self.refs[ptr] = (StorageWeakRef(s), s.size() * t.element_size())
+
+    def adopt(self, tensors):
+        for t in tensors:
+            self._add(t)
+
+    def live(self):
+        for ptr in [p for p, (ref, _) in self.refs.items() if ref.expired()]:
+            del self.refs[ptr]
+        return sum(n for _, n in self.refs.values())
+
+    def reset_peak(self):
+        self.peak = self.live()
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        if func.namespace == "profiler":  # Optimizer.step's record_function handle: bookkeeping, not data
+            return out
+        for t in out if isinstance(out, (tuple, list)) else [out]:
+            self._add(t)
+        self.peak = max(self.peak, self.live())
+        return out
+
+
+class TinyLlama(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.embed = nn.Embedding(c["vocab"], c["hidden"])
+        self.layers = nn.ModuleList(
+            blocks.LlamaBlock(c["hidden"], c["heads"], c["kv_heads"], c["head_dim"], c["ffn"]) for _ in range(c["layers"]))
+        self.norm = blocks.LlamaRMSNorm(c["hidden"])
+        self.lm_head = nn.Linear(c["hidden"], c["vocab"], bias=False)
+
+    def forward(self, ids, mask, cos, sin, recompute):
+        x = self.embed(ids)
+        for layer in self.layers:
+            if recompute:
+                x = torch.utils.checkpoint.checkpoint(layer, x, mask, cos, sin, use_reentrant=True)
+            else:
+                x = layer(x, mask, cos, sin)
+        return self.lm_head(self.norm(x))
+
+
+def measure(c, recompute):
+    torch.manual_seed(0)
+    model = TinyLlama(c)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3, foreach=True)
+    ids = torch.randint(0, c["vocab"], (c["batch"], c["seq"]))
+    mask = blocks.causal_mask(c["seq"], torch.float32)
+    cos, sin = blocks.rotary_tables(c["batch"], c["seq"], c["head_dim"], torch.float32)
+    out = {}
+
+    def step(tracker):
+        logits = model(ids, mask, cos, sin, recompute)
+        loss = F.cross_entropy(logits.float().view(-1, c["vocab"]), ids.view(-1))
+        if tracker:
+            out["forward_end"] = tracker.live()
+            tracker.reset_peak()
+            marks = {}
+
+            def mark(grad):
+                marks.setdefault("loss", tracker.peak)
+
+            logits.register_hook(mark)
+        loss.backward()
+        del logits, loss
+        if tracker:
+            out["loss_backward"] = marks["loss"]
+            out["backward_peak"] = tracker.peak
+            out["before_step"] = tracker.live()
+            tracker.reset_peak()
+        opt.step()
+        if tracker:
+            out["optimizer_step"] = tracker.peak
+        opt.zero_grad(set_to_none=False)  # gradient buffers kept between steps, as memplan counts them
+
+    step(None)  # the first step creates the gradients and Adam's states
+    with LiveBytes() as tracker:
+        tracker.adopt(list(model.parameters()) + [p.grad for p in model.parameters()])
+        tracker.adopt(t for s in opt.state.values() for t in s.values() if isinstance(t, torch.Tensor))
+        tracker.adopt([ids, mask, cos, sin])
+        out["states"] = tracker.live()
+        tracker.reset_peak()
+        step(tracker)
+    out["param_tensors"] = len(list(model.parameters()))
+    out["params"] = sum(p.numel() for p in model.parameters())
+    return out
+
+
+def memplan_phases(exe, c, recompute):
+    config = {
+        "model": {"num_hidden_layers": c["layers"], "hidden_size": c["hidden"], "num_attention_heads": c["heads"],
+                  "num_key_value_heads": c["kv_heads"], "head_dim": c["head_dim"], "intermediate_size": c["ffn"],
+                  "vocab_size": c["vocab"], "tie_word_embeddings": False, "norm": "rmsnorm", "mlp": "gated",
+                  "qkv_bias": False, "attention_out_bias": False, "mlp_bias": False, "dropout": False},
+        "train": {"seq_len": c["seq"], "micro_batch": c["batch"], "weight_dtype": "fp32", "grad_dtype": "fp32",
+                  "recompute": "full" if recompute else "none", "flash_attention": False},
+    }
+    run = subprocess.run([exe, "estimate", "--config", "-"], input=json.dumps(config), capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit("validate_phases: memplan failed: " + run.stderr)
+    r = json.loads(run.stdout)
+    return r["per_gpu"], r["details"]["phases"], r["params"]
+
+
+# Relations between a measured CPU increment M and memplan's figure P; each gives the exact expected M.
+RELATIONS = {
+    "states": "model states: fp32 weights, gradients and AdamW's two moments, memplan's weights + gradients + "
+              "optimizer_states (AdamW's 0-dim step counters are scalars, not tracked), plus the step's token ids, "
+              "mask and rotary tables (inputs, not model states): M = P + inputs",
+    "loss": "the loss's backward up to the logits' gradient: nll_loss's gradient of the log-probabilities and "
+            "log_softmax's of its input, alive at once, fp32 (memplan: 2 · 4 · s·b·V): M = P",
+    "optimizer-1.13": "foreach AdamW in torch 1.13 keeps two parameter-sized fp32 lists at once "
+                      "(exp_avg_sq_sqrt and denom = _foreach_add(exp_avg_sq_sqrt, eps)); PyTorch ≥ 2.1 adds eps in "
+                      "place and keeps one, which memplan counts: M = 2 · P",
+}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--memplan", required=True)
+    args = ap.parse_args()
+    c = dict(layers=2, hidden=64, heads=4, kv_heads=2, head_dim=16, ffn=172, vocab=512, seq=32, batch=2)
+    inputs = c["batch"] * c["seq"] * 8 + c["seq"] * c["seq"] * F32 + 2 * c["batch"] * c["seq"] * c["head_dim"] * F32
+    failures = 0
+    old = torch.__version__.startswith("1.")
+    for recompute in (False, True):
+        m = measure(c, recompute)
+        per_gpu, ph, params = memplan_phases(args.memplan, c, recompute)
+        p_states = per_gpu["weights"] + per_gpu["gradients"] + per_gpu["optimizer_states"]
+        rows = [
+            ("states", m["states"], p_states + inputs, "states"),
+            ("loss_backward - forward_end", m["loss_backward"] - m["forward_end"],
+             ph["loss_backward"] - ph["forward_end"], "loss"),
+            ("optimizer_step - before_step", m["optimizer_step"] - m["before_step"],
+             (2 if old else 1) * ph["optimizer_temp_bytes"], "optimizer-1.13" if old else "same"),
+        ]
+        print("recompute %s (params: measured %d, memplan %d)" % ("full" if recompute else "none", m["params"], params))
+        if m["params"] != params:
+            failures += 1
+        for name, measured, expected, rel in rows:
+            ok = measured == expected
+            failures += not ok
+            print("  %-30s measured %10d  expected %10d  %s  [%s]" % (name, measured, expected, "ok" if ok else "FAIL", rel))
+        print("  (reported, not matched) forward_end %d, backward peak %d, memplan layer_backward less misc %d"
+              % (m["forward_end"], m["backward_peak"], ph["layer_backward"] - per_gpu["misc"]))
+    for key, text in RELATIONS.items():
+        print("  [%s] %s" % (key, text))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
