@@ -6,7 +6,8 @@ cross-entropy) runs two training steps on the CPU with Debian's torch (/usr/bin/
 tracker (a TorchDispatchMode that records every output storage and follows it with a C++ weak reference,
 torch.multiprocessing.reductions.StorageWeakRef) gives the bytes alive after every operation of the second
 step: its model states before forward, the end of forward, the peak of the loss's backward (up to the
-gradient of the logits), and the peak of the optimizer step. Each measured figure must equal memplan's
+gradient of the logits), and the peak of the optimizer step, for full fine-tuning and for LoRA on a
+frozen base, recompute off and full. Each measured figure must equal memplan's
 under a named relation below; any other difference is a failure.
 
 The model runs in fp32 (weights, gradients, Adam states, activations): memplan is asked for fp32 weights
@@ -92,6 +93,8 @@ class TinyLlama(nn.Module):
 
     def forward(self, ids, mask, cos, sin, recompute):
         x = self.embed(ids)
+        if recompute and not x.requires_grad:  # transformers' enable_input_require_grads, for a frozen embedding
+            x.requires_grad_(True)
         for layer in self.layers:
             if recompute:
                 x = torch.utils.checkpoint.checkpoint(layer, x, mask, cos, sin, use_reentrant=True)
@@ -100,10 +103,19 @@ class TinyLlama(nn.Module):
         return self.lm_head(self.norm(x))
 
 
-def measure(c, recompute):
+LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+
+
+def measure(c, recompute, lora):
     torch.manual_seed(0)
     model = TinyLlama(c)
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-3, foreach=True)
+    if lora:  # PEFT-style: a frozen base (embeddings and lm_head too) with rank-r adapters on every linear
+        for p in model.parameters():
+            p.requires_grad_(False)
+        for layer in model.layers:
+            blocks.adapt(layer, LORA_TARGETS, lora, 0.0, quantized=False)
+    trainable = [p for p in model.parameters() if p.requires_grad]
+    opt = torch.optim.AdamW(trainable, lr=1e-3, foreach=True)
     ids = torch.randint(0, c["vocab"], (c["batch"], c["seq"]))
     mask = blocks.causal_mask(c["seq"], torch.float32)
     cos, sin = blocks.rotary_tables(c["batch"], c["seq"], c["head_dim"], torch.float32)
@@ -135,18 +147,18 @@ def measure(c, recompute):
 
     step(None)  # the first step creates the gradients and Adam's states
     with LiveBytes() as tracker:
-        tracker.adopt(list(model.parameters()) + [p.grad for p in model.parameters()])
+        tracker.adopt(list(model.parameters()) + [p.grad for p in trainable])
         tracker.adopt(t for s in opt.state.values() for t in s.values() if isinstance(t, torch.Tensor))
         tracker.adopt([ids, mask, cos, sin])
         out["states"] = tracker.live()
         tracker.reset_peak()
         step(tracker)
-    out["param_tensors"] = len(list(model.parameters()))
     out["params"] = sum(p.numel() for p in model.parameters())
+    out["trainable"] = sum(p.numel() for p in trainable)
     return out
 
 
-def memplan_phases(exe, c, recompute):
+def memplan_phases(exe, c, recompute, lora):
     config = {
         "model": {"num_hidden_layers": c["layers"], "hidden_size": c["hidden"], "num_attention_heads": c["heads"],
                   "num_key_value_heads": c["kv_heads"], "head_dim": c["head_dim"], "intermediate_size": c["ffn"],
@@ -155,11 +167,14 @@ def memplan_phases(exe, c, recompute):
         "train": {"seq_len": c["seq"], "micro_batch": c["batch"], "weight_dtype": "fp32", "grad_dtype": "fp32",
                   "recompute": "full" if recompute else "none", "flash_attention": False},
     }
+    if lora:
+        config["train"].update({"adapter_type": "lora", "adapter_rank": lora, "adapter_targets": "all-linear",
+                                "adapter_dtype": "fp32", "base_dtype": "fp32"})
     run = subprocess.run([exe, "estimate", "--config", "-"], input=json.dumps(config), capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit("validate_phases: memplan failed: " + run.stderr)
     r = json.loads(run.stdout)
-    return r["per_gpu"], r["details"]["phases"], r["params"]
+    return r["per_gpu"], r["details"]["phases"], r["params"], r["details"]["params_trainable"]
 
 
 # Relations between a measured CPU increment M and memplan's figure P; each gives the exact expected M.
@@ -183,9 +198,9 @@ def main():
     inputs = c["batch"] * c["seq"] * 8 + c["seq"] * c["seq"] * F32 + 2 * c["batch"] * c["seq"] * c["head_dim"] * F32
     failures = 0
     old = torch.__version__.startswith("1.")
-    for recompute in (False, True):
-        m = measure(c, recompute)
-        per_gpu, ph, params = memplan_phases(args.memplan, c, recompute)
+    for recompute, lora in ((False, 0), (True, 0), (False, 8), (True, 8)):
+        m = measure(c, recompute, lora)
+        per_gpu, ph, params, trainable = memplan_phases(args.memplan, c, recompute, lora)
         p_states = per_gpu["weights"] + per_gpu["gradients"] + per_gpu["optimizer_states"]
         rows = [
             ("states", m["states"], p_states + inputs, "states"),
@@ -194,8 +209,11 @@ def main():
             ("optimizer_step - before_step", m["optimizer_step"] - m["before_step"],
              (2 if old else 1) * ph["optimizer_temp_bytes"], "optimizer-1.13" if old else "same"),
         ]
-        print("recompute %s (params: measured %d, memplan %d)" % ("full" if recompute else "none", m["params"], params))
-        if m["params"] != params:
+        print("%s, recompute %s (base params: measured %d, memplan %d; trainable: measured %d, memplan %d)"
+              % ("LoRA r%d" % lora if lora else "full fine-tuning", "full" if recompute else "none",
+                 m["params"] - (m["trainable"] if lora else 0), params,
+                 m["trainable"], trainable))
+        if m["params"] - (m["trainable"] if lora else 0) != params or m["trainable"] != trainable:
             failures += 1
         for name, measured, expected, rel in rows:
             ok = measured == expected
