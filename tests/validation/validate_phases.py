@@ -158,23 +158,56 @@ def measure(c, recompute, lora):
     return out
 
 
-def memplan_phases(exe, c, recompute, lora):
+def memplan_config(c, recompute, lora, dtype="fp32", quantized=False):
+    """memplan's configuration of the same run: the model's shape, its dtypes (AdamW's states take the
+    parameters' dtype), recompute, and LoRA on every linear of a frozen base."""
     config = {
         "model": {"num_hidden_layers": c["layers"], "hidden_size": c["hidden"], "num_attention_heads": c["heads"],
                   "num_key_value_heads": c["kv_heads"], "head_dim": c["head_dim"], "intermediate_size": c["ffn"],
                   "vocab_size": c["vocab"], "tie_word_embeddings": False, "norm": "rmsnorm", "mlp": "gated",
                   "qkv_bias": False, "attention_out_bias": False, "mlp_bias": False, "dropout": False},
-        "train": {"seq_len": c["seq"], "micro_batch": c["batch"], "weight_dtype": "fp32", "grad_dtype": "fp32",
+        "train": {"seq_len": c["seq"], "micro_batch": c["batch"], "weight_dtype": dtype, "grad_dtype": dtype,
+                  "master_weights": False, "optimizer_state_dtype": dtype,
                   "recompute": "full" if recompute else "none", "flash_attention": False},
     }
     if lora:
         config["train"].update({"adapter_type": "lora", "adapter_rank": lora, "adapter_targets": "all-linear",
-                                "adapter_dtype": "fp32", "base_dtype": "fp32"})
+                                "adapter_dtype": dtype, "base_dtype": "nf4" if quantized else dtype})
+    return config
+
+
+def estimate(exe, config):
     run = subprocess.run([exe, "estimate", "--config", "-"], input=json.dumps(config), capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit("validate_phases: memplan failed: " + run.stderr)
-    r = json.loads(run.stdout)
+    return json.loads(run.stdout)
+
+
+def memplan_phases(exe, c, recompute, lora):
+    r = estimate(exe, memplan_config(c, recompute, lora))
     return r["per_gpu"], r["details"]["phases"], r["params"], r["details"]["params_trainable"]
+
+
+def gpu_table(exe, path):
+    """Signed errors of memplan's phases against bench/gpu/measure_peaks.py's measurements (allocated against
+    allocated; misc, the CUDA context, is outside PyTorch's allocator and left out). Reported, not required."""
+    with open(path) as f:
+        data = json.load(f)
+    print("GPU measurements: %s, torch %s (%s)" % (data["device"], data["torch"], path))
+    for case in data["cases"]:
+        if not case["measured"]:
+            print("  %-62s %s" % (case["name"], case["error"]))
+            continue
+        r = estimate(exe, case["memplan_config"])
+        ph, misc = r["details"]["phases"], r["per_gpu"]["misc"]
+        cells = []
+        for key, phase in (("forward", "forward_end"), ("loss_backward", "loss_backward"),
+                           ("layer_backward", "layer_backward"), ("optimizer_step", "optimizer_step")):
+            measured = case["measured"][key]["allocated"]
+            cells.append("%s %+.1f%%" % (phase, 100.0 * (ph[phase] - misc - measured) / measured))
+        print("  %-62s %s" % (case["name"], ", ".join(cells)))
+
+
 
 
 # Relations between a measured CPU increment M and memplan's figure P; each gives the exact expected M.
@@ -193,6 +226,9 @@ RELATIONS = {
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--memplan", required=True)
+    ap.add_argument("--gpu-results", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data",
+                                                          "measured", "gpu-peaks.json"),
+                    help="bench/gpu/measure_peaks.py's output; its table is printed when the file exists")
     args = ap.parse_args()
     c = dict(layers=2, hidden=64, heads=4, kv_heads=2, head_dim=16, ffn=172, vocab=512, seq=32, batch=2)
     inputs = c["batch"] * c["seq"] * 8 + c["seq"] * c["seq"] * F32 + 2 * c["batch"] * c["seq"] * c["head_dim"] * F32
@@ -223,6 +259,8 @@ def main():
               % (m["forward_end"], m["backward_peak"], ph["layer_backward"] - per_gpu["misc"]))
     for key, text in RELATIONS.items():
         print("  [%s] %s" % (key, text))
+    if os.path.exists(args.gpu_results):
+        gpu_table(args.memplan, args.gpu_results)
     sys.exit(1 if failures else 0)
 
 
