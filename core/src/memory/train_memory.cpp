@@ -264,9 +264,10 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
         // gradient of its input are alive at once beside the saved log-probabilities, 4 bytes each, one chunk
         // at a time when chunked (PyTorch tools/autograd/derivatives.yaml: nll_loss_backward and
         // _log_softmax_backward_data return tensors of their input's shape and dtype); the cast back to the
-        // 2-byte activation dtype follows once the fp32 pair is freed, except that chunks' bf16 gradients
-        // add up to the whole logits' (2 bytes each) while the last chunk's fp32 pair is alive.
-        r.logits_grad = 2 * ceil_div(4 * logit_elements, t.loss_chunks) + (t.loss_chunks > 1 ? 2 * logit_elements : 0);
+        // 2-byte activation dtype follows once the fp32 gradient of the log-probabilities is freed (6 bytes
+        // against 8); a chunked loss (torchtune's output projection chunk by chunk) sends each chunk's
+        // gradient into that chunk's projection backward, so one chunk's pair is alive at a time.
+        r.logits_grad = 2 * ceil_div(4 * logit_elements, t.loss_chunks);
     }
     return r;
 }
