@@ -7,7 +7,7 @@ tracker (a TorchDispatchMode that records every output storage and follows it wi
 torch.multiprocessing.reductions.StorageWeakRef) gives the bytes alive after every operation of the second
 step: its model states before forward, the end of forward, the peak of the loss's backward (up to the
 gradient of the logits), and the peak of the optimizer step, for full fine-tuning and for LoRA on a
-frozen base, recompute off and full. Each measured figure must equal memplan's
+frozen base, and for a Mixtral-shaped MoE variant (MoeMLP: 4 experts, top 2), recompute off and full. Each measured figure must equal memplan's
 under a named relation below; any other difference is a failure.
 
 The model runs in fp32 (weights, gradients, Adam states, activations): memplan is asked for fp32 weights
@@ -83,12 +83,63 @@ class LiveBytes(TorchDispatchMode):
         return out
 
 
+class MoeMLP(nn.Module):
+    """A Mixtral-style sparse MLP (transformers modeling_mixtral MixtralSparseMoeBlock): a bias-free router,
+    softmax over the experts, the top-k renormalised, each expert a SwiGLU MLP over the tokens routed to it."""
+
+    def __init__(self, hidden, experts, top_k, ffn):
+        super().__init__()
+        self.top_k = top_k
+        self.gate = nn.Linear(hidden, experts, bias=False)
+        self.experts = nn.ModuleList(
+            nn.ModuleDict({"w1": nn.Linear(hidden, ffn, bias=False), "w3": nn.Linear(hidden, ffn, bias=False),
+                           "w2": nn.Linear(ffn, hidden, bias=False)}) for _ in range(experts))
+
+    def forward(self, x):
+        flat = x.reshape(-1, x.shape[-1])
+        weights = F.softmax(self.gate(flat), dim=-1, dtype=torch.float32)
+        weights, chosen = torch.topk(weights, self.top_k, dim=-1)
+        weights = (weights / weights.sum(dim=-1, keepdim=True)).to(x.dtype)
+        out = torch.zeros_like(flat)
+        for e, expert in enumerate(self.experts):
+            token, slot = torch.where(chosen == e)
+            if token.numel() == 0:
+                continue
+            h = flat[token]
+            y = expert["w2"](F.silu(expert["w1"](h)) * expert["w3"](h)) * weights[token, slot, None]
+            out = out.index_add(0, token, y)
+        return out.reshape(x.shape)
+
+
+class MoeLlamaBlock(blocks.LlamaBlock):
+    """The Llama block with its MLP replaced by MoeMLP (the MLP's three projections removed)."""
+
+    def __init__(self, c):
+        super().__init__(c["hidden"], c["heads"], c["kv_heads"], c["head_dim"], c["ffn"])
+        del self.gate_proj, self.up_proj, self.down_proj
+        self.moe = MoeMLP(c["hidden"], c["experts"], c["top_k"], c["ffn"])
+
+    def forward(self, x, mask, cos, sin, selective=False):  # LlamaBlock.forward with the sparse MLP
+        b, s, _ = x.shape
+        a = self.input_layernorm(x)
+        q = self.q_proj(a).view(b, s, -1, self.head_dim).transpose(1, 2)
+        k = self.k_proj(a).view(b, s, -1, self.head_dim).transpose(1, 2)
+        v = self.v_proj(a).view(b, s, -1, self.head_dim).transpose(1, 2)
+        c, n = cos.unsqueeze(1), sin.unsqueeze(1)
+        q = (q * c) + (blocks.rotate_half(q) * n)
+        k = (k * c) + (blocks.rotate_half(k) * n)
+        o = self.core(q, k, v, mask).transpose(1, 2).contiguous().reshape(b, s, -1)
+        x = x + self.o_proj(o)
+        return x + self.moe(self.post_attention_layernorm(x))
+
+
 class TinyLlama(nn.Module):
     def __init__(self, c):
         super().__init__()
         self.embed = nn.Embedding(c["vocab"], c["hidden"])
         self.layers = nn.ModuleList(
-            blocks.LlamaBlock(c["hidden"], c["heads"], c["kv_heads"], c["head_dim"], c["ffn"]) for _ in range(c["layers"]))
+            (MoeLlamaBlock(c) if c.get("experts") else
+             blocks.LlamaBlock(c["hidden"], c["heads"], c["kv_heads"], c["head_dim"], c["ffn"])) for _ in range(c["layers"]))
         self.norm = blocks.LlamaRMSNorm(c["hidden"])
         self.lm_head = nn.Linear(c["hidden"], c["vocab"], bias=False)
 
@@ -171,6 +222,9 @@ def memplan_config(c, recompute, lora, dtype="fp32", quantized=False):
                   "master_weights": False, "optimizer_state_dtype": dtype,
                   "recompute": "full" if recompute else "none", "flash_attention": False},
     }
+    if c.get("experts"):
+        config["model"].update({"num_local_experts": c["experts"], "num_experts_per_tok": c["top_k"],
+                                "moe_intermediate_size": c["ffn"]})
     if lora:
         config["train"].update({"adapter_type": "lora", "adapter_rank": lora, "adapter_targets": "all-linear",
                                 "adapter_dtype": dtype, "base_dtype": "nf4" if quantized else dtype})
@@ -237,9 +291,10 @@ def main():
     inputs = c["batch"] * c["seq"] * 8 + c["seq"] * c["seq"] * F32 + 2 * c["batch"] * c["seq"] * c["head_dim"] * F32
     failures = 0
     old = torch.__version__.startswith("1.")
-    for recompute, lora in ((False, 0), (True, 0), (False, 8), (True, 8)):
-        m = measure(c, recompute, lora)
-        per_gpu, ph, params, trainable = memplan_phases(args.memplan, c, recompute, lora)
+    moe = dict(c, experts=4, top_k=2, ffn=96)  # Mixtral-shaped: 4 experts, 2 per token
+    for shape, recompute, lora in ((c, False, 0), (c, True, 0), (c, False, 8), (c, True, 8), (moe, False, 0), (moe, True, 0)):
+        m = measure(shape, recompute, lora)
+        per_gpu, ph, params, trainable = memplan_phases(args.memplan, shape, recompute, lora)
         p_states = per_gpu["weights"] + per_gpu["gradients"] + per_gpu["optimizer_states"]
         rows = [
             ("states", m["states"], p_states + inputs, "states"),
@@ -248,14 +303,16 @@ def main():
             ("optimizer_step - before_step", m["optimizer_step"] - m["before_step"],
              (2 if old else 1) * ph["optimizer_temp_bytes"], "optimizer-1.13" if old else "same"),
         ]
-        print("%s, recompute %s (base params: measured %d, memplan %d; trainable: measured %d, memplan %d)"
-              % ("LoRA r%d" % lora if lora else "full fine-tuning", "full" if recompute else "none",
+        print("%s%s, recompute %s (base params: measured %d, memplan %d; trainable: measured %d, memplan %d)"
+              % ("MoE " if shape.get("experts") else "", "LoRA r%d" % lora if lora else "full fine-tuning",
+                 "full" if recompute else "none",
                  m["params"] - (m["trainable"] if lora else 0), params,
                  m["trainable"], trainable))
         if m["params"] - (m["trainable"] if lora else 0) != params or m["trainable"] != trainable:
             failures += 1
-        setting = "%s, recompute %s" % ("LoRA r%d (frozen base)" % lora if lora else "full fine-tuning",
-                                        "full" if recompute else "none")
+        setting = "%s%s, recompute %s" % ("MoE (4 experts, top 2) " if shape.get("experts") else "",
+                                          "LoRA r%d (frozen base)" % lora if lora else "full fine-tuning",
+                                          "full" if recompute else "none")
         for name, measured, expected, rel in rows:
             ok = measured == expected
             table.append((setting, name, measured, expected, rel, ok))
@@ -283,8 +340,9 @@ def write_docs(c, table):
              "Generated by `tests/validation/validate_phases.py --write-docs` (run in CI by ctest as `validate_phases`).",
              "A Llama-shaped model (%d layers, h=%d, %d heads, %d KV heads of %d, ffn %d, vocabulary %d, untied) runs"
              % (c["layers"], c["hidden"], c["heads"], c["kv_heads"], c["head_dim"], c["ffn"], c["vocab"]),
-             "two training steps (s=%d, b=%d, fp32, AdamW foreach) on the CPU with Debian's torch %s; a live-tensor"
+             "two training steps (s=%d, b=%d, fp32, AdamW foreach) on the CPU with Debian's torch %s, dense and"
              % (c["seq"], c["batch"], torch.__version__),
+             "with a Mixtral-shaped sparse MLP (4 experts of ffn 96, top 2, a bias-free router); a live-tensor",
              "tracker (a `TorchDispatchMode` following every output storage with a weak reference) measures the",
              "second step's bytes by phase. Each row compares a measured figure with memplan's `details.phases`",
              "under a named relation, exactly. The layers' own activations are checked tensor by tensor above;",
