@@ -49,11 +49,15 @@ TEST_CASE("the explanations' text: per mode where the modes differ, once where t
     CHECK(train[3].source.rfind("Korthikanti et al. 2022", 0) == 0);
     CHECK(infer[1].formula == "Inference keeps no gradients.");
     // The rows shared by both modes read the same in each.
-    for (std::size_t i = 7; i < 10; ++i) {
+    for (std::size_t i = 7; i < 9; ++i) {
         CHECK(train[i].formula == infer[i].formula);
         CHECK(train[i].source == infer[i].source);
     }
     CHECK(train[9].label == "Total");
+    // Training's total says it is the steady-state sum and where the step's phases are.
+    CHECK(train[9].formula.find("steady-state sum") != std::string::npos);
+    CHECK(train[9].formula.find("details.phases") != std::string::npos);
+    CHECK(infer[9].formula.find("details.phases") == std::string::npos);
 }
 
 TEST_CASE("the CUDA context the misc row states is the core's default overhead", "[explanations][schema]") {

@@ -28,6 +28,39 @@ bool assign_checked(u128 value, const char* field, std::uint64_t& out, diagnosti
     return true;
 }
 
+/// The live bytes of each phase of the training step on the reported stage (memplan/memory/result.hpp
+/// step_phases). Derivation: every part of the stage counted where it is alive —
+///   forward end:    model states + buffers + kept activations + logits (with the loss's fp32 copy);
+///   loss backward:  the same + the logits' gradient;
+///   layer backward: model states + buffers + every kept activation (the layer being differentiated
+///                   still among them) + a recomputed layer's working set + its gradients in flight;
+///                   the logits and their gradient are freed once the loss's backward has run;
+///   optimizer step: model states + buffers + the update's temporaries; activations are freed.
+/// Gradient buffers are counted in every phase, as frameworks that keep them between steps allocate
+/// them (Megatron-LM's and DeepSpeed's contiguous gradient buffers). Live memory is linear in the share of
+/// layers already differentiated (activations freed, gradients complete), so its maximum over backward
+/// is at one of the two ends counted here.
+bool assign_phases(const parts128& s, std::uint64_t misc, step_phases& out, diagnostics& errors) {
+    const u128 states = s.weights + s.gradients + s.optimizer + s.communication + misc;
+    const u128 kept = s.activations - s.working_set;
+    const u128 values[] = {states + s.dequant + kept + s.logits,
+                           states + s.dequant + kept + s.logits + s.logits_grad,
+                           states + s.dequant + s.activations + s.layer_grads,
+                           states + s.optimizer_temp};
+    std::uint64_t* fields[] = {&out.forward_end_bytes, &out.loss_backward_bytes, &out.layer_backward_bytes,
+                               &out.optimizer_step_bytes};
+    for (std::size_t i = 0; i < 4; ++i) {
+        if (!assign_checked(values[i], "details.phases", *fields[i], errors)) return false;
+        if (i == 0 || *fields[i] > out.peak_bytes) {
+            out.peak_bytes = *fields[i];
+            out.peak = static_cast<step_phase>(i);
+        }
+    }
+    out.optimizer_temp_bytes = static_cast<std::uint64_t>(s.optimizer_temp);  // ≤ optimizer_step_bytes
+    out.present = true;
+    return true;
+}
+
 /// True when every decoder layer has the same parameters (then pipeline stages differ only in their
 /// layer count, the first stage's embeddings and the last stage's output layer and logits).
 bool uniform_layers(const param_breakdown& pb) {
@@ -180,6 +213,11 @@ estimate_result estimate_memory(const estimate_config& c, const estimate_options
         for (const auto& w : train ? counts.train_warnings : counts.infer_warnings) r.warnings.push_back(w);
     if (train) d.layer_activations = layer.tensors;
     detail::finetune_details(c, busiest, r);
+    if (train && !assign_phases(busiest, c.misc_bytes, d.phases, r.errors)) {
+        r.per_gpu = memory_breakdown{};
+        r.details = estimate_details{};
+        return r;
+    }
 
     if (c.gpu_memory_bytes != 0) {
         r.has_capacity = true;
@@ -187,6 +225,13 @@ estimate_result estimate_memory(const estimate_config& c, const estimate_options
         r.fits = b.total <= c.gpu_memory_bytes;
         r.headroom_bytes = r.fits ? c.gpu_memory_bytes - b.total : 0;
         r.shortfall_bytes = r.fits ? 0 : b.total - c.gpu_memory_bytes;
+        if (warn && train && r.fits && d.phases.peak_bytes > c.gpu_memory_bytes)
+            r.warnings.push_back({"per_gpu.total", std::string("fits as the steady-state sum of the parts, but the step's peak "
+                                                               "(details.phases.") +
+                                                       step_phase_names[static_cast<int>(d.phases.peak)] + ", " +
+                                                       detail::to_decimal(d.phases.peak_bytes) +
+                                                       " bytes allocated) is above the GPU's " +
+                                                       detail::to_decimal(c.gpu_memory_bytes)});
     }
     if (!warn) r.warnings.clear();  // those of finetune_details, which builds its own
     return r;

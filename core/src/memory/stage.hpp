@@ -78,6 +78,11 @@ struct parts128 {
     u128 paged_spill = 0;      ///< paged optimizer states that may move to host memory
     u128 offloaded_activations = 0;  ///< checkpointed layer inputs kept in host memory
     u128 state_per_sequence = 0;  ///< linear-attention / Mamba state bytes of one sequence (inside kv)
+    // Phases of the step (step_phases); none of these is in total().
+    u128 working_set = 0;      ///< full recompute: the re-run layer's working set (inside activations)
+    u128 logits_grad = 0;      ///< the logits' gradient at the start of backward (last stage)
+    u128 layer_grads = 0;      ///< gradients in flight inside one layer's backward
+    u128 optimizer_temp = 0;   ///< temporaries of one optimizer step
     weight_types weight_by_dtype;  ///< weights by storage type
     u128 total() const { return weights + gradients + optimizer + activations + logits + communication + kv + dequant; }
 };

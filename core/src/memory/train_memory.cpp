@@ -97,12 +97,13 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
     const u128 w_elems = adapter ? trainable_sharded(p.zero_stage >= 3) : sharded(p.zero_stage >= 3);
     u128 g_elems = adapter ? trainable_sharded(p.zero_stage >= 2) : sharded(p.zero_stage >= 2);
     const u128 o_elems = adapter ? trainable_sharded(p.zero_stage >= 1) : sharded(p.zero_stage >= 1);
+    // One layer's trainable elements (or the embedding's / output layer's, whichever is larger).
+    const u128 one_layer = std::max<u128>(layer_dense + layer_experts, edge);
     if (t.optimizer_in_backward) {
         // The optimizer steps each parameter as soon as its gradient is complete and frees the gradient
         // (PyTorch register_post_accumulate_grad_hook; torchtune optimizer_in_bwd): one layer's gradients
-        // (or the embedding's / output layer's, whichever is larger) are alive at a time.
-        const u128 one = std::max<u128>(layer_dense + layer_experts, edge);
-        g_elems = std::min(g_elems, p.zero_stage >= 2 ? ceil_div(one, dense_group) : one);
+        // are alive at a time.
+        g_elems = std::min(g_elems, p.zero_stage >= 2 ? ceil_div(one_layer, dense_group) : one_layer);
     }
 
     // Weights: fp8 training (Transformer Engine) keeps bf16 parameters and caches their fp8 cast
@@ -142,6 +143,19 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
         plain.optimizer = optimizer_kind::sgd;  // the master copy alone
         const u128 factored = ceil_div(o_elems * fp.per_layer_factored, u128{fp.per_layer} + fp.per_layer_experts);
         opt_bytes = optimizer_bytes(o_elems, plain, m) + factored * (t.optimizer_state_dtype == float_precision::fp32 ? 4 : 2);
+    }
+    // The optimizer step's temporaries: torch.optim.Adam/AdamW with foreach (PyTorch's default for CUDA
+    // tensors) writes the square root of every second moment of a parameter group into a new tensor list
+    // before the update (pytorch/pytorch torch/optim/adam.py at dc80ccded5385cca3e777472d64cfe3d874fad89,
+    // _multi_tensor_adam: exp_avg_sq_sqrt = torch._foreach_sqrt(device_exp_avg_sqs)): one element of the
+    // state dtype per stepped element; stepped layer by layer under optimizer-in-backward. DeepSpeed's
+    // FusedAdam (deepspeed/ops/adam/fused_adam.py, multi_tensor_applier) and the 8-bit kernels update in
+    // place; the other optimizers are counted without temporaries (docs in core/data/explanations.json).
+    const bool offload_step = p.offload_optimizer != offload_target::none;
+    if (t.optimizer == optimizer_kind::adam && !offload_step && p.comm_buffers != comm_buffer_model::deepspeed) {
+        const u128 stepped = t.optimizer_in_backward ? std::min(o_elems, p.zero_stage >= 1 ? ceil_div(one_layer, dense_group) : one_layer)
+                                                     : o_elems;
+        r.optimizer_temp = stepped * (t.optimizer_state_dtype == float_precision::fp32 ? 4 : 2);
     }
     r.weights = p.offload_params == offload_target::none ? weight_bytes : 0;
     r.weight_by_dtype = {{to_string(t.weight_dtype), r.weights}};
@@ -221,8 +235,14 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
         r.activations -= r.offloaded_activations;
         r.host += r.offloaded_activations;
     }
-    if (full)  // one layer re-run in backward holds its full working set (Korthikanti §5)
+    if (full) {  // one layer re-run in backward holds its full working set (Korthikanti §5)
         r.activations += layer.working_set;
+        r.working_set = layer.working_set;
+    }
+    // The gradients in flight inside one layer's backward have the shapes of the tensors its forward
+    // holds at once (derivation: each op's backward turns its output's gradient into its inputs'), so
+    // they are bounded by the forward's widest live set (forward_live_bytes_per_token).
+    r.layer_grads = s_local * t.micro_batch * forward_live_bytes_per_token(m, p.tp);
     if (i == 0) {
         // The embedding's backward keeps the int64 token ids, 8 bytes per token (Megatron-LM
         // theoretical_memory_usage.py, "input to embedding"), whole on every tensor-parallel rank.
@@ -240,6 +260,14 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
         // chunk of tokens at a time: the fp32 part shrinks to ⌈·/C⌉; C = 1 is the unchunked loss.
         const u128 logit_elements = s_local * t.micro_batch * ceil_div(m.vocab_size, tp);
         r.logits = 2 * logit_elements + ceil_div(4 * logit_elements, t.loss_chunks);
+        // At the start of backward nll_loss's gradient of the fp32 log-probabilities and log_softmax's
+        // gradient of its input are alive at once beside the saved log-probabilities, 4 bytes each, one chunk
+        // at a time when chunked (PyTorch tools/autograd/derivatives.yaml: nll_loss_backward and
+        // _log_softmax_backward_data return tensors of their input's shape and dtype); the cast back to the
+        // 2-byte activation dtype follows once the fp32 gradient of the log-probabilities is freed (6 bytes
+        // against 8); a chunked loss (torchtune's output projection chunk by chunk) sends each chunk's
+        // gradient into that chunk's projection backward, so one chunk's pair is alive at a time.
+        r.logits_grad = 2 * ceil_div(4 * logit_elements, t.loss_chunks);
     }
     return r;
 }

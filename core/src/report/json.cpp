@@ -67,6 +67,17 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
         out["details"]["adapter_bytes"] = d.adapter_bytes;
         out["details"]["paged_optimizer_bytes"] = d.paged_optimizer_bytes;
         out["details"]["offloaded_activation_bytes"] = d.offloaded_activation_bytes;
+        if (d.phases.present) {  // training: the live (allocated) bytes of each phase; per_gpu.total is the steady-state sum
+            const step_phases& ph = d.phases;
+            out["details"]["phases"] = ordered_json{{"forward_end", ph.forward_end_bytes},
+                                                    {"loss_backward", ph.loss_backward_bytes},
+                                                    {"layer_backward", ph.layer_backward_bytes},
+                                                    {"optimizer_step", ph.optimizer_step_bytes},
+                                                    {"optimizer_temp_bytes", ph.optimizer_temp_bytes},
+                                                    {"peak", step_phase_names[static_cast<int>(ph.peak)]},
+                                                    {"peak_bytes", ph.peak_bytes},
+                                                    {"figure", "allocated"}};
+        }
         write_model_details(out["details"], d);
         if (r.has_capacity)
             out["gpu"] = ordered_json{{"fits", r.fits},

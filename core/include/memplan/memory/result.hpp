@@ -28,6 +28,24 @@ struct memory_breakdown {
     std::uint64_t total = 0;
 };
 
+/// The phases of one training step, in the order they happen.
+enum class step_phase { forward_end, loss_backward, layer_backward, optimizer_step };
+constexpr const char* step_phase_names[] = {"forward_end", "loss_backward", "layer_backward", "optimizer_step"};
+
+/// Bytes live on the reported GPU at each phase of a training step (memory/train_memory.cpp).
+/// per_gpu.total is the steady-state sum of every part at once; these are what is allocated at a
+/// given moment, and peak_bytes is their largest. Present in training only.
+struct step_phases {
+    bool present = false;
+    std::uint64_t forward_end_bytes = 0;     ///< end of forward: every kept activation and the logits with the loss's fp32 copy
+    std::uint64_t loss_backward_bytes = 0;   ///< start of backward: the same plus the loss's fp32 gradients of the logits
+    std::uint64_t layer_backward_bytes = 0;  ///< backward of the last-computed layer: kept activations, a recomputed layer's working set, its gradients in flight
+    std::uint64_t optimizer_step_bytes = 0;  ///< optimizer step: model states plus the update's temporaries (activations freed)
+    std::uint64_t optimizer_temp_bytes = 0;  ///< of which the update's temporaries (foreach Adam's sqrt of the second moment)
+    std::uint64_t peak_bytes = 0;            ///< the largest of the four
+    step_phase peak = step_phase::forward_end;  ///< the phase that reaches peak_bytes (the first of equals)
+};
+
 /// Figures behind the breakdown, for display and checking.
 struct estimate_details {
     std::uint64_t params_active = 0;       ///< parameters used per token (MoE: top-k experts)
@@ -55,6 +73,7 @@ struct estimate_details {
     std::uint64_t adapter_bytes = 0;       ///< trainable adapter and modules_to_save weights on this GPU (in per_gpu.weights)
     std::uint64_t paged_optimizer_bytes = 0;  ///< paged optimizer states that may spill to host memory (in host_bytes_per_node)
     std::uint64_t offloaded_activation_bytes = 0;  ///< checkpointed activations kept in host memory, per GPU
+    step_phases phases;                    ///< live bytes at each phase of a training step (training only)
 };
 
 /// A serving engine's start-up arithmetic on one GPU (memplan/serving.hpp); present only when
