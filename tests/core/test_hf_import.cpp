@@ -1,0 +1,200 @@
+// Hugging Face config.json import: the family named by model_type or, without it, by architectures;
+// families memplan does not know; the fields errors name (hf_config.*); malformed nested objects.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "memplan/io/json.hpp"
+#include "memplan/model/arch.hpp"
+#include "memplan/model/families.hpp"
+#include "memplan/report/json.hpp"
+
+using namespace memplan;
+using nlohmann::json;
+
+namespace {
+/// The fixture tests/data/hf/NAME.json without its "_source" note.
+json fixture_doc(const std::string& name) {
+    std::ifstream in(std::string(MEMPLAN_DATA_DIR) + "/hf/" + name + ".json");
+    REQUIRE(in.good());
+    std::stringstream text;
+    text << in.rdbuf();
+    json doc = json::parse(text.str());
+    doc.erase("_source");
+    return doc;
+}
+
+json estimate(const json& hf, const std::string& config = R"({"mode": "infer"})") {
+    const json out = json::parse(estimate_json(config, hf.dump()), nullptr, false);
+    REQUIRE(out.is_object());
+    return out;
+}
+
+std::uint64_t total_params(const json& hf) {
+    const auto parsed = parse_config(R"({"mode": "infer"})", hf.dump());
+    if (!parsed.ok()) FAIL(parsed.errors[0].field + ": " + parsed.errors[0].message);
+    const auto counted = count_params(parsed.value.model);
+    if (!counted.ok()) FAIL(counted.errors[0].field + ": " + counted.errors[0].message);
+    return counted.value.total;
+}
+
+const char* fixtures[] = {"deepseek_r1",       "deepseek_v2_5",   "gemma3_4b_it",         "glm_4_5_air",
+                          "gpt_oss_120b",      "gpt_oss_20b",     "jamba_1_5_mini",       "kimi_k2_instruct",
+                          "llama4_scout_17b_16e", "mistral_nemo_base_2407", "mistral_small_3_1_24b", "nemotron_h_8b",
+                          "phi_4",             "qwen3_30b_a3b_gptq_int4", "qwen3_30b_a3b_thinking_2507", "qwen3_8b",
+                          "qwen3_next_80b_a3b"};
+}  // namespace
+
+TEST_CASE("a config.json without model_type is read as the family its architectures name", "[hf][architectures]") {
+    // Qwen/Qwen3-8B without its model_type: Qwen3ForCausalLM is registered as qwen3 (transformers
+    // models/auto/modeling_auto.py), so QK-norm, SwiGLU and untied embeddings give the 8,190,735,360 of
+    // the full config (pinned in test_arch_2026.cpp), not the 6,379,675,648 of GPT-style defaults.
+    json qwen = fixture_doc("qwen3_8b");
+    qwen.erase("model_type");
+    CHECK(total_params(qwen) == 8190735360ULL);
+    const json out = estimate(qwen);
+    CHECK(out["errors"].empty());
+    CHECK(out["params"] == 8190735360ULL);
+    CHECK(json::parse(resolve_model_json(R"({"mode": "infer"})", qwen.dump()))["model"]["model_type"] == "qwen3");
+    // Every fixture with architectures counts the same without its model_type (Kimi K2's kimi_k2 is
+    // DeepseekV3ForCausalLM, the same row).
+    for (const char* name : fixtures) {
+        CAPTURE(name);
+        const json full = fixture_doc(name);
+        if (!full.contains("architectures")) continue;
+        json bare = full;
+        bare.erase("model_type");
+        CHECK(total_params(bare) == total_params(full));
+    }
+    CHECK(model_type_of_architecture("MistralForCausalLM") == "mistral");
+    CHECK(model_type_of_architecture("Llama4ForCausalLM") == "llama4_text");
+    CHECK(model_type_of_architecture("BertModel").empty());
+}
+
+TEST_CASE("a config.json naming no family is refused, naming hf_config.model_type", "[hf][architectures][errors]") {
+    json qwen = fixture_doc("qwen3_8b");
+    qwen.erase("model_type");
+    json none = qwen;
+    none.erase("architectures");
+    const json refused = estimate(none);
+    REQUIRE(refused["errors"].size() == 1);
+    CHECK(refused["errors"][0]["field"] == "hf_config.model_type");
+    CHECK(refused["errors"][0]["message"] ==
+          "is required (a Hugging Face config.json names its family by model_type or architectures)");
+    CHECK(!refused.contains("per_gpu"));
+    json unknown = qwen;
+    unknown["architectures"] = {"FooForCausalLM"};
+    const json out = estimate(unknown);
+    REQUIRE(out["errors"].size() == 1);
+    CHECK(out["errors"][0]["field"] == "hf_config.model_type");
+    CHECK(out["errors"][0]["message"].get<std::string>().rfind(
+              "is required: architectures [\"FooForCausalLM\"] names no model class memplan knows (GPT2LMHeadModel, ", 0) == 0);
+    json wrong = qwen;
+    wrong["architectures"] = "Qwen3ForCausalLM";
+    CHECK(estimate(wrong)["errors"][0]["field"] == "hf_config.architectures");
+    // In the configuration's model object the same config names model.model_type.
+    const json inline_out = json::parse(estimate_json(json{{"mode", "infer"}, {"model", unknown}}.dump()));
+    CHECK(inline_out["errors"][0]["field"] == "model.model_type");
+}
+
+TEST_CASE("an unknown family is refused when its config has keys memplan does not read", "[hf][errors]") {
+    // A Llama-shaped config under another name, with only standard keys: read with a warning that lists
+    // the assumptions (6,738,415,616 = Llama 2 7B's count).
+    json standard = {{"model_type", "my_llama"}, {"architectures", {"MyLlamaForCausalLM"}}, {"hidden_act", "silu"},
+                     {"rms_norm_eps", 1e-5}, {"num_hidden_layers", 32}, {"hidden_size", 4096},
+                     {"num_attention_heads", 32}, {"intermediate_size", 11008}, {"vocab_size", 32000},
+                     {"tie_word_embeddings", false}, {"bos_token_id", 1}, {"torch_dtype", "bfloat16"},
+                     {"rope_theta", 10000.0}, {"transformers_version", "4.57.0"}, {"use_cache", true}};
+    const json ok = estimate(standard);
+    REQUIRE(ok["errors"].empty());
+    CHECK(ok["params"] == 6738415616ULL);
+    REQUIRE(ok["warnings"].size() == 1);
+    CHECK(ok["warnings"][0]["field"] == "hf_config.model_type");
+    const std::string warning = ok["warnings"][0]["message"];
+    for (const char* assumed : {"'my_llama' is not a family memplan knows", "RMSNorm", "a gated MLP", "no attention biases",
+                                "untied embeddings", "no QK-norm"})
+        CHECK(warning.find(assumed) != std::string::npos);
+    // One key memplan does not read (OLMo 2's norm placement, Granite's multipliers) may change the count: refused.
+    json extra = standard;
+    extra["embedding_multiplier"] = 12.0;
+    extra["residual_multiplier"] = 0.22;
+    const json refused = estimate(extra);
+    REQUIRE(refused["errors"].size() == 1);
+    CHECK(refused["errors"][0]["field"] == "hf_config.model_type");
+    CHECK(refused["errors"][0]["message"].get<std::string>().rfind(
+              "'my_llama' is not a family memplan knows, and its config has keys memplan does not read, which may "
+              "change the count: embedding_multiplier, residual_multiplier (known model_type: gpt2, ",
+              0) == 0);
+}
+
+TEST_CASE("errors about an imported model name its hf_config keys", "[hf][errors]") {
+    json qwen = fixture_doc("qwen3_8b");
+    qwen["num_attention_heads"] = 7;  // 8 KV heads cannot divide 7 query heads
+    const std::string config = R"({"mode": "infer"})";
+    const json est = estimate(qwen);
+    REQUIRE(est["errors"].size() == 1);
+    CHECK(est["errors"][0]["field"] == "hf_config.num_key_value_heads");
+    CHECK(est["errors"][0]["message"] == "must divide hf_config.num_attention_heads (7)");
+    const json analyzed = json::parse(analyze_json(config, qwen.dump()));
+    CHECK(analyzed["errors"][0]["field"] == "hf_config.num_key_value_heads");
+    CHECK(analyzed["estimate"]["errors"][0]["field"] == "hf_config.num_key_value_heads");
+    CHECK(json::parse(resolve_model_json(config, qwen.dump()))["errors"][0]["field"] == "hf_config.num_key_value_heads");
+    CHECK(json::parse(compare_json(R"({"mode": "train"})", qwen.dump()))["errors"][0]["field"] ==
+          "hf_config.num_key_value_heads");
+    // The same model given in the configuration's model object keeps the model.* names.
+    const json inline_out = json::parse(estimate_json(json{{"mode", "infer"}, {"model", qwen}}.dump()));
+    CHECK(inline_out["errors"][0]["field"] == "model.num_key_value_heads");
+    // model.mtp is the configuration's own key beside hf_config, and keeps its name.
+    const json mtp = estimate(fixture_doc("qwen3_next_80b_a3b"), R"({"mode": "infer", "model": {"mtp": true}})");
+    for (const auto& w : mtp["warnings"]) CHECK(w["field"].get<std::string>().rfind("hf_config.mtp", 0) != 0);
+}
+
+TEST_CASE("regression: malformed nested objects of a config.json are errors naming the key, not crashes",
+          "[hf][errors][resolve]") {
+    // tests/fuzz/regressions/resolve-gemma3-vision-config-null-width: Gemma 3 beside a vision_config whose
+    // hidden_size is null aborted (a typed read of the null); null is SiglipVisionConfig's default 768,
+    // so the tower is the 896-px SigLIP of width 768, and the resolved keys resolve to themselves.
+    const json text = {{"model_type", "gemma3_text"}, {"hidden_size", 2560}, {"intermediate_size", 10240},
+                       {"num_hidden_layers", 34}, {"num_attention_heads", 8}, {"num_key_value_heads", 4},
+                       {"head_dim", 256}, {"sliding_window", 1024}};
+    json gemma = {{"model_type", "gemma3"}, {"text_config", text}, {"vision_config", {{"hidden_size", nullptr}, {"image_size", 896}}}};
+    const std::string once = resolve_model_json(R"({"mode": "train"})", gemma.dump());
+    const json resolved = json::parse(once);
+    REQUIRE(resolved["errors"].empty());
+    // configuration_siglip.py defaults: 12 layers of width 768, MLP 3072, 16-px patches over 896 px;
+    // Gemma3MultiModalProjector: 768 × 2560 and a norm of 768.
+    constexpr std::uint64_t d = 768, f = 3072, grid = 896 / 16;
+    const std::uint64_t tower = 3 * 16 * 16 * d + d + grid * grid * d + 12 * (4 * d + 4 * d * d + 4 * d + 2 * d * f + f + d) + 2 * d;
+    CHECK(resolved["model"]["vision_params"] == tower + d * 2560 + d);
+    CHECK(resolve_model_json(json{{"model", resolved["model"]}}.dump()) == once);
+    // tests/fuzz/regressions/resolve-gemma3-vision-config-not-object: a vision_config that is no object was
+    // dropped silently (the tower left out of the count); now refused.
+    for (const json& bad : {json("siglip"), json::array(), json(5)}) {
+        gemma["vision_config"] = bad;
+        const json out = json::parse(resolve_model_json(R"({"mode": "infer"})", gemma.dump()));
+        REQUIRE(out["errors"].size() == 1);
+        CHECK(out["errors"][0]["field"] == "hf_config.vision_config");
+        CHECK(out["errors"][0]["message"] == "must be an object (the vision tower's configuration)");
+    }
+    // An empty vision_config is SiglipVisionConfig's defaults (224 px), as transformers builds it.
+    gemma["vision_config"] = json::object();
+    const std::uint64_t base = 3 * 16 * 16 * d + d + 14 * 14 * d + 12 * (4 * d + 4 * d * d + 4 * d + 2 * d * f + f + d) + 2 * d;
+    CHECK(json::parse(resolve_model_json(R"({"mode": "infer"})", gemma.dump()))["model"]["vision_params"] == base + d * 2560 + d);
+    // tests/fuzz/regressions/hf-quantization-config-flag-not-boolean: typed reads of quantization_config.
+    const json llama = {{"model_type", "llama"}, {"num_hidden_layers", 2}, {"hidden_size", 64}, {"num_attention_heads", 4}, {"vocab_size", 10}};
+    json q = llama;
+    q["quantization_config"] = {{"quant_method", "bitsandbytes"}, {"load_in_4bit", "yes"}};
+    const json flag = estimate(q);
+    REQUIRE(!flag["errors"].empty());
+    CHECK(flag["errors"][0]["field"] == "hf_config.quantization_config.load_in_4bit");
+    CHECK(flag["errors"][0]["message"] == "must be true or false");
+    q["quantization_config"] = {{"quant_method", 5}};
+    CHECK(estimate(q)["errors"][0]["field"] == "hf_config.quantization_config.quant_method");
+    json m3 = {{"model_type", "mistral3"}, {"text_config", {{"model_type", "mistral"}, {"num_hidden_layers", 2}, {"hidden_size", 64},
+                                                          {"num_attention_heads", 4}, {"vocab_size", 10}}},
+               {"vision_config", {{"hidden_size", 64}}}, {"multimodal_projector_bias", "no"}};
+    CHECK(estimate(m3)["errors"][0]["field"] == "hf_config.multimodal_projector_bias");
+}
