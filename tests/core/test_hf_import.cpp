@@ -112,7 +112,7 @@ TEST_CASE("an unknown family is refused when its config has keys memplan does no
     REQUIRE(ok["errors"].empty());
     CHECK(ok["params"] == 6738415616ULL);
     REQUIRE(ok["warnings"].size() == 1);
-    CHECK(ok["warnings"][0]["field"] == "hf_config.model_type");
+    CHECK(ok["warnings"][0]["field"] == "model.model_type");  // warnings keep memplan's names
     const std::string warning = ok["warnings"][0]["message"];
     for (const char* assumed : {"'my_llama' is not a family memplan knows", "RMSNorm", "a gated MLP", "no attention biases",
                                 "untied embeddings", "no QK-norm"})
@@ -149,7 +149,7 @@ TEST_CASE("errors about an imported model name its hf_config keys", "[hf][errors
     CHECK(inline_out["errors"][0]["field"] == "model.num_key_value_heads");
     // model.mtp is the configuration's own key beside hf_config, and keeps its name.
     const json mtp = estimate(fixture_doc("qwen3_next_80b_a3b"), R"({"mode": "infer", "model": {"mtp": true}})");
-    for (const auto& w : mtp["warnings"]) CHECK(w["field"].get<std::string>().rfind("hf_config.mtp", 0) != 0);
+    for (const auto& e : mtp["errors"]) CHECK(e["field"].get<std::string>().rfind("hf_config.mtp", 0) != 0);
 }
 
 TEST_CASE("regression: malformed nested objects of a config.json are errors naming the key, not crashes",
@@ -197,4 +197,77 @@ TEST_CASE("regression: malformed nested objects of a config.json are errors nami
                                                           {"num_attention_heads", 4}, {"vocab_size", 10}}},
                {"vision_config", {{"hidden_size", 64}}}, {"multimodal_projector_bias", "no"}};
     CHECK(estimate(m3)["errors"][0]["field"] == "hf_config.multimodal_projector_bias");
+}
+
+TEST_CASE("SmolLM3 and Granite 3: families with keys that add no weights, counted exactly", "[hf][families]") {
+    // HuggingFaceTB/SmolLM3-3B: 36 layers of width 2048, 16 query and 4 key-value heads, SwiGLU 11,008,
+    // vocabulary 128,256, tied; no_rope_layers drops RoPE from every 4th layer. The Hub's safetensors
+    // index gives total_parameters 3,075,098,624 (no separate lm_head.weight).
+    json rope = json::array();
+    for (int i = 0; i < 36; ++i) rope.push_back((i + 1) % 4 == 0 ? 0 : 1);
+    json smol = {{"architectures", {"SmolLM3ForCausalLM"}}, {"attention_bias", false}, {"attention_dropout", 0.0},
+                 {"bos_token_id", nullptr}, {"eos_token_id", 128012}, {"hidden_act", "silu"}, {"hidden_size", 2048},
+                 {"initializer_range", 0.02}, {"intermediate_size", 11008}, {"max_position_embeddings", 65536},
+                 {"max_window_layers", 28}, {"mlp_bias", false}, {"model_type", "smollm3"}, {"no_rope_layer_interval", 4},
+                 {"no_rope_layers", rope}, {"num_attention_heads", 16}, {"num_hidden_layers", 36},
+                 {"num_key_value_heads", 4}, {"pad_token_id", 128004}, {"pretraining_tp", 2}, {"rms_norm_eps", 1e-6},
+                 {"rope_scaling", nullptr}, {"rope_theta", 5000000.0}, {"sliding_window", nullptr},
+                 {"torch_dtype", "bfloat16"}, {"use_cache", false}, {"use_sliding_window", false}, {"vocab_size", 128256}};
+    // By hand: embedding 128,256 · 2048 (tied); per layer q, o 2048² each, k, v 2048 × 512, MLP 3 · 2048 · 11,008,
+    // two RMSNorms; final norm.
+    CHECK(total_params(smol) == 128256ULL * 2048 + 36 * (2 * 2048ULL * 2048 + 2 * 2048ULL * 512 + 3 * 2048ULL * 11008 + 2 * 2048) + 2048);
+    CHECK(total_params(smol) == 3075098624ULL);
+    smol.erase("tie_word_embeddings");  // SmolLM3Config ties by default
+    CHECK(total_params(smol) == 3075098624ULL);
+    CHECK(estimate(smol)["warnings"].empty());
+    smol["no_rope_layers"] = {1, 0};
+    CHECK(estimate(smol)["errors"][0]["field"] == "hf_config.no_rope_layers");
+    // ibm-granite/granite-3.3-8b-instruct and granite-3.3-2b-instruct: Llama blocks with multipliers that add no
+    // weights, vocabulary 49,159, tied. The Hub's safetensors totals: 8,170,864,640 and 2,533,539,840.
+    const auto granite = [](std::uint64_t h, std::uint64_t f) {
+        return json{{"architectures", {"GraniteForCausalLM"}}, {"model_type", "granite"}, {"hidden_size", h},
+                    {"intermediate_size", f}, {"num_hidden_layers", 40}, {"num_attention_heads", 32},
+                    {"num_key_value_heads", 8}, {"vocab_size", 49159}, {"tie_word_embeddings", true},
+                    {"attention_bias", false}, {"mlp_bias", false}, {"hidden_act", "silu"}, {"rms_norm_eps", 1e-5},
+                    {"embedding_multiplier", 12.0}, {"residual_multiplier", 0.22}, {"attention_multiplier", 0.0078125},
+                    {"logits_scaling", 16.0}, {"max_position_embeddings", 131072}, {"rope_theta", 10000000.0}};
+    };
+    CHECK(total_params(granite(4096, 12800)) == 8170864640ULL);
+    CHECK(total_params(granite(2048, 8192)) == 2533539840ULL);
+}
+
+TEST_CASE("DeepSeek-V3's MTP eh_proj is stored in bf16 beside the FP8 layers", "[hf][mtp][quant]") {
+    // vLLM's deepseek_mtp.py builds eh_proj as a plain nn.Linear (no quant_config): the FP8 checkpoint
+    // keeps it in bf16, without a weight_scale_inv. The MTP module adds one MoE layer like layer 61
+    // (counted as a 62nd layer would be), enorm, hnorm and shared_head.norm in bf16, and eh_proj
+    // 2 · 7168 × 7168 at 2 B.
+    const json r1 = fixture_doc("deepseek_r1");
+    const auto weights = [&](const json& hf, bool mtp) {
+        const json out = estimate(hf, mtp ? R"({"mode": "infer", "infer": {"context_len": 1}, "model": {"mtp": true}})"
+                                          : R"({"mode": "infer", "infer": {"context_len": 1}})");
+        REQUIRE(out["errors"].empty());
+        return std::make_pair(out["details"]["weight_bytes_by_dtype"]["fp8_block"].get<std::uint64_t>(),
+                              out["details"]["weight_bytes_by_dtype"]["bf16"].get<std::uint64_t>());
+    };
+    json deeper = r1;
+    deeper["num_hidden_layers"] = 62;
+    deeper["num_nextn_predict_layers"] = 0;
+    const auto base = weights(r1, false), with_mtp = weights(r1, true), one_more = weights(deeper, false);
+    CHECK(with_mtp.first - base.first == one_more.first - base.first);  // no FP8 bytes for eh_proj
+    CHECK(with_mtp.second - base.second == one_more.second - base.second + 2 * (2ULL * 7168 * 7168) + 2 * 3 * 7168);
+}
+
+TEST_CASE("Qwen3-Next's num_nextn_predict_layers: an MTP module like its last, full-attention layer", "[hf][mtp]") {
+    // vLLM's qwen3_next_mtp.py: one decoder layer like the last one (layer 47, full attention and MoE),
+    // fc 2h → h, pre_fc_norm_embedding, pre_fc_norm_hidden and norm (h each); loaded with model.mtp.
+    json next = fixture_doc("qwen3_next_80b_a3b");
+    next["num_nextn_predict_layers"] = 1;
+    const auto parsed = parse_config(R"({"mode": "infer", "model": {"mtp": true}})", next.dump());
+    REQUIRE(parsed.ok());
+    const auto counted = count_params(parsed.value.model);
+    REQUIRE(counted.ok());
+    const std::uint64_t h = 2048;
+    CHECK(counted.value.parts.mtp.total == counted.value.layers.back().total + 2 * h * h + 3 * h);
+    // Without model.mtp the count is the fixture's own.
+    CHECK(total_params(next) == total_params(fixture_doc("qwen3_next_80b_a3b")));
 }

@@ -10,7 +10,7 @@
 //   - resolve_model_json's "model", fed back as the configuration's model, resolves to itself;
 //   - analyze_json's "estimate" is estimate_json's result;
 //   - a Hugging Face config read as the hf_config text and as the configuration's "model" object
-//     gives the same result (its diagnostics naming hf_config.KEY where the other says model.KEY).
+//     gives the same result (its errors naming hf_config.KEY where the other says model.KEY).
 // Build and run: scripts/fuzz.sh (CMake option MEMPLAN_FUZZ, preset "fuzz").
 #include <cstddef>
 #include <cstdint>

@@ -481,7 +481,11 @@ outcome<param_breakdown> count_params(const model_config& m) {
         extra.attention = 2 * h * h;
         const u128 module_extra = 2 * h * h + 3 * norm_params(m, h);
         mtp_layer = summarise(m, L);
-        const layer_summary ex = summarise(m, extra);
+        // eh_proj stays bf16 in a quantized checkpoint: vLLM's deepseek_mtp.py (v0.11.0) builds it as a
+        // plain nn.Linear without quant_config, so FP8 checkpoints store it without weight_scale_inv.
+        model_config unquantized = m;
+        unquantized.checkpoint = checkpoint_format::none;
+        const layer_summary ex = summarise(unquantized, extra);
         mtp_layer.total += module_extra;
         mtp_layer.active += module_extra;
         mtp_layer.linear += ex.linear;

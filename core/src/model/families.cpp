@@ -263,6 +263,31 @@ const std::vector<model_family>& model_families() {
                             {"MinistralForCausalLM", "ministral"}})
             .llama_style()
             .layers({A::full, A::sliding}, {F::dense, F::moe}),
+        // modeling_smollm3.py: Llama's block (RMSNorm, SwiGLU, no biases), tied embeddings by default
+        // (configuration_smollm3.py); no_rope_layers leaves RoPE out of some layers, which has no weights.
+        row("smollm3", "SmolLM3")
+            .architecture("SmolLM3ForCausalLM")
+            .llama_style()
+            .with(&model_config::tie_word_embeddings, true)
+            .keys({{"no_rope_layers", "one 0/1 per layer: 0 a layer without RoPE (no weights, the same cache)"},
+                   {"no_rope_layer_interval", "every interval-th layer without RoPE when no_rope_layers is absent"}})
+            .reads([](hf_config_keys& keys, model_config& m) {
+                keys.integer("no_rope_layer_interval", 4, 1, 65536);
+                std::vector<char> rope;
+                if (keys.flag_list("no_rope_layers", rope) && m.num_hidden_layers != 0 && rope.size() != m.num_hidden_layers)
+                    keys.fail("no_rope_layers", "must list one 0/1 entry per layer (" + std::to_string(m.num_hidden_layers) + ")");
+            })
+            .layers({A::full, A::sliding}, {F::dense}),
+        // modeling_granite.py: Llama's block; embedding_multiplier, residual_multiplier, attention_multiplier
+        // and logits_scaling scale activations and add no weights.
+        row("granite", "Granite")
+            .architecture("GraniteForCausalLM")
+            .llama_style()
+            .keys({{"embedding_multiplier", "scales the embeddings (no weights)"},
+                   {"residual_multiplier", "scales each residual branch (no weights)"},
+                   {"attention_multiplier", "the attention's softmax scale (no weights)"},
+                   {"logits_scaling", "divides the logits (no weights)"}})
+            .layers({A::full, A::sliding}, {F::dense}),
         row("mistral3", "Mistral 3")
             .architecture("Mistral3ForConditionalGeneration")
             .llama_style()
@@ -337,7 +362,10 @@ const std::vector<model_family>& model_families() {
                    {"linear_num_value_heads", "Gated DeltaNet value heads"},
                    {"linear_key_head_dim", "Gated DeltaNet key head width"},
                    {"linear_value_head_dim", "Gated DeltaNet value head width"},
-                   {"linear_conv_kernel_dim", "Gated DeltaNet causal convolution kernel"}})
+                   {"linear_conv_kernel_dim", "Gated DeltaNet causal convolution kernel"},
+                   // vLLM qwen3_next_mtp.py (v0.11.0): one decoder layer like the last (full attention), fc
+                   // 2h → h and pre_fc_norm_embedding, pre_fc_norm_hidden and norm: DeepSeek's MTP layout.
+                   mtp_key})
             .reads([](hf_config_keys& keys, model_config& m) {
                 read_qwen_moe(keys, m);
                 const std::uint64_t L = m.num_hidden_layers;

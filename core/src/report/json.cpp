@@ -134,7 +134,7 @@ void detail::name_hf_config_fields(ordered_json& out) {
     }
     if (!out.is_object()) return;
     for (auto& item : out.items()) {
-        if ((item.key() == "errors" || item.key() == "warnings") && item.value().is_array()) {
+        if (item.key() == "errors" && item.value().is_array()) {
             for (auto& d : item.value()) {
                 if (!d.is_object()) continue;
                 for (const char* key : {"field", "message"})

@@ -1,0 +1,153 @@
+// A model's checkpoint read from disk: safetensors headers parsed from their bytes (the core), and
+// `memplan checkpoint --hf-model` / `estimate --hf-model` over a model folder or the Hugging Face
+// cache (tests/data/hf_cache: real tensor names, dtypes and shapes; headers only, no weights).
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+#include "memplan/io/safetensors.hpp"
+#include "memplan/report/json.hpp"
+
+using namespace memplan;
+using nlohmann::json;
+
+namespace {
+const std::string cache = std::string(MEMPLAN_DATA_DIR) + "/hf_cache";
+
+/// The 8-byte little-endian length prefix of `n`.
+std::string prefix(std::uint64_t n) {
+    std::string out(8, '\0');
+    for (int i = 0; i < 8; ++i) out[static_cast<std::size_t>(i)] = static_cast<char>((n >> (8 * i)) & 0xff);
+    return out;
+}
+
+/// A folder under /tmp holding config.json (Qwen3-0.6B's) and `files` {name, bytes}.
+std::string folder_with(const std::string& name, const std::vector<std::pair<std::string, std::string>>& files) {
+    const std::string dir = "/tmp/memplan-test-" + name;
+    REQUIRE(std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "' && cp '" + cache +
+                         "/qwen3-0.6b-sharded/config.json' '" + dir + "/'").c_str()) == 0);
+    for (const auto& [file, bytes] : files) std::ofstream(dir + "/" + file, std::ios::binary) << bytes;
+    return dir;
+}
+
+/// `memplan ARGS` with HF_HUB_CACHE (or HF_HOME) set to `value` for the run.
+cli_output run_with(const char* variable, const std::string& value, const std::vector<std::string>& args) {
+    setenv(variable, value.c_str(), 1);
+    const cli_output out = run_cli(args);
+    unsetenv(variable);
+    return out;
+}
+}  // namespace
+
+TEST_CASE("safetensors headers: the length prefix, the tensors and the index, bounded", "[hf][safetensors]") {
+    const std::string header = R"({"__metadata__": {"format": "pt"}, "a.weight": {"dtype": "BF16", "shape": [3, 4],
+        "data_offsets": [0, 24]}, "b.scale": {"dtype": "F8_E4M3", "shape": [5], "data_offsets": [24, 29]}})";
+    const auto parsed = parse_safetensors_header(header, "x.safetensors");
+    REQUIRE(parsed.ok());
+    REQUIRE(parsed.value.size() == 2);
+    CHECK(parsed.value[0].name == "a.weight");
+    CHECK(parsed.value[0].values == 12);
+    CHECK(parsed.value[0].bytes == 24);
+    CHECK(parsed.value[1].bytes == 5);
+    CHECK(safetensors_header_length(prefix(header.size()) + header, 8 + header.size(), "x").value == header.size());
+    // Bounds, each error naming the file.
+    const auto first = [](const outcome<std::uint64_t>& o) { return o.errors.empty() ? std::string() : o.errors[0].field + ": " + o.errors[0].message; };
+    CHECK(first(safetensors_header_length("abc", 3, "x.safetensors")) ==
+          "x.safetensors: is not a safetensors file: shorter than its 8-byte header length");
+    CHECK(first(safetensors_header_length(prefix(1000000000), 2000000000, "x.safetensors")) ==
+          "x.safetensors: states a header of 1000000000 bytes; a safetensors header has 2 to 100000000 bytes");
+    CHECK(first(safetensors_header_length(prefix(5000), 100, "x.safetensors")) ==
+          "x.safetensors: states a header of 5000 bytes but holds only 100 bytes");
+    CHECK(first(safetensors_header_length(prefix(0), 100, "x")).find("a safetensors header has 2 to") != std::string::npos);
+    const auto bad = [](const std::string& text) {
+        const auto o = parse_safetensors_header(text, "x.safetensors");
+        return o.errors.empty() ? std::string() : o.errors[0].message;
+    };
+    CHECK(bad("not json") == "has a header that is not a JSON object");
+    CHECK(bad(R"({"t": {"dtype": "BF16", "shape": [2], "data_offsets": [0, 3]}})") ==
+          "tensor t must have data_offsets [begin, end] spanning its 4 bytes");
+    CHECK(bad(R"({"t": {"dtype": "Q4_K", "shape": [2], "data_offsets": [0, 1]}})") == "tensor t has an unknown dtype Q4_K");
+    CHECK(bad(R"({"t": {"dtype": "F32", "shape": [-2], "data_offsets": [0, 1]}})") == "tensor t must have a shape of non-negative sizes");
+    CHECK(bad(R"({"t": {"dtype": "F32", "shape": [4294967296, 4294967296], "data_offsets": [0, 1]}})") ==
+          "tensor t must have a shape of non-negative sizes");  // 2^64 values: refused, not wrapped
+    const auto shards = safetensors_index_files(R"({"weight_map": {"a": "m-1.safetensors", "b": "m-2.safetensors", "c": "m-1.safetensors"}})", "i");
+    REQUIRE(shards.ok());
+    CHECK(shards.value == std::vector<std::string>{"m-1.safetensors", "m-2.safetensors"});
+    const auto outside = safetensors_index_files(R"({"weight_map": {"a": "../../etc/passwd"}})", "model.safetensors.index.json");
+    REQUIRE(!outside.ok());
+    CHECK(outside.errors[0].message == "weight_map.a names ../../etc/passwd, which is not a file of the model's folder");
+    CHECK(!safetensors_index_files(R"({"weight_map": {}})", "i").ok());
+}
+
+TEST_CASE("memplan checkpoint --hf-model: Qwen3-0.6B from the Hugging Face cache, its stored tied copy explained",
+          "[hf][safetensors][cli]") {
+    // Qwen/Qwen3-0.6B: the Hub API (safetensors.parameters) gives BF16 751,632,384, and model.safetensors is
+    // 1,503,300,328 bytes (8 + its 35,552-byte header + 2 · 751,632,384). memplan counts 596,049,920: the
+    // checkpoint also stores lm_head.weight (151,936 × 1024 = 155,582,464) although the embedding is tied.
+    const cli_output out = run_with("HF_HUB_CACHE", cache, {"checkpoint", "--hf-model", "Qwen/Qwen3-0.6B"});
+    REQUIRE(out.status == 0);
+    const json r = json::parse(out.out);
+    CHECK(r["model_type"] == "qwen3");
+    CHECK(r["params"] == 596049920ULL);
+    CHECK(r["stored"]["values"] == 751632384ULL);
+    CHECK(r["stored"]["bytes"] == 2ULL * 751632384);
+    CHECK(r["stored"]["tensors"] == 311);  // 28 layers · 11 tensors + embed_tokens, norm, lm_head
+    CHECK(r["stored"]["by_dtype"]["BF16"]["bytes"] == 1503264768ULL);
+    CHECK(r["unexplained"] == 0);
+    for (const auto& part : r["parts"]) {
+        CAPTURE(part.dump());
+        if (part["part"] == "output") {
+            CHECK(part["stored"] == 151936ULL * 1024);
+            CHECK(part["memplan"] == 0);
+            CHECK(part["note"].get<std::string>().find("tie_word_embeddings") != std::string::npos);
+        } else {
+            CHECK(part["difference"] == 0);
+        }
+    }
+    // HF_HOME/hub is the cache when HF_HUB_CACHE is unset; the cache folder and the snapshot folder read the same.
+    REQUIRE(std::system(("rm -rf /tmp/memplan-test-home && mkdir -p /tmp/memplan-test-home && ln -s '" + cache +
+                         "' /tmp/memplan-test-home/hub").c_str()) == 0);
+    CHECK(run_with("HF_HOME", "/tmp/memplan-test-home", {"checkpoint", "--hf-model", "Qwen/Qwen3-0.6B"}).out == out.out);
+    CHECK(run_cli({"checkpoint", "--hf-model", cache + "/models--Qwen--Qwen3-0.6B"}).out == out.out);
+    // The same tensors in two shards with an index give the same answer.
+    const json sharded = json::parse(run_cli({"checkpoint", "--hf-model", cache + "/qwen3-0.6b-sharded"}).out);
+    CHECK(sharded["stored"] == r["stored"]);
+    CHECK(sharded["parts"] == r["parts"]);
+    // estimate --hf-model reads the folder's config.json as --hf-config does.
+    const std::string config = cache + "/qwen3-0.6b-sharded/config.json";
+    CHECK(run_cli({"estimate", "--hf-model", cache + "/qwen3-0.6b-sharded"}).out == run_cli({"estimate", "--hf-config", config}).out);
+    CHECK(json::parse(run_cli({"estimate", "--hf-model", cache + "/qwen3-0.6b-sharded"}).out)["params"] == 596049920ULL);
+}
+
+TEST_CASE("memplan checkpoint --hf-model: broken files are refused naming the file", "[hf][safetensors][cli][errors]") {
+    const auto error = [](const std::vector<std::string>& args) {
+        const cli_output out = run_with("HF_HUB_CACHE", cache, args);
+        CHECK(out.status == 2);
+        const json r = json::parse(out.out);
+        REQUIRE(!r["errors"].empty());
+        return r["errors"][0]["field"].get<std::string>() + ": " + r["errors"][0]["message"].get<std::string>();
+    };
+    // A header claiming a gigabyte (and a file too short for it), non-JSON, and an index pointing elsewhere.
+    const std::string big = folder_with("big", {{"model.safetensors", prefix(1000000000) + "{}"}});
+    CHECK(error({"checkpoint", "--hf-model", big}) == big + "/model.safetensors: states a header of 1000000000 bytes; a "
+                                                            "safetensors header has 2 to 100000000 bytes");
+    const std::string short_file = folder_with("short", {{"model.safetensors", prefix(64) + "{}"}});
+    CHECK(error({"checkpoint", "--hf-model", short_file}) ==
+          short_file + "/model.safetensors: states a header of 64 bytes but holds only 10 bytes");
+    const std::string text = folder_with("text", {{"model.safetensors", prefix(8) + "not json"}});
+    CHECK(error({"checkpoint", "--hf-model", text}) == text + "/model.safetensors: has a header that is not a JSON object");
+    const std::string away = folder_with("away", {{"model.safetensors.index.json", R"({"weight_map": {"a": "../big/model.safetensors"}})"}});
+    CHECK(error({"checkpoint", "--hf-model", away}) == away + "/model.safetensors.index.json: weight_map.a names "
+                                                              "../big/model.safetensors, which is not a file of the model's folder");
+    const std::string none = folder_with("none", {});
+    CHECK(error({"checkpoint", "--hf-model", none}) ==
+          "hf_model: " + none + " holds neither model.safetensors nor model.safetensors.index.json");
+    CHECK(error({"checkpoint", "--hf-model", "nobody/nothing"}) ==
+          "hf_model: nobody/nothing is not in the Hugging Face cache (" + cache +
+              "/models--nobody--nothing does not exist; memplan reads no network)");
+    CHECK(error({"checkpoint", "--hf-model", "not a path"}) == "hf_model: not a path is neither a folder nor a model id ORG/NAME");
+}
