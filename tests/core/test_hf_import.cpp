@@ -271,3 +271,44 @@ TEST_CASE("Qwen3-Next's num_nextn_predict_layers: an MTP module like its last, f
     // Without model.mtp the count is the fixture's own.
     CHECK(total_params(next) == total_params(fixture_doc("qwen3_next_80b_a3b")));
 }
+
+TEST_CASE("Granite 4 (granitemoehybrid): attention or Mamba-2 layers, experts and a shared MLP", "[hf][families][mamba]") {
+    const auto granite4 = [](std::uint64_t h, std::uint64_t heads, std::uint64_t kv, std::uint64_t shared, const json& types) {
+        return json{{"architectures", {"GraniteMoeHybridForCausalLM"}}, {"model_type", "granitemoehybrid"},
+                    {"hidden_size", h}, {"num_hidden_layers", types.size()}, {"num_attention_heads", heads},
+                    {"num_key_value_heads", kv}, {"intermediate_size", shared}, {"shared_intermediate_size", shared},
+                    {"num_local_experts", 0}, {"num_experts_per_tok", 0}, {"vocab_size", 100352},
+                    {"tie_word_embeddings", true}, {"attention_bias", false}, {"hidden_act", "silu"},
+                    {"rms_norm_eps", 1e-5}, {"layer_types", types}, {"position_embedding_type", "rope"},
+                    {"embedding_multiplier", 12.0}, {"residual_multiplier", 0.22}, {"attention_multiplier", 0.0078125},
+                    {"logits_scaling", 10.0}, {"mamba_n_heads", 128}, {"mamba_d_head", "auto"}, {"mamba_d_state", 256},
+                    {"mamba_n_groups", 1}, {"mamba_d_conv", 4}, {"mamba_expand", 2}, {"mamba_conv_bias", true},
+                    {"mamba_proj_bias", false}};
+    };
+    // ibm-granite/granite-4.0-micro and granite-4.0-1b: 40 attention layers and the shared MLP, tied. The Hub's
+    // safetensors totals: 3,402,836,480 and 1,631,750,144.
+    const json attention40 = json(std::vector<std::string>(40, "attention"));
+    CHECK(total_params(granite4(2560, 40, 8, 8192, attention40)) == 3402836480ULL);
+    CHECK(total_params(granite4(2048, 16, 4, 4096, attention40)) == 1631750144ULL);
+    // A hybrid of one attention and three Mamba-2 layers, by hand (BambaMixer): I = 2 · 1024, H = 128 heads of 16,
+    // G = 1, N = 256, K = 4: in_proj 1024 × (2I + 2GN + H), conv1d (I + 2GN) · K + bias, dt_bias, A_log, D (3H),
+    // the gated norm I and out_proj I × 1024.
+    json hybrid = granite4(1024, 8, 2, 2048, {"mamba", "attention", "mamba", "mamba"});
+    const std::uint64_t h = 1024, I = 2048, conv = I + 2 * 256;
+    const std::uint64_t mamba = h * (2 * I + 2 * 256 + 128) + conv * 4 + conv + 3 * 128 + I + I * h;
+    const std::uint64_t attention = 2 * h * h + 2 * h * 256;
+    const std::uint64_t mlp = 3 * h * 2048, norms = 2 * h;
+    CHECK(total_params(hybrid) == 100352ULL * h + 3 * mamba + attention + 4 * (mlp + norms) + h);
+    // With experts: intermediate_size is the experts' width beside the shared MLP; the router has no bias.
+    hybrid["num_local_experts"] = 4;
+    hybrid["num_experts_per_tok"] = 2;
+    hybrid["intermediate_size"] = 512;
+    CHECK(total_params(hybrid) == 100352ULL * h + 3 * mamba + attention + 4 * (4 * 3 * h * 512 + 4 * h + mlp + norms) + h);
+    // Without layer_types, or with a head width that does not divide I, refused naming the key.
+    json bare = granite4(1024, 8, 2, 2048, {"mamba"});
+    bare.erase("layer_types");
+    CHECK(estimate(bare)["errors"][0]["field"] == "hf_config.layer_types");
+    json odd = granite4(1024, 8, 2, 2048, {"mamba"});
+    odd["mamba_d_head"] = 24;
+    CHECK(estimate(odd)["errors"][0]["field"] == "hf_config.mamba_d_head");
+}

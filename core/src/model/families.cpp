@@ -143,6 +143,12 @@ std::vector<family_key> deepseek_keys() {
             mtp_key};
 }
 
+/// modeling_granite.py: scalars that scale activations and add no weights.
+const family_key granite_keys[] = {{"embedding_multiplier", "scales the embeddings (no weights)"},
+                                   {"residual_multiplier", "scales each residual branch (no weights)"},
+                                   {"attention_multiplier", "the attention's softmax scale (no weights)"},
+                                   {"logits_scaling", "divides the logits (no weights)"}};
+
 /// A row of the table, built field by field.
 class row {
 public:
@@ -283,11 +289,55 @@ const std::vector<model_family>& model_families() {
         row("granite", "Granite")
             .architecture("GraniteForCausalLM")
             .llama_style()
-            .keys({{"embedding_multiplier", "scales the embeddings (no weights)"},
-                   {"residual_multiplier", "scales each residual branch (no weights)"},
-                   {"attention_multiplier", "the attention's softmax scale (no weights)"},
-                   {"logits_scaling", "divides the logits (no weights)"}})
+            .keys({granite_keys[0], granite_keys[1], granite_keys[2], granite_keys[3]})
             .layers({A::full, A::sliding}, {F::dense}),
+        // modeling_granitemoehybrid.py: per layer input_layernorm, a Mamba-2 mixer (BambaMixer's: in_proj
+        // h → 2I + 2GN + H, conv1d, dt_bias, A_log, D, gated norm, out_proj) or attention (layer_types
+        // "mamba" / "attention"), post_attention_layernorm, then experts of intermediate_size with a router
+        // without bias when num_local_experts > 0, and always a shared MLP of shared_intermediate_size
+        // (input_linear h → 2·shared, output_linear) without a gate.
+        row("granitemoehybrid", "Granite 4")
+            .architecture("GraniteMoeHybridForCausalLM")
+            .llama_style()
+            .with(&model_config::mamba_version, 2)
+            .with(&model_config::shared_expert_gate, false)
+            .keys({granite_keys[0], granite_keys[1], granite_keys[2], granite_keys[3],
+                   {"shared_intermediate_size", "the shared MLP's width (every layer's MLP when there are no experts)"},
+                   {"mamba_n_heads", "Mamba-2 heads H (default 128)"},
+                   {"mamba_d_head", "Mamba-2 head width, or \"auto\" = I / H"},
+                   {"mamba_d_state", "SSM state size N (default 256)"},
+                   {"mamba_n_groups", "Mamba-2 B/C groups G (default 1)"},
+                   {"mamba_d_conv", "causal convolution kernel K (default 4)"},
+                   {"mamba_expand", "inner width I = mamba_expand · hidden_size (default 2)"},
+                   {"mamba_conv_bias", "a bias on the Mamba convolution (default true)"},
+                   {"mamba_proj_bias", "biases on the Mamba projections (default false)"}})
+            .reads([](hf_config_keys& keys, model_config& m) {
+                const std::uint64_t L = m.num_hidden_layers, h = m.hidden_size;
+                if (!keys.contains("layer_types"))
+                    keys.fail("layer_types", "is required for a Granite 4 config (one \"mamba\" or \"attention\" per layer)");
+                const std::uint64_t shared = keys.integer("shared_intermediate_size", 0, 0, 1048576);
+                if (shared == 0) keys.fail("shared_intermediate_size", "is required for a Granite 4 config (the shared MLP's width)");
+                if (m.num_experts != 0) {
+                    m.moe_intermediate_size = m.intermediate_size;
+                    m.shared_expert_intermediate_size = shared;
+                    if (L != 0) m.layer_mlp.assign(L, F::moe);
+                } else {
+                    m.intermediate_size = shared;
+                }
+                // configuration_granitemoehybrid.py: I = mamba_expand · hidden_size, d_head "auto" = I / H.
+                m.mamba_num_heads = keys.integer("mamba_n_heads", 128, 1, 65536);
+                m.mamba_d_inner = keys.integer("mamba_expand", 2, 1, 1024) * h;
+                std::uint64_t d_head = m.mamba_num_heads != 0 ? m.mamba_d_inner / m.mamba_num_heads : 0;
+                if (!keys.integer_or_word("mamba_d_head", "auto", d_head))
+                    keys.fail("mamba_d_head", "must be a positive integer or \"auto\"");
+                else if (d_head * m.mamba_num_heads != m.mamba_d_inner)
+                    keys.fail("mamba_d_head", "times mamba_n_heads must equal mamba_expand · hidden_size (" +
+                                                  std::to_string(m.mamba_d_inner) + ")");
+                m.mamba_d_state = keys.integer("mamba_d_state", 256, 1, 65536);
+                m.mamba_n_groups = keys.integer("mamba_n_groups", 1, 1, 65536);
+                m.mamba_d_conv = keys.integer("mamba_d_conv", 4, 1, 1024);
+            })
+            .layers({A::full, A::mamba}, {F::dense, F::moe}),
         row("mistral3", "Mistral 3")
             .architecture("Mistral3ForConditionalGeneration")
             .llama_style()
