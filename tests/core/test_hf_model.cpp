@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -150,4 +151,58 @@ TEST_CASE("memplan checkpoint --hf-model: broken files are refused naming the fi
           "hf_model: nobody/nothing is not in the Hugging Face cache (" + cache +
               "/models--nobody--nothing does not exist; memplan reads no network)");
     CHECK(error({"checkpoint", "--hf-model", "not a path"}) == "hf_model: not a path is neither a folder nor a model id ORG/NAME");
+}
+
+TEST_CASE("checkpoint_json: stored tensors assigned to memplan's parts, differences explained or counted",
+          "[hf][safetensors]") {
+    // A two-layer Llama (modeling_llama.py names): embed_tokens, q/k/v/o, gate/up/down, two norms per layer,
+    // the final norm and an untied lm_head; plus an FP8 scale and a rotary buffer, which are no parameters.
+    const std::string config = R"({"model_type": "llama", "num_hidden_layers": 2, "hidden_size": 64,
+        "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 10, "tie_word_embeddings": false})";
+    const auto t = [](const std::string& name, std::vector<std::uint64_t> shape, const char* dtype = "BF16") {
+        stored_tensor s{name, dtype, shape, 1, 0};
+        for (auto d : shape) s.values *= d;
+        s.bytes = s.values * (std::string(dtype) == "F32" ? 4 : 2);
+        return s;
+    };
+    std::vector<stored_tensor> tensors = {t("model.embed_tokens.weight", {10, 64}), t("model.norm.weight", {64}),
+                                          t("lm_head.weight", {10, 64})};
+    for (int i = 0; i < 2; ++i) {
+        const std::string p = "model.layers." + std::to_string(i) + ".";
+        for (const char* m : {"q_proj", "k_proj", "v_proj", "o_proj"}) tensors.push_back(t(p + "self_attn." + m + ".weight", {64, 64}));
+        tensors.push_back(t(p + "mlp.gate_proj.weight", {128, 64}));
+        tensors.push_back(t(p + "mlp.up_proj.weight", {128, 64}));
+        tensors.push_back(t(p + "mlp.down_proj.weight", {64, 128}));
+        tensors.push_back(t(p + "input_layernorm.weight", {64}));
+        tensors.push_back(t(p + "post_attention_layernorm.weight", {64}));
+    }
+    tensors.push_back(t("model.layers.0.self_attn.q_proj.weight_scale_inv", {1, 1}, "F32"));
+    tensors.push_back(t("model.layers.0.self_attn.rotary_emb.inv_freq", {8}, "F32"));
+    const json r = json::parse(checkpoint_json(config, tensors));
+    REQUIRE(r["errors"].empty());
+    // By hand: 2 · 640 (embedding, lm_head) + 2 · (4 · 64² + 3 · 64 · 128 + 2 · 64) + 64.
+    CHECK(r["params"] == 2ULL * 640 + 2 * (4 * 4096 + 3 * 8192 + 128) + 64);
+    CHECK(r["stored"]["values"] == r["params"].get<std::uint64_t>() + 1 + 8);
+    CHECK(r["stored"]["by_dtype"]["F32"]["bytes"] == 4 * 9);
+    CHECK(r["unexplained"] == 0);
+    std::map<std::string, json> parts;
+    for (const auto& p : r["parts"]) parts[p["part"].get<std::string>()] = p;
+    CHECK(parts["attention"]["stored"] == 2 * 4 * 4096);
+    CHECK(parts["mlp"]["stored"] == 2 * 3 * 8192);
+    CHECK(parts["norms"]["stored"] == 2 * 128 + 64);
+    CHECK(parts["quantization"]["stored"] == 1);
+    CHECK(parts["buffers"]["stored"] == 8);
+    CHECK(parts["buffers"].contains("note"));
+    // A tensor missing from the checkpoint is a difference no note explains, in its part.
+    tensors.erase(tensors.begin() + 2);  // lm_head.weight
+    const json missing = json::parse(checkpoint_json(config, tensors));
+    CHECK(missing["unexplained"] == 640);
+    for (const auto& p : missing["parts"])
+        if (p["part"] == "output") {
+            CHECK(p["memplan"] == 640);
+            CHECK(p["stored"] == 0);
+            CHECK(p["larger"] == "memplan");
+        }
+    // A config memplan refuses is refused here too, naming the key.
+    CHECK(json::parse(checkpoint_json(R"({"hidden_size": 64})", tensors))["errors"][0]["field"] == "hf_config.model_type");
 }
