@@ -312,3 +312,31 @@ TEST_CASE("Granite 4 (granitemoehybrid): attention or Mamba-2 layers, experts an
     odd["mamba_d_head"] = 24;
     CHECK(estimate(odd)["errors"][0]["field"] == "hf_config.mamba_d_head");
 }
+
+TEST_CASE("sliding_window in each of its Hugging Face forms", "[hf][kv]") {
+    const auto sliding = [](json hf) {
+        const json sizes = {{"num_hidden_layers", 4}, {"hidden_size", 64}, {"num_attention_heads", 4},
+                            {"vocab_size", 10}, {"intermediate_size", 128}};
+        for (const auto& item : sizes.items()) hf[item.key()] = item.value();
+        const json out = estimate(hf);
+        REQUIRE(out["errors"].empty());
+        return out["details"]["layer_kinds"]["attention"]["sliding"].get<std::uint64_t>();
+    };
+    // configuration_qwen2.py: layer i slides when sliding_window is set, use_sliding_window is true and
+    // i >= max_window_layers; Qwen2.5's released configs switch it off (use_sliding_window false).
+    CHECK(sliding({{"model_type", "qwen2"}, {"sliding_window", 131072}, {"use_sliding_window", false}, {"max_window_layers", 28}}) == 0);
+    CHECK(sliding({{"model_type", "qwen2"}, {"sliding_window", nullptr}, {"use_sliding_window", true}, {"max_window_layers", 2}}) == 0);
+    CHECK(sliding({{"model_type", "qwen2"}, {"sliding_window", 32}, {"use_sliding_window", true}, {"max_window_layers", 2}}) == 2);
+    CHECK(sliding({{"model_type", "qwen2"}, {"sliding_window", 32}, {"use_sliding_window", true}, {"max_window_layers", 8}}) == 0);
+    // Mistral 7B v0.1: an integer window on every layer.
+    CHECK(sliding({{"model_type", "mistral"}, {"sliding_window", 4096}}) == 4);
+    // layer_types decides where it is given, with the window or with null.
+    CHECK(sliding({{"model_type", "qwen3"}, {"sliding_window", nullptr},
+                   {"layer_types", {"full_attention", "full_attention", "full_attention", "full_attention"}}}) == 0);
+    CHECK(sliding({{"model_type", "qwen3"}, {"sliding_window", 16},
+                   {"layer_types", {"sliding_attention", "full_attention", "sliding_attention", "full_attention"}}}) == 2);
+    // Another type is refused, naming the key.
+    const json wrong = estimate({{"model_type", "llama"}, {"sliding_window", false}, {"num_hidden_layers", 4}, {"hidden_size", 64},
+                                 {"num_attention_heads", 4}, {"vocab_size", 10}});
+    CHECK(wrong["errors"][0]["field"] == "hf_config.sliding_window");
+}
