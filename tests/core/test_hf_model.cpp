@@ -206,3 +206,20 @@ TEST_CASE("checkpoint_json: stored tensors assigned to memplan's parts, differen
     // A config memplan refuses is refused here too, naming the key.
     CHECK(json::parse(checkpoint_json(R"({"hidden_size": 64})", tensors))["errors"][0]["field"] == "hf_config.model_type");
 }
+
+TEST_CASE("memplan checkpoint --hf-model: a header of 100,000 tensors is read in bounded time", "[hf][safetensors][cli]") {
+    // Big checkpoints list some 100,000 tensors (DeepSeek-V3's index); an insertion-ordered JSON object
+    // searches its keys linearly on each insert, which made this header take minutes. Killed after 60 s.
+    std::string header = R"({"__metadata__": {"format": "pt"})";
+    for (int i = 0; i < 100000; ++i)
+        header += ", \"model.layers." + std::to_string(i % 28) + ".mlp.experts." + std::to_string(i) +
+                  ".up_proj.weight\": {\"dtype\": \"F8_E4M3\", \"shape\": [8, 8], \"data_offsets\": [" +
+                  std::to_string(64 * i) + ", " + std::to_string(64 * i + 64) + "]}";
+    header += "}";
+    const std::string dir = folder_with("many", {{"model.safetensors", prefix(header.size()) + header}});
+    const cli_output out = run_cli_piped("true", {"checkpoint", "--hf-model", dir}, 60);
+    REQUIRE(out.status == 0);
+    const json r = json::parse(out.out);
+    CHECK(r["stored"]["tensors"] == 100000);
+    CHECK(r["stored"]["by_dtype"]["F8_E4M3"]["bytes"] == 6400000);
+}

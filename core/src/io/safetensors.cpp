@@ -4,14 +4,22 @@
 // an optional "__metadata__" object of strings; then the data.
 #include "memplan/io/safetensors.hpp"
 
-#include <algorithm>
+#include <set>
 
-#include "io/json_text.hpp"
+#include <nlohmann/json.hpp>
 
 namespace memplan {
 
 namespace {
-using detail::ordered_json;
+// nlohmann::json (keys in a std::map), not the core's ordered_json: a checkpoint's header or index
+// holds up to some 100,000 names, and an ordered object's inserts search linearly (quadratic time).
+using json = nlohmann::json;
+
+/// Parses `text` into `doc`; false when it is not JSON (no exception escapes).
+bool parse(const std::string& text, json& doc) {
+    doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    return !doc.is_discarded();
+}
 
 /// Bits per value of the safetensors dtypes (safetensors/src/tensor.rs Dtype::bitsize, v0.6.2); 0 for
 /// a name that is not one.
@@ -57,14 +65,14 @@ outcome<std::uint64_t> safetensors_header_length(const std::string& first_bytes,
 
 outcome<std::vector<stored_tensor>> parse_safetensors_header(const std::string& header, const std::string& file) {
     outcome<std::vector<stored_tensor>> out;
-    ordered_json doc;
-    if (!detail::parse_json(header, doc) || !doc.is_object()) {
+    json doc;
+    if (!parse(header, doc) || !doc.is_object()) {
         out.errors.push_back({file, "has a header that is not a JSON object"});
         return out;
     }
     for (const auto& item : doc.items()) {
         if (item.key() == "__metadata__") continue;
-        const ordered_json& t = item.value();
+        const json& t = item.value();
         const std::string where = "tensor " + item.key();
         const auto fail = [&](const std::string& message) { out.errors.push_back({file, where + " " + message}); };
         if (!t.is_object() || !t.contains("dtype") || !t["dtype"].is_string() || !t.contains("shape") ||
@@ -97,7 +105,7 @@ outcome<std::vector<stored_tensor>> parse_safetensors_header(const std::string& 
             continue;
         }
         s.bytes = (value_bits + 7) / 8;
-        const ordered_json& offsets = t["data_offsets"];
+        const json& offsets = t["data_offsets"];
         if (offsets.size() != 2 || !offsets[0].is_number_unsigned() || !offsets[1].is_number_unsigned() ||
             offsets[1].get<std::uint64_t>() < offsets[0].get<std::uint64_t>() ||
             offsets[1].get<std::uint64_t>() - offsets[0].get<std::uint64_t>() != s.bytes) {
@@ -111,12 +119,13 @@ outcome<std::vector<stored_tensor>> parse_safetensors_header(const std::string& 
 
 outcome<std::vector<std::string>> safetensors_index_files(const std::string& index_text, const std::string& file) {
     outcome<std::vector<std::string>> out;
-    ordered_json doc;
-    if (!detail::parse_json(index_text, doc) || !doc.is_object() || !doc.contains("weight_map") ||
+    json doc;
+    if (!parse(index_text, doc) || !doc.is_object() || !doc.contains("weight_map") ||
         !doc["weight_map"].is_object() || doc["weight_map"].empty()) {
         out.errors.push_back({file, "must be a JSON object with a non-empty weight_map"});
         return out;
     }
+    std::set<std::string> shards;
     for (const auto& item : doc["weight_map"].items()) {
         if (!item.value().is_string()) {
             out.errors.push_back({file, "weight_map." + item.key() + " must be a file name"});
@@ -129,8 +138,9 @@ outcome<std::vector<std::string>> safetensors_index_files(const std::string& ind
                                             ", which is not a file of the model's folder"});
             return out;
         }
-        if (std::find(out.value.begin(), out.value.end(), shard) == out.value.end()) out.value.push_back(shard);
+        shards.insert(shard);
     }
+    out.value.assign(shards.begin(), shards.end());
     return out;
 }
 

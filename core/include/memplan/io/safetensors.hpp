@@ -29,13 +29,13 @@ struct stored_tensor {
 outcome<std::uint64_t> safetensors_header_length(const std::string& first_bytes, std::uint64_t file_bytes,
                                                  const std::string& file);
 
-/// The tensors of a safetensors JSON header (its "__metadata__" skipped), in the header's order: each
+/// The tensors of a safetensors JSON header (its "__metadata__" skipped), in order of name: each
 /// with a known dtype, a shape of non-negative sizes and data_offsets [begin, end] whose span is the
 /// shape's bytes; errors name `file` and the tensor.
 outcome<std::vector<stored_tensor>> parse_safetensors_header(const std::string& header, const std::string& file);
 
 /// The shard files that a model.safetensors.index.json text names (its weight_map's values, each once,
-/// in order of first use); a name holding a path separator or "..", which would point outside the
+/// in order of name); a name holding a path separator or "..", which would point outside the
 /// model's folder, is refused; errors name `file`.
 outcome<std::vector<std::string>> safetensors_index_files(const std::string& index_text, const std::string& file);
 
