@@ -3,6 +3,7 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "hf_model.hpp"
 #include "input.hpp"
 #include "memplan/api/front_end.hpp"
 #include "memplan/io/presets.hpp"
@@ -13,13 +14,15 @@ namespace memplan::cli {
 
 namespace {
 
-/// --config FILE|- (optional), --hf-config FILE, --preset ID, --recipe ID (the core applies it).
+/// --config FILE|- (optional), --hf-config FILE or --hf-model PATH, --preset ID, --recipe ID (the core applies it).
 int run_config_command(const std::vector<std::string>& argv, json_reply (*answer)(const json_request&)) {
-    const auto args = parse_args(argv, {{"config", {"c"}, true}, {"hf-config", {}, true}, {"preset", {}, true}, {"recipe", {}, true}});
+    const auto args = parse_args(argv, {{"config", {"c"}, true}, {"hf-config", {}, true}, {"hf-model", {}, true},
+                                        {"preset", {}, true}, {"recipe", {}, true}});
     if (!args.error.empty()) return usage_error(args.error);
-    if (!args.has("config") && !args.has("hf-config") && !args.has("preset"))
-        return usage_error("--config FILE.json (or - for standard input), --hf-config FILE or --preset ID is required");
-    if (args.has("hf-config") && args.has("preset")) return usage_error("--hf-config and --preset cannot be combined");
+    if (!args.has("config") && !args.has("hf-config") && !args.has("hf-model") && !args.has("preset"))
+        return usage_error("--config FILE.json (or - for standard input), --hf-config FILE, --hf-model PATH or --preset ID is required");
+    if (args.has("hf-config") + args.has("hf-model") + args.has("preset") > 1)
+        return usage_error("--hf-config, --hf-model and --preset cannot be combined (each gives the model)");
     json_request request;
     diagnostics errors;
     if (const auto path = args.value("config")) {
@@ -31,6 +34,11 @@ int run_config_command(const std::vector<std::string>& argv, json_reply (*answer
         auto text = read_input(*path, "hf_config", /*required=*/true);  // given but empty must not mean "none"
         errors.insert(errors.end(), text.errors.begin(), text.errors.end());
         request.hf_config_text = std::move(text.value);
+    }
+    if (const auto path = args.value("hf-model")) {
+        auto model = read_hf_model(*path, /*headers=*/false);  // its config.json; no network
+        errors.insert(errors.end(), model.errors.begin(), model.errors.end());
+        request.hf_config_text = std::move(model.value.config_text);
     }
     if (!errors.empty()) return report_errors(errors, true);
     if (const auto id = args.value("preset")) {
@@ -50,6 +58,18 @@ int run_estimate(const std::vector<std::string>& args) { return run_config_comma
 int run_analyze(const std::vector<std::string>& args) { return run_config_command(args, analyze_reply); }
 
 int run_compare(const std::vector<std::string>& args) { return run_config_command(args, compare_reply); }
+
+int run_checkpoint(const std::vector<std::string>& argv) {
+    const auto args = parse_args(argv, {{"hf-model", {}, true}});
+    if (!args.error.empty()) return usage_error(args.error);
+    const auto path = args.value("hf-model");
+    if (!path) return usage_error("--hf-model PATH (a model folder, a Hugging Face cache folder or ORG/NAME) is required");
+    const auto model = read_hf_model(*path, /*headers=*/true);
+    if (!model.ok()) return report_errors(model.errors, true);
+    const std::string text = checkpoint_json(model.value.config_text, model.value.tensors);
+    std::cout << text << "\n";
+    return text.find("\"errors\":[]") != std::string::npos ? 0 : exit_usage;
+}
 
 int run_fits(const std::vector<std::string>& argv) {
     const auto args = parse_args(argv, {{"config", {"c"}, true}});

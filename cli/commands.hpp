@@ -26,6 +26,7 @@ int run_estimate(const std::vector<std::string>& args);            // cmd_config
 int run_analyze(const std::vector<std::string>& args);             // cmd_config.cpp
 int run_compare(const std::vector<std::string>& args);             // cmd_config.cpp
 int run_fits(const std::vector<std::string>& args);                // cmd_config.cpp
+int run_checkpoint(const std::vector<std::string>& args);          // cmd_config.cpp
 int run_presets(const std::vector<std::string>& args);             // cmd_presets.cpp
 int run_schema(const std::vector<std::string>& args);              // cmd_presets.cpp
 int run_recipes(const std::vector<std::string>& args);             // cmd_presets.cpp

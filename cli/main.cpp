@@ -24,9 +24,10 @@ const std::vector<command>& commands() {
          "      transformer_mem.py's report with corrected formulas; --eleuther reproduces the script exactly\n",
          run_transformer_mem},
         {"estimate",
-         "  memplan estimate --config FILE.json|- [--hf-config config.json | --preset ID] [--recipe ID]\n"
+         "  memplan estimate --config FILE.json|- [--hf-config config.json | --hf-model PATH | --preset ID] [--recipe ID]\n"
          "      the JSON interface shared with the WebAssembly API (docs/schema.md); --hf-config takes the\n"
-         "      model from a Hugging Face config.json, --preset from a stored model (memplan presets);\n"
+         "      model from a Hugging Face config.json, --hf-model from a model folder or the Hugging Face\n"
+         "      cache (ORG/NAME), --preset from a stored model (memplan presets);\n"
          "      --recipe sets a fine-tuning recipe's fields over the configuration (memplan recipes)\n",
          run_estimate},
         {"analyze",
@@ -51,6 +52,11 @@ const std::vector<command>& commands() {
          "      memplan beside DeepSpeed, Megatron-LM, EleutherAI's calculators and accelerate, each in its\n"
          "      own units and conventions, with the terms that differ and why (docs/compare.md)\n",
          run_compare},
+        {"checkpoint",
+         "  memplan checkpoint --hf-model PATH\n"
+         "      a model folder or Hugging Face cache snapshot (ORG/NAME): the bytes its safetensors headers\n"
+         "      store per dtype beside memplan's count of its config.json, reconciled part by part (JSON)\n",
+         run_checkpoint},
         {"fits",
          "  memplan fits --config FILE.json|-\n"
          "      which stored models fit this setup: every preset with the rest of the configuration unchanged\n",

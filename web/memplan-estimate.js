@@ -265,7 +265,7 @@ function readAttributes(element, mp) {
 /** The attribute a core error is about (its field path), for inline messages. */
 function attributeFor(field, element) {
   if (ATTRIBUTE_OF.has(field) && element.hasAttribute(ATTRIBUTE_OF.get(field))) return ATTRIBUTE_OF.get(field);
-  if ((field === 'hf_config' || field.startsWith('model.')) && element.hasAttribute('hf-config-src')) return 'hf-config-src';
+  if ((field === 'hf_config' || field.startsWith('hf_config.') || field.startsWith('model.')) && element.hasAttribute('hf-config-src')) return 'hf-config-src';
   if (field.startsWith('model.') && element.hasAttribute('model')) return 'model';
   if (element.hasAttribute('config')) return 'config';
   return ATTRIBUTE_OF.get(field) || 'config';

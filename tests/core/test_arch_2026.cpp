@@ -108,16 +108,20 @@ TEST_CASE("DeepSeek-V3 architecture (DeepSeek-R1 config.json): 671,026,419,200 p
     CHECK(cache_elements_per_token(groups[0]) == 576);
 
     // Native FP8 checkpoint: every linear matrix of the layers at 1 B plus an fp32 scale per 128×128
-    // block; embeddings, norms, routers in bf16 (inference/convert.py, weight_block_size [128, 128]).
+    // block; embeddings, norms, routers in bf16 (inference/convert.py, weight_block_size [128, 128]),
+    // but the routers' correction biases in fp32 (inference/model.py Gate): 58 MoE layers · 256 · 4 B.
     std::uint64_t scales = 0;
     for (const auto& l : linear_modules(c.model)) scales += ((l.d_out + 127) / 128) * ((l.d_in + 127) / 128) * 4 * l.count;
     const std::uint64_t packed = linear_weights(c.model);
+    const std::uint64_t bias = 58ULL * 256;
     CHECK(r.details.quantization_overhead_bytes == scales);
-    CHECK(r.per_gpu.weights == packed + scales + 2 * (p.total - packed));
-    REQUIRE(r.details.weight_bytes_by_dtype.size() == 2);
+    CHECK(r.per_gpu.weights == packed + scales + 2 * (p.total - packed - bias) + 4 * bias);
+    REQUIRE(r.details.weight_bytes_by_dtype.size() == 3);
     CHECK(r.details.weight_bytes_by_dtype[0].first == "fp8_block");
     CHECK(r.details.weight_bytes_by_dtype[0].second == packed + scales);
-    CHECK(r.details.weight_bytes_by_dtype[1].second == 2 * (p.total - packed));
+    CHECK(r.details.weight_bytes_by_dtype[1].second == 2 * (p.total - packed - bias));
+    CHECK(r.details.weight_bytes_by_dtype[2].first == "fp32");
+    CHECK(r.details.weight_bytes_by_dtype[2].second == 4 * bias);
     // The latent is not split by tensor parallelism: every rank caches all of it.
     estimate_config split = served;
     split.parallel.gpus = split.parallel.tp = 8;

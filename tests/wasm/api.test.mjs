@@ -202,8 +202,8 @@ test('a broken Hugging Face config is an error naming the field', () => {
   throwsMessage(() => mp.estimate({}, { hfConfig: '{' }), 'hf_config: is not valid JSON');
   throwsMessage(() => mp.estimate({}, { hfConfig: [] }), 'hf_config: must be a JSON object');
   throwsMessage(() => mp.estimate({}, { hfConfig: { ...llama2_7b_hf, num_attention_heads: 30 } }),
-    'model.hidden_size: must be divisible by model.num_attention_heads (30) when model.head_dim is not given; ' +
-    'model.num_key_value_heads: must divide model.num_attention_heads (30)');
+    'hf_config.hidden_size: must be divisible by hf_config.num_attention_heads (30) when hf_config.head_dim is not given; ' +
+    'hf_config.num_key_value_heads: must divide hf_config.num_attention_heads (30)');
   throwsMessage(() => mp.estimate({}, { hfConfig: { ...llama2_7b_hf, vocab_size: NaN } }),
     'hf_config.vocab_size: must be a finite number (NaN and infinities have no JSON form)');
   throwsMessage(() => mp.resolveModel({ model: { preset: 'nope' } }), 'model.preset: must be the id of a model preset (memplan presets)');

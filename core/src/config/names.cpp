@@ -73,7 +73,9 @@ const name_table<attention_kind>& names_of(attention_kind) {
     static constexpr name_table<attention_kind>::entry hf_names[] = {{attention_kind::full, "full_attention"},
                                                                       {attention_kind::sliding, "sliding_attention"},
                                                                       {attention_kind::chunked, "chunked_attention"},
-                                                                      {attention_kind::linear, "linear_attention"}};
+                                                                      {attention_kind::linear, "linear_attention"},
+                                                                      // configuration_granitemoehybrid.py layer_types
+                                                                      {attention_kind::full, "attention"}};
     static constexpr name_table<attention_kind> table{entries, hf_names};
     return table;
 }

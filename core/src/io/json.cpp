@@ -139,6 +139,12 @@ outcome<estimate_config> parse_config(const std::string& json_text, const std::s
         // memplan's own load-time keys (model.mtp, model.max_position_embeddings), applied on top; any
         // other model key is refused rather than silently dropped.
         const json hf = parse_document(hf_config_text, "hf_config", out.errors);
+        // Without model_type (nor architectures, a text_config or memplan's preset) nothing names the
+        // family: refused rather than read with GPT-style defaults.
+        if (out.ok() && hf.is_object() && !hf.contains("model_type") && !hf.contains("architectures") &&
+            !hf.contains("text_config") && !hf.contains("preset"))
+            out.errors.push_back({"hf_config.model_type", "is required (a Hugging Face config.json names its family "
+                                                          "by model_type or architectures)"});
         if (out.ok()) {
             const model_config given_model = c.model;
             c.model = model_config{};

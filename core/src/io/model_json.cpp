@@ -118,6 +118,44 @@ void read_size_aliases(object_reader& r, const model_family* family, std::uint64
         if (a.field == field) r.integer(a.name, m.*field, a.lo, a.hi);
 }
 
+/// The model_type of a config.json without one, from the model classes its `architectures` names
+/// (the first that a family of memplan lists, as transformers registers it); "" with an error naming
+/// `architectures` (not a list of names) or `model_type` (no class memplan knows).
+std::string type_of_architectures(object_reader& r) {
+    const json* classes = r.find("architectures");
+    if (classes == nullptr) return "";
+    const bool names = classes->is_array() && !classes->empty() &&
+                       std::all_of(classes->begin(), classes->end(), [](const json& c) { return c.is_string(); });
+    if (!names) {
+        r.fail(r.field("architectures"), "must be a non-empty list of model class names such as [\"Qwen3ForCausalLM\"]");
+        return "";
+    }
+    for (const auto& c : *classes)
+        if (std::string type = model_type_of_architecture(c.get<std::string>()); !type.empty()) return type;
+    std::string known;
+    for (const model_family& f : model_families())
+        for (const family_architecture& a : f.architectures) known += std::string(known.empty() ? "" : ", ") + a.class_name;
+    r.fail(r.field("model_type"), "is required: architectures " + classes->dump() +
+                                      " names no model class memplan knows (" + known + ")");
+    return "";
+}
+
+/// True when `key` is a standard Hugging Face key (memplan/model/families.hpp standard_hf_keys).
+bool standard_key(const std::string& key) {
+    const auto& keys = standard_hf_keys();
+    return std::find_if(keys.begin(), keys.end(), [&key](const char* k) { return key == k; }) != keys.end();
+}
+
+/// The model_type names of every family, for messages.
+std::string known_model_types() {
+    std::string out;
+    for (const model_family& f : model_families()) {
+        out += std::string(out.empty() ? "" : ", ") + f.model_type;
+        for (const char* alias : f.aliases) out += std::string(", ") + alias;
+    }
+    return out;
+}
+
 }  // namespace
 
 void read_model_object(object_reader& r, model_config& m, int depth);
@@ -288,6 +326,18 @@ std::uint64_t vision_size(object_reader& r, const json& o, const char* key, std:
     return it->get<std::uint64_t>();
 }
 
+/// A true/false value of the nested object `o` at `key` (named `field` in errors): `fallback` when
+/// absent or null; any other type is an error, and `fallback`.
+bool flag_in(object_reader& r, const json& o, const char* key, bool fallback, const std::string& field) {
+    const auto it = o.find(key);
+    if (it == o.end() || it->is_null()) return fallback;
+    if (!it->is_boolean()) {
+        r.fail(field, "must be true or false");
+        return fallback;
+    }
+    return it->get<bool>();
+}
+
 /// A ViT vision tower as SigLIP (modeling_siglip.py SiglipVisionTransformer without head): patch
 /// convolution C·p²·d + d, position embeddings (image/p)²·d, per layer two LayerNorms (2·2d),
 /// q/k/v/o with biases (4d² + 4d) and an MLP d×f + f + f×d + d, and a final LayerNorm 2d.
@@ -326,7 +376,7 @@ bool pixtral_params(object_reader& r, const json& outer, const json& v, std::uin
         r.fail(r.field("vision_feature_layer"), "is supported as -1 only (one feature layer)");
         return false;
     }
-    const bool bias = outer.value("multimodal_projector_bias", false);
+    const bool bias = flag_in(r, outer, "multimodal_projector_bias", false, r.field("multimodal_projector_bias"));
     const u128 h = text_hidden;
     const u128 tower = c * patch * patch * d + d + layers * (2 * d + 4 * d * d + 3 * d * f);
     const u128 projector = d + d * merge * merge * d + d * h + h * h + (bias ? 2 * h : 0);
@@ -394,7 +444,8 @@ void read_vision_tower(object_reader& r, const json& outer, const json& vision, 
         // modeling_gemma3.py Gemma3MultiModalProjector: mm_input_projection_weight d_vision × h and
         // mm_soft_emb_norm (RMSNorm d_vision), after a SigLIP tower.
         if (siglip_params(r, vision, tower)) {
-            const std::uint64_t dv = vision.value("hidden_size", std::uint64_t{768});
+            // The width siglip_params read (a null hidden_size is SiglipVisionConfig's default 768).
+            const std::uint64_t dv = vision_size(r, vision, "hidden_size", 768, r.field("vision_config") + ".");
             m.vision_params = tower + dv * m.hidden_size + dv;
         }
     } else if (kind == vision_tower::pixtral) {
@@ -415,7 +466,11 @@ void read_quantization(object_reader& r, model_config& m) {
     if (q == nullptr) return;
     const std::string field = r.field("quantization_config");
     if (!q->is_object()) return r.fail(field, "must be an object");
-    const std::string method = q->value("quant_method", std::string());
+    const auto method_it = q->find("quant_method");
+    if (method_it == q->end() || !method_it->is_string())
+        return r.fail(field + ".quant_method", "must be a string (fp8, mxfp4, bitsandbytes, awq, gptq are supported)");
+    const std::string method = method_it->get<std::string>();
+    const auto flag = [&](const char* key) { return flag_in(r, *q, key, false, field + "." + key); };
     if (method == "fp8") {
         // DeepSeek-V3 / Qwen3 FP8: weight_block_size [128, 128] (transformers finegrained_fp8.py).
         const auto bs = q->find("weight_block_size");
@@ -433,11 +488,11 @@ void read_quantization(object_reader& r, model_config& m) {
         m.checkpoint = checkpoint_format::mxfp4;
         m.quant_experts_only = true;
     } else if (method == "bitsandbytes") {
-        if (q->value("load_in_4bit", false)) {
+        if (flag("load_in_4bit")) {
             m.checkpoint = checkpoint_format::nf4;
             m.quant_block = 64;  // bitsandbytes Linear4bit blocksize
-            m.quant_double = q->value("bnb_4bit_use_double_quant", false);
-        } else if (q->value("load_in_8bit", false)) {
+            m.quant_double = flag("bnb_4bit_use_double_quant");
+        } else if (flag("load_in_8bit")) {
             m.checkpoint = checkpoint_format::int8;
         } else {
             return r.fail(field, "bitsandbytes needs load_in_4bit or load_in_8bit");
@@ -473,12 +528,18 @@ void read_model_object(object_reader& r, model_config& m, int depth) {
         object_reader inner(*stored, r.field("preset"), r.errors(), /*lenient=*/true);
         read_model_object(inner, m, depth + 1);
     }
+    // A config.json without model_type names its family by its model classes (transformers
+    // models/auto/modeling_auto.py maps each class to one model_type).
+    std::string architecture_type;
+    if (!obj.contains("model_type") && !obj.contains("preset") && obj.contains("architectures"))
+        architecture_type = type_of_architectures(r);
     // Multimodal configs keep the language model under text_config and the vision tower under vision_config.
     if (const json* text = r.find("text_config"); text != nullptr && text->is_object() && depth < 2 &&
                                                    !obj.contains("num_hidden_layers")) {
         object_reader inner(*text, r.field("text_config"), r.errors(), /*lenient=*/true);
         std::string outer_type;
         if (const auto it = obj.find("model_type"); it != obj.end() && it->is_string()) outer_type = it->get<std::string>();
+        if (!architecture_type.empty()) outer_type = architecture_type;
         model_config text_model = m;
         // Families whose text_config may leave keys at the configuration class's defaults.
         const auto tt = text->find("model_type");
@@ -491,7 +552,11 @@ void read_model_object(object_reader& r, model_config& m, int depth) {
         const vision_tower kind = outer_family != nullptr && outer_family->text_config_type != nullptr
                                       ? outer_family->tower
                                       : vision_tower::none;
-        if (const json* vision = r.find("vision_config"); vision != nullptr && vision->is_object() && !vision->empty())
+        // A tower memplan counts reads an empty vision_config at its configuration class's defaults, as
+        // transformers builds it (Gemma3Config: SiglipVisionConfig(**vision_config)).
+        if (const json* vision = r.find("vision_config"); vision != nullptr && !vision->is_object())
+            r.fail(r.field("vision_config"), "must be an object (the vision tower's configuration)");
+        else if (vision != nullptr && (!vision->empty() || kind != vision_tower::none))
             read_vision_tower(r, obj, *vision, kind, outer_type, m);
         read_quantization(r, m);
         // Other towers of a multimodal checkpoint are not modelled: refused, not ignored.
@@ -504,6 +569,7 @@ void read_model_object(object_reader& r, model_config& m, int depth) {
     }
     std::string model_type = m.model_type;
     r.text("model_type", model_type);
+    if (!architecture_type.empty()) model_type = architecture_type;
     if (model_type != m.model_type || !r.has("preset")) {
         const model_config sizes = m;
         m = defaults_for(obj, model_type);
@@ -523,7 +589,7 @@ void read_model_object(object_reader& r, model_config& m, int depth) {
     json_config_keys keys(r);
     if (family != nullptr && family->text_config_defaults != nullptr && depth > 0) family->text_config_defaults(keys, m);
     read_model_keys(r, m);
-    const bool hf = obj.contains("model_type") && !obj.contains("preset");
+    const bool hf = (obj.contains("model_type") || !architecture_type.empty()) && !obj.contains("preset");
     if (hf) {
         // The family's layer patterns (MoE placement, attention kinds per layer, hybrid mixers).
         if (family != nullptr && family->read_keys != nullptr) family->read_keys(keys, m);
@@ -531,9 +597,10 @@ void read_model_object(object_reader& r, model_config& m, int depth) {
         // A flattened config (language keys at the top level) of a family that defines vision_config; for the
         // others the family-key check below refuses it.
         const auto understood = [family](const char* key) { return family != nullptr && family_reads(*family, key); };
-        if (const json* vision = r.find("vision_config");
-            vision != nullptr && vision->is_object() && !vision->empty() && understood("vision_config"))
-            read_vision_tower(r, obj, *vision, family->tower, model_type, m);
+        if (const json* vision = r.find("vision_config"); vision != nullptr && understood("vision_config")) {
+            if (!vision->is_object()) r.fail(r.field("vision_config"), "must be an object (the vision tower's configuration)");
+            else read_vision_tower(r, obj, *vision, family->tower, model_type, m);
+        }
         // Keys that change memory and that this family does not define: refused, not ignored.
         for (const char* key : family_only_keys()) {
             const auto it = obj.find(key);
@@ -541,14 +608,31 @@ void read_model_object(object_reader& r, model_config& m, int depth) {
             if (understood(key)) continue;
             r.fail(r.field(key), "is not supported yet for model_type " + (model_type.empty() ? std::string("\"\"") : model_type));
         }
-        if (!model_type.empty() && !is_known_family(model_type)) {
+        // A family memplan does not know: read with assumed defaults only when every key of its config is
+        // one memplan reads or a standard one; any other key may change the count, and is refused.
+        std::string unread;
+        if (!model_type.empty() && !is_known_family(model_type))
+            for (auto it = obj.begin(); it != obj.end(); ++it) {
+                const std::string& key = it.key();
+                const auto& only = family_only_keys();
+                if (r.looked_up(key) || standard_key(key) ||
+                    std::find_if(only.begin(), only.end(), [&key](const char* k) { return key == k; }) != only.end())
+                    continue;
+                unread += (unread.empty() ? "" : ", ") + key;
+            }
+        if (!unread.empty()) {
+            r.fail(r.field("model_type"), "'" + model_type + "' is not a family memplan knows, and its config has keys " +
+                                              "memplan does not read, which may change the count: " + unread +
+                                              " (known model_type: " + known_model_types() + ")");
+        } else if (!model_type.empty() && !is_known_family(model_type)) {
             m.assumptions.push_back(
                 "model_type '" + model_type + "' is not a family memplan knows: counted as a decoder with " +
                 (m.norm == norm_kind::rmsnorm ? "RMSNorm (rms_norm_eps given)" : "LayerNorm") + ", a " +
                 (m.mlp == mlp_kind::gated ? "gated" : "plain") + " MLP (hidden_act), " +
                 (m.qkv_bias ? "attention biases" : "no attention biases") + ", " +
                 (m.tie_word_embeddings ? "tied" : "untied") + " embeddings" +
-                (m.num_experts != 0 ? ", Mixtral-style experts (router without bias, no shared expert)" : ""));
+                (m.num_experts != 0 ? ", Mixtral-style experts (router without bias, no shared expert)" : "") +
+                ", no QK-norm and no other per-head weights");
         }
     }
 }
@@ -557,7 +641,8 @@ void read_model_object(object_reader& r, model_config& m, int depth) {
 void read_model(const json& object, const std::string& path, model_config& m, diagnostics& errors) {
     // A Hugging Face config (it names its model_type) may carry any keys that cannot change memory;
     // an object built on a preset is memplan's own and stays strict.
-    const bool lenient = (object.contains("model_type") || object.contains("text_config")) && !object.contains("preset");
+    const bool lenient = (object.contains("model_type") || object.contains("text_config") || object.contains("architectures")) &&
+                         !object.contains("preset");
     object_reader r(object, path, errors, lenient);
     read_model_object(r, m, 0);
     r.finish();

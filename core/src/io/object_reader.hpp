@@ -30,8 +30,8 @@ public:
     const json* find(const char* key) {
         const auto it = object_.find(key);
         if (it == object_.end()) return nullptr;
-        // Only keys present are recorded (finish() looks at those), and only in strict objects.
-        if (!lenient_) known_.emplace(key);
+        // Only keys present are recorded (finish() looks at those; read() tells what a lenient object used).
+        known_.emplace(key);
         // Hugging Face configs write null for "not set"; memplan's own objects treat null as a wrong type.
         if (lenient_ && it->is_null()) return nullptr;
         return &*it;
@@ -188,6 +188,9 @@ public:
         for (auto it = object_.begin(); it != object_.end(); ++it)
             if (known_.count(it.key()) == 0) fail(field(echoed_name(it.key())), "is not a known key");
     }
+
+    /// True when a handler looked up `key` (present in the object).
+    bool looked_up(const std::string& key) const { return known_.count(key) != 0; }
 
     void fail(const std::string& name, const std::string& message) { errors_.push_back({name, message}); }
     const json& raw() const { return object_; }

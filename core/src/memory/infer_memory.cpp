@@ -37,7 +37,9 @@ parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, s
         r.weights = sp.native_bytes;
         r.quant_overhead = sp.native_scales;
         const u128 plain = local > sp.packed ? local - sp.packed : 0;
-        r.weight_by_dtype = {{to_string(m.checkpoint), r.weights - std::min(r.weights, 2 * plain)}, {"bf16", 2 * plain}};
+        const u128 fp32_params = sp.native_fp32 / 4, bf16 = 2 * (plain - std::min(plain, fp32_params));
+        r.weight_by_dtype = {{to_string(m.checkpoint), r.weights - std::min(r.weights, bf16 + sp.native_fp32)}, {"bf16", bf16}};
+        if (sp.native_fp32 != 0) r.weight_by_dtype.push_back({"fp32", sp.native_fp32});
     } else {
         const bool quantized = dtype_bits(inf.weight_dtype) < 16;
         const u128 packed = quantized ? sp.linear : local;

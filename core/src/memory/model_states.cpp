@@ -92,6 +92,7 @@ stage_params params_of_stage(const estimate_config& c, const param_breakdown& co
     const u128 native = sum.native_bytes + 2 * outside;
     out.native_bytes = ceil_div(native, p.tp) + ceil_div(sum.native_expert_bytes, u128{p.tp} * p.ep);
     out.native_scales = ceil_div(sum.native_scale_bytes, p.tp);
+    out.native_fp32 = ceil_div(sum.native_fp32_bytes, p.tp);
     out.packed = ceil_div(sum.packed_params, p.tp) + ceil_div(sum.packed_expert_params, u128{p.tp} * p.ep);
     // Tensor parallelism splits every matrix (vocabulary-parallel embeddings included, Shoeybi et al.
     // 2019 §3); the replicated norms and row-parallel biases are a rounding error and are split too.

@@ -35,6 +35,7 @@ struct stage_params {
     u128 first_layer = 0;  ///< index of the stage's first layer
     u128 native_bytes = 0;   ///< weights on this GPU in the checkpoint's native format (model.checkpoint)
     u128 native_scales = 0;  ///< scales and zero points among them
+    u128 native_fp32 = 0;    ///< parameters stored in fp32 among them, in bytes
     u128 packed = 0;         ///< parameters the checkpoint packs, on this GPU
 };
 
@@ -50,8 +51,8 @@ stage_params params_of_stage(const estimate_config& c, const param_breakdown& co
 /// Optimizer-state bytes for `shard_params` parameters.
 u128 optimizer_bytes(u128 shard_params, const train_config& t, const model_config& m);
 
-/// Weights by storage type: at most two (the packed type, and bf16 beside it), names static; held in
-/// place so that a stage allocates nothing.
+/// Weights by storage type: at most three (the packed type, bf16 beside it, and fp32 parameters such
+/// as DeepSeek's router bias), names static; held in place so that a stage allocates nothing.
 class weight_types {
 public:
     using item = std::pair<const char*, u128>;
@@ -59,12 +60,12 @@ public:
     weight_types(std::initializer_list<item> items) {
         for (const item& i : items) push_back(i);
     }
-    void push_back(const item& i) { items_[size_++] = i; }  // at most two, as every caller adds
+    void push_back(const item& i) { items_[size_++] = i; }  // at most three, as every caller adds
     const item* begin() const { return items_; }
     const item* end() const { return items_ + size_; }
 
 private:
-    item items_[2]{};
+    item items_[3]{};
     std::size_t size_ = 0;
 };
 

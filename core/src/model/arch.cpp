@@ -334,7 +334,7 @@ packed_bytes native_matrix(const model_config& m, const matrix& x) {
 /// The layer's parameters summarised, with its native checkpoint bytes.
 struct layer_summary {
     u128 total = 0, active = 0, experts = 0, linear = 0, expert_linear = 0;
-    u128 native = 0, native_expert = 0, native_scales = 0, packed_dense = 0, packed_expert = 0;
+    u128 native = 0, native_expert = 0, native_scales = 0, native_fp32 = 0, packed_dense = 0, packed_expert = 0;
 };
 layer_summary summarise(const model_config& m, const layer_build& L) {
     layer_summary s;
@@ -356,6 +356,12 @@ layer_summary summarise(const model_config& m, const layer_build& L) {
     // Everything not packed (biases, norms, router, unquantized matrices) stays bf16.
     s.native += 2 * (s.total - s.experts - packed_dense);
     s.native_expert += 2 * (s.experts - packed_expert);
+    // but the router's correction bias of an FP8 checkpoint is fp32 (DeepSeek-V3 inference/model.py,
+    // Gate: nn.Parameter(torch.empty(n_routed_experts, dtype=torch.float32))).
+    if (m.checkpoint == checkpoint_format::fp8_block && m.router_bias && L.router != 0) {
+        s.native += 2 * u128{m.num_experts};
+        s.native_fp32 += 4 * u128{m.num_experts};
+    }
     return s;
 }
 
@@ -378,6 +384,7 @@ layer_params clamped_params(const layer_summary& s, u128 n, attention_kind atten
     lp.native_bytes = bytes(s.native);
     lp.native_expert_bytes = bytes(s.native_expert);
     lp.native_scale_bytes = bytes(s.native_scales);
+    lp.native_fp32_bytes = bytes(s.native_fp32);
     lp.packed_params = count(s.packed_dense);
     lp.packed_expert_params = count(s.packed_expert);
     return lp;
@@ -396,8 +403,8 @@ namespace {
 constexpr std::uint64_t layer_params::*layer_counts[] = {
     &layer_params::total,        &layer_params::active,       &layer_params::experts,
     &layer_params::linear,       &layer_params::expert_linear, &layer_params::native_bytes,
-    &layer_params::native_expert_bytes, &layer_params::native_scale_bytes, &layer_params::packed_params,
-    &layer_params::packed_expert_params};
+    &layer_params::native_expert_bytes, &layer_params::native_scale_bytes, &layer_params::native_fp32_bytes,
+    &layer_params::packed_params,       &layer_params::packed_expert_params};
 }  // namespace
 
 layer_params& layer_params::operator+=(const layer_params& other) {
@@ -481,7 +488,11 @@ outcome<param_breakdown> count_params(const model_config& m) {
         extra.attention = 2 * h * h;
         const u128 module_extra = 2 * h * h + 3 * norm_params(m, h);
         mtp_layer = summarise(m, L);
-        const layer_summary ex = summarise(m, extra);
+        // eh_proj stays bf16 in a quantized checkpoint: vLLM's deepseek_mtp.py (v0.11.0) builds it as a
+        // plain nn.Linear without quant_config, so FP8 checkpoints store it without weight_scale_inv.
+        model_config unquantized = m;
+        unquantized.checkpoint = checkpoint_format::none;
+        const layer_summary ex = summarise(unquantized, extra);
         mtp_layer.total += module_extra;
         mtp_layer.active += module_extra;
         mtp_layer.linear += ex.linear;

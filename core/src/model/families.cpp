@@ -143,6 +143,12 @@ std::vector<family_key> deepseek_keys() {
             mtp_key};
 }
 
+/// modeling_granite.py: scalars that scale activations and add no weights.
+const family_key granite_keys[] = {{"embedding_multiplier", "scales the embeddings (no weights)"},
+                                   {"residual_multiplier", "scales each residual branch (no weights)"},
+                                   {"attention_multiplier", "the attention's softmax scale (no weights)"},
+                                   {"logits_scaling", "divides the logits (no weights)"}};
+
 /// A row of the table, built field by field.
 class row {
 public:
@@ -151,6 +157,10 @@ public:
         f_.label = label;
     }
     row& aliases(std::vector<const char*> names) { return set(f_.aliases, std::move(names)); }
+    /// The model classes of its checkpoints and their model_type (the row's own or an alias).
+    row& architectures(std::vector<family_architecture> classes) { return set(f_.architectures, std::move(classes)); }
+    /// The one model class of its checkpoints, registered under the row's model_type.
+    row& architecture(const char* class_name) { return architectures({{class_name, f_.model_type}}); }
     /// Llama-style block: RMSNorm, gated MLP, no biases, no dropout, untied embeddings
     /// (Touvron et al. 2023, §2.2; modeling_llama.py).
     row& llama_style() {
@@ -240,6 +250,7 @@ const std::vector<model_family>& model_families() {
     static const std::vector<model_family> table = {
         // modeling_gpt2.py: Conv1D layers with biases, LayerNorm, learned positions, tied lm_head, dropout 0.1.
         row("gpt2", "GPT-2")
+            .architecture("GPT2LMHeadModel")
             .size_key({"n_positions", &model_config::learned_positions, 0, 16777216,
                          "learned position table, also the context limit"})
             .context_from_positions()
@@ -247,42 +258,126 @@ const std::vector<model_family>& model_families() {
             .layers({A::full}, {F::dense}),
         // modeling_gpt_neox.py: biases everywhere, LayerNorm, rotary, untied embed_out; Pythia trains without dropout.
         row("gpt_neox", "GPT-NeoX")
+            .architecture("GPTNeoXForCausalLM")
             .with(&model_config::tie_word_embeddings, false)
             .with(&model_config::dropout, false)
             .layers({A::full}, {F::dense}),
         row("llama", "Llama")
             .aliases({"mistral", "mixtral", "phi3", "phi4", "ministral"})
+            .architectures({{"LlamaForCausalLM", "llama"}, {"MistralForCausalLM", "mistral"},
+                            {"MixtralForCausalLM", "mixtral"}, {"Phi3ForCausalLM", "phi3"},
+                            {"MinistralForCausalLM", "ministral"}})
             .llama_style()
             .layers({A::full, A::sliding}, {F::dense, F::moe}),
+        // modeling_smollm3.py: Llama's block (RMSNorm, SwiGLU, no biases), tied embeddings by default
+        // (configuration_smollm3.py); no_rope_layers leaves RoPE out of some layers, which has no weights.
+        row("smollm3", "SmolLM3")
+            .architecture("SmolLM3ForCausalLM")
+            .llama_style()
+            .with(&model_config::tie_word_embeddings, true)
+            .keys({{"no_rope_layers", "one 0/1 per layer: 0 a layer without RoPE (no weights, the same cache)"},
+                   {"no_rope_layer_interval", "every interval-th layer without RoPE when no_rope_layers is absent"}})
+            .reads([](hf_config_keys& keys, model_config& m) {
+                keys.integer("no_rope_layer_interval", 4, 1, 65536);
+                std::vector<char> rope;
+                if (keys.flag_list("no_rope_layers", rope) && m.num_hidden_layers != 0 && rope.size() != m.num_hidden_layers)
+                    keys.fail("no_rope_layers", "must list one 0/1 entry per layer (" + std::to_string(m.num_hidden_layers) + ")");
+            })
+            .layers({A::full, A::sliding}, {F::dense}),
+        // modeling_granite.py: Llama's block; embedding_multiplier, residual_multiplier, attention_multiplier
+        // and logits_scaling scale activations and add no weights.
+        row("granite", "Granite")
+            .architecture("GraniteForCausalLM")
+            .llama_style()
+            .keys({granite_keys[0], granite_keys[1], granite_keys[2], granite_keys[3]})
+            .layers({A::full, A::sliding}, {F::dense}),
+        // modeling_granitemoehybrid.py: per layer input_layernorm, a Mamba-2 mixer (BambaMixer's: in_proj
+        // h → 2I + 2GN + H, conv1d, dt_bias, A_log, D, gated norm, out_proj) or attention (layer_types
+        // "mamba" / "attention"), post_attention_layernorm, then experts of intermediate_size with a router
+        // without bias when num_local_experts > 0, and always a shared MLP of shared_intermediate_size
+        // (input_linear h → 2·shared, output_linear) without a gate.
+        row("granitemoehybrid", "Granite 4")
+            .architecture("GraniteMoeHybridForCausalLM")
+            .llama_style()
+            .with(&model_config::mamba_version, 2)
+            .with(&model_config::shared_expert_gate, false)
+            .keys({granite_keys[0], granite_keys[1], granite_keys[2], granite_keys[3],
+                   {"shared_intermediate_size", "the shared MLP's width (every layer's MLP when there are no experts)"},
+                   {"mamba_n_heads", "Mamba-2 heads H (default 128)"},
+                   {"mamba_d_head", "Mamba-2 head width, or \"auto\" = I / H"},
+                   {"mamba_d_state", "SSM state size N (default 256)"},
+                   {"mamba_n_groups", "Mamba-2 B/C groups G (default 1)"},
+                   {"mamba_d_conv", "causal convolution kernel K (default 4)"},
+                   {"mamba_expand", "inner width I = mamba_expand · hidden_size (default 2)"},
+                   {"mamba_conv_bias", "a bias on the Mamba convolution (default true)"},
+                   {"mamba_proj_bias", "biases on the Mamba projections (default false)"}})
+            .reads([](hf_config_keys& keys, model_config& m) {
+                const std::uint64_t L = m.num_hidden_layers, h = m.hidden_size;
+                if (!keys.contains("layer_types"))
+                    keys.fail("layer_types", "is required for a Granite 4 config (one \"mamba\" or \"attention\" per layer)");
+                const std::uint64_t shared = keys.integer("shared_intermediate_size", 0, 0, 1048576);
+                if (shared == 0) keys.fail("shared_intermediate_size", "is required for a Granite 4 config (the shared MLP's width)");
+                if (m.num_experts != 0) {
+                    m.moe_intermediate_size = m.intermediate_size;
+                    m.shared_expert_intermediate_size = shared;
+                    if (L != 0) m.layer_mlp.assign(L, F::moe);
+                } else {
+                    m.intermediate_size = shared;
+                }
+                // configuration_granitemoehybrid.py: I = mamba_expand · hidden_size, d_head "auto" = I / H.
+                m.mamba_num_heads = keys.integer("mamba_n_heads", 128, 1, 65536);
+                m.mamba_d_inner = keys.integer("mamba_expand", 2, 1, 1024) * h;
+                std::uint64_t d_head = m.mamba_num_heads != 0 ? m.mamba_d_inner / m.mamba_num_heads : 0;
+                if (!keys.integer_or_word("mamba_d_head", "auto", d_head))
+                    keys.fail("mamba_d_head", "must be a positive integer or \"auto\"");
+                else if (d_head * m.mamba_num_heads != m.mamba_d_inner)
+                    keys.fail("mamba_d_head", "times mamba_n_heads must equal mamba_expand · hidden_size (" +
+                                                  std::to_string(m.mamba_d_inner) + ")");
+                m.mamba_d_state = keys.integer("mamba_d_state", 256, 1, 65536);
+                m.mamba_n_groups = keys.integer("mamba_n_groups", 1, 1, 65536);
+                m.mamba_d_conv = keys.integer("mamba_d_conv", 4, 1, 1024);
+            })
+            .layers({A::full, A::mamba}, {F::dense, F::moe}),
         row("mistral3", "Mistral 3")
+            .architecture("Mistral3ForConditionalGeneration")
             .llama_style()
             .keys({vision_key})
             .multimodal("mistral", vision_tower::pixtral)
             .layers({A::full, A::sliding}, {F::dense}),
         // modeling_qwen2.py: q_proj, k_proj, v_proj with bias=True, o_proj without.
         row("qwen2", "Qwen2")
+            .architecture("Qwen2ForCausalLM")
             .aliases({"qwen2_5_vl_text"})
             .llama_style()
             .with(&model_config::qkv_bias, true)
             .layers({A::full, A::sliding}, {F::dense}),
         row("qwen2_moe", "Qwen2-MoE")
+            .architecture("Qwen2MoeForCausalLM")
             .llama_style()
             .with(&model_config::qkv_bias, true)
             .keys({moe_step_keys[0], moe_step_keys[1]})
             .reads(read_qwen_moe)
             .layers({A::full, A::sliding}, {F::dense, F::moe}),
         // Gemma ties lm_head to embed_tokens (Gemma Team 2024, §2).
-        row("gemma", "Gemma").llama_style().with(&model_config::tie_word_embeddings, true).layers({A::full}, {F::dense}),
+        row("gemma", "Gemma")
+            .architecture("GemmaForCausalLM")
+            .llama_style()
+            .with(&model_config::tie_word_embeddings, true)
+            .layers({A::full}, {F::dense}),
         // modeling_gemma2.py: pre- and post-norm around attention and MLP; even layers (0, 2, …) slide,
         // odd ones attend globally.
         row("gemma2", "Gemma 2")
+            .architecture("Gemma2ForCausalLM")
             .llama_style()
             .with(&model_config::tie_word_embeddings, true)
             .with(&model_config::norms_per_layer, 4)
             .window_period(2)
             .layers({A::full, A::sliding}, {F::dense}),
-        gemma3_row("gemma3").multimodal("gemma3_text", vision_tower::siglip),
+        gemma3_row("gemma3")
+            .architecture("Gemma3ForConditionalGeneration")
+            .multimodal("gemma3_text", vision_tower::siglip),
         gemma3_row("gemma3_text")
+            .architecture("Gemma3ForCausalLM")
             // configuration_gemma3.py Gemma3TextConfig defaults, which the released text_config objects rely on.
             .text_config_defaults([](const hf_config_keys& keys, model_config& m) {
                 if (m.vocab_size == 0) m.vocab_size = 262208;
@@ -292,8 +387,13 @@ const std::vector<model_family>& model_families() {
                 if (m.sliding_window == 0 && !keys.contains("sliding_window")) m.sliding_window = 4096;
             }),
         // modeling_qwen3.py / modeling_qwen3_moe.py: no biases, q_norm and k_norm (RMSNorm over head_dim).
-        row("qwen3", "Qwen3").llama_style().with(&model_config::qk_norm, true).layers({A::full, A::sliding}, {F::dense}),
+        row("qwen3", "Qwen3")
+            .architecture("Qwen3ForCausalLM")
+            .llama_style()
+            .with(&model_config::qk_norm, true)
+            .layers({A::full, A::sliding}, {F::dense}),
         row("qwen3_moe", "Qwen3-MoE")
+            .architecture("Qwen3MoeForCausalLM")
             .llama_style()
             .with(&model_config::qk_norm, true)
             .keys({moe_step_keys[0], moe_step_keys[1]})
@@ -302,6 +402,7 @@ const std::vector<model_family>& model_families() {
         // modeling_qwen3_next.py (Qwen3NextAttention): q_proj emits queries and a sigmoid gate, QK-norm;
         // Qwen2-MoE-style sparse block with a gated shared expert; Gated DeltaNet linear-attention layers.
         row("qwen3_next", "Qwen3-Next")
+            .architecture("Qwen3NextForCausalLM")
             .llama_style()
             .with(&model_config::qk_norm, true)
             .with(&model_config::attention_output_gate, true)
@@ -311,7 +412,10 @@ const std::vector<model_family>& model_families() {
                    {"linear_num_value_heads", "Gated DeltaNet value heads"},
                    {"linear_key_head_dim", "Gated DeltaNet key head width"},
                    {"linear_value_head_dim", "Gated DeltaNet value head width"},
-                   {"linear_conv_kernel_dim", "Gated DeltaNet causal convolution kernel"}})
+                   {"linear_conv_kernel_dim", "Gated DeltaNet causal convolution kernel"},
+                   // vLLM qwen3_next_mtp.py (v0.11.0): one decoder layer like the last (full attention), fc
+                   // 2h → h and pre_fc_norm_embedding, pre_fc_norm_hidden and norm: DeepSeek's MTP layout.
+                   mtp_key})
             .reads([](hf_config_keys& keys, model_config& m) {
                 read_qwen_moe(keys, m);
                 const std::uint64_t L = m.num_hidden_layers;
@@ -329,12 +433,14 @@ const std::vector<model_family>& model_families() {
         // modeling_deepseek_v3.py: MLA, shared experts without a gate; V3 routers carry
         // e_score_correction_bias, V2's none.
         row("deepseek_v2", "DeepSeek-V2")
+            .architecture("DeepseekV2ForCausalLM")
             .llama_style()
             .with(&model_config::shared_expert_gate, false)
             .keys(deepseek_keys())
             .reads(read_deepseek)
             .layers({A::mla}, {F::dense, F::moe}),
         row("deepseek_v3", "DeepSeek-V3")
+            .architecture("DeepseekV3ForCausalLM")
             .aliases({"kimi_k2"})
             .llama_style()
             .with(&model_config::shared_expert_gate, false)
@@ -345,6 +451,7 @@ const std::vector<model_family>& model_families() {
         // modeling_glm4_moe.py: q/k/v biases (attention_bias; o_proj has none); router with
         // e_score_correction_bias; DeepSeek's MoE layout; q_norm/k_norm with use_qk_norm.
         row("glm4_moe", "GLM-4-MoE")
+            .architecture("Glm4MoeForCausalLM")
             .llama_style()
             .with(&model_config::shared_expert_gate, false)
             .with(&model_config::router_bias, true)
@@ -357,12 +464,16 @@ const std::vector<model_family>& model_families() {
             .attention_bias_without_output()
             .layers({A::full}, {F::dense, F::moe}),
         llama4_row("llama4")
+            .architecture("Llama4ForConditionalGeneration")
             .multimodal("llama4_text", vision_tower::llama4)
             // SGLang's is_hybrid_swa_model lists Llama4ForConditionalGeneration (its chunked layers).
             .sglang_swa_pool(),
-        llama4_row("llama4_text").tower(vision_tower::llama4),  // a flattened config's vision_config is Llama 4's
+        llama4_row("llama4_text")
+            .architecture("Llama4ForCausalLM")
+            .tower(vision_tower::llama4),  // a flattened config's vision_config is Llama 4's
         // modeling_gpt_oss.py: biases on q/k/v/o (attention_bias), sinks per head, router and expert biases.
         row("gpt_oss", "gpt-oss")
+            .architecture("GptOssForCausalLM")
             .llama_style()
             .with(&model_config::qkv_bias, true)
             .with(&model_config::attention_out_bias, true)
@@ -379,6 +490,7 @@ const std::vector<model_family>& model_families() {
             .layers({A::full, A::sliding}, {F::moe}),
         // modeling_jamba.py: attention or Mamba-1 mixer, then a dense MLP or MoE, two RMSNorms per layer.
         row("jamba", "Jamba")
+            .architecture("JambaForCausalLM")
             .llama_style()
             .with(&model_config::mamba_version, 1)
             .keys({{"attn_layer_period", "attention where i % attn_layer_period == attn_layer_offset (default 8)"},
@@ -417,6 +529,7 @@ const std::vector<model_family>& model_families() {
         // modeling_nemotron_h.py: each layer is one RMSNorm and one mixer (Mamba-2, attention or a
         // squared-ReLU MLP up/down).
         row("nemotron_h", "Nemotron-H")
+            .architecture("NemotronHForCausalLM")
             .llama_style()
             .with(&model_config::mlp, mlp_kind::plain)
             .with(&model_config::norms_per_layer, 1)
@@ -493,6 +606,33 @@ const std::vector<const char*>& family_only_keys() {
         "qk_rope_head_dim", "v_head_dim", "intermediate_size_mlp", "use_qk_norm", "vision_config", "audio_config",
         "attn_type_list", "moe_shared_expert_intermediate_size", "shared_intermediate_size", "index_n_heads",
         "moe_intermediate_size_mlp", "num_experts_per_layer", "moe_every_n_layers", "dense_intermediate_size"};
+    return keys;
+}
+
+std::string model_type_of_architecture(const std::string& class_name) {
+    for (const model_family& f : model_families())
+        for (const family_architecture& a : f.architectures)
+            if (class_name == a.class_name) return a.model_type;
+    return "";
+}
+
+const std::vector<const char*>& standard_hf_keys() {
+    // transformers configuration_utils.py PretrainedConfig.__init__ (v4.57.0): its generic attributes;
+    // then keys of decoder configs that change no weight and no cache (RoPE has no weights, token ids,
+    // initialisation, caching, tensor-parallel hints); then the norm epsilons and the activation, which
+    // choose the defaults of an unknown family (model_json.cpp).
+    static const std::vector<const char*> keys = {
+        "architectures", "model_type", "transformers_version", "_name_or_path", "torch_dtype", "dtype",
+        "use_bfloat16", "return_dict", "output_hidden_states", "output_attentions", "torchscript",
+        "tf_legacy_loss", "pruned_heads", "tie_encoder_decoder", "is_decoder", "add_cross_attention",
+        "chunk_size_feed_forward", "is_encoder_decoder", "finetuning_task", "id2label", "label2id",
+        "tokenizer_class", "prefix", "bos_token_id", "pad_token_id", "eos_token_id", "sep_token_id",
+        "decoder_start_token_id", "task_specific_params", "problem_type", "max_length", "min_length",
+        "do_sample", "early_stopping", "num_beams", "temperature", "top_k", "top_p", "repetition_penalty",
+        "initializer_range", "use_cache", "rope_theta", "rope_scaling", "rope_parameters", "rope_type",
+        "partial_rotary_factor", "rotary_pct", "rotary_emb_base", "pretraining_tp", "base_model_tp_plan",
+        "base_model_pp_plan", "_attn_implementation", "attn_implementation", "generation_config",
+        "rms_norm_eps", "layer_norm_eps", "layer_norm_epsilon", "norm_eps", "hidden_act", "activation_function"};
     return keys;
 }
 

@@ -128,6 +128,7 @@ std::string analyze_json(const std::string& config_json, const std::string& hf_c
         }
     }
     out["errors"] = detail::errors_json(a.errors);
+    if (!hf_config_json.empty()) detail::name_hf_config_fields(out);
     return detail::dump_json(out);
 }
 

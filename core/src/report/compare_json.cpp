@@ -64,7 +64,9 @@ std::string compare_json(const std::string& config_json, const std::string& hf_c
     } else {
         cmp = compare(parsed.value);
     }
-    return detail::dump_json(to_json_value(cmp));
+    nlohmann::ordered_json out = to_json_value(cmp);
+    if (parsed.ok() && !hf_config_json.empty()) detail::name_hf_config_fields(out);
+    return detail::dump_json(out);
 }
 
 }  // namespace memplan

@@ -2,6 +2,8 @@
 // the whole estimate of a configuration's text, the resolved model, and the error objects.
 #include "memplan/report/json.hpp"
 
+#include <cctype>
+
 #include "io/json_text.hpp"
 #include "memplan/config/field_text.hpp"
 #include "memplan/serving/serving.hpp"
@@ -129,6 +131,42 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
     return out;
 }
 
+namespace {
+/// `text` with each "model.KEY" (a word boundary before it, KEY not mtp) written "hf_config.KEY".
+std::string hf_config_names(const std::string& text) {
+    std::string out;
+    std::size_t from = 0;
+    for (std::size_t at = text.find("model."); at != std::string::npos; at = text.find("model.", at + 1)) {
+        const bool boundary = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_' || text[at - 1] == '.');
+        const bool mtp = text.compare(at + 6, 3, "mtp") == 0 &&
+                         (at + 9 == text.size() || !(std::isalnum(static_cast<unsigned char>(text[at + 9])) || text[at + 9] == '_'));
+        if (!boundary || mtp) continue;
+        out += text.substr(from, at - from) + "hf_config.";
+        from = at + 6;
+    }
+    return out + text.substr(from);
+}
+}  // namespace
+
+void detail::name_hf_config_fields(ordered_json& out) {
+    if (out.is_array()) {
+        for (auto& item : out) name_hf_config_fields(item);
+        return;
+    }
+    if (!out.is_object()) return;
+    for (auto& item : out.items()) {
+        if (item.key() == "errors" && item.value().is_array()) {
+            for (auto& d : item.value()) {
+                if (!d.is_object()) continue;
+                for (const char* key : {"field", "message"})
+                    if (d.contains(key) && d[key].is_string()) d[key] = hf_config_names(d[key].get<std::string>());
+            }
+        } else {
+            name_hf_config_fields(item.value());
+        }
+    }
+}
+
 std::string estimate_json(const std::string& json_text, const std::string& hf_config_text) {
     const auto config = parse_config(json_text, hf_config_text);
     if (!config.ok()) {
@@ -136,7 +174,9 @@ std::string estimate_json(const std::string& json_text, const std::string& hf_co
         failed.errors = config.errors;
         return to_json(failed);
     }
-    return to_json(estimate_with_engine(config.value), &config.value);
+    ordered_json out = detail::result_json(estimate_with_engine(config.value), &config.value);
+    if (!hf_config_text.empty()) detail::name_hf_config_fields(out);
+    return dump_json(out);
 }
 
 std::string errors_json_text(const diagnostics& errors) {
@@ -273,6 +313,7 @@ std::string resolve_model_json(const std::string& config_json, const std::string
     diagnostics assumed;
     for (const auto& a : m.assumptions) assumed.push_back({"model.model_type", a});
     out["warnings"] = errors_json(assumed);
+    if (!hf_config_json.empty()) detail::name_hf_config_fields(out);
     return dump_json(out);
 }
 

@@ -20,4 +20,10 @@ void add_memory_parts(nlohmann::ordered_json& out, const memory_breakdown& parts
 /// in schema order; an optional field left unset is null (report/schema_json.cpp).
 nlohmann::ordered_json config_echo_json(const estimate_config& config);
 
+/// With a Hugging Face config.json given beside the configuration (hf_config), the diagnostics about
+/// its model name its keys: each entry of an "errors" list of `out`, at any depth, whose field starts
+/// with "model." is renamed "hf_config." (and so is each "model.KEY" its message names) — except
+/// model.mtp, which the configuration gives. Warnings keep memplan's model.* names.
+void name_hf_config_fields(nlohmann::ordered_json& out);
+
 }  // namespace memplan::detail

@@ -26,14 +26,15 @@ struct layer_params {
     /// everything else bf16; outside the routed experts, and of the routed experts.
     std::uint64_t native_bytes = 0, native_expert_bytes = 0;
     std::uint64_t native_scale_bytes = 0;  ///< scales and zero points inside those bytes
+    std::uint64_t native_fp32_bytes = 0;   ///< parameters stored in fp32 inside those bytes (DeepSeek's router bias)
     std::uint64_t packed_params = 0, packed_expert_params = 0;  ///< weights the checkpoint packs (outside / inside experts)
 
     /// Adds `other`'s counts (the kinds stay): the sums of several layers.
     layer_params& operator+=(const layer_params& other);
     /// `n` such layers: every count times n (the kinds stay).
     layer_params& operator*=(std::uint64_t n);
-    /// The same weights: equal in the nine counts that size a layer's memory (total, experts, linear,
-    /// expert_linear, the three native byte counts, the two packed counts); `active` and the kinds
+    /// The same weights: equal in the ten counts that size a layer's memory (total, experts, linear,
+    /// expert_linear, the four native byte counts, the two packed counts); `active` and the kinds
     /// are not compared.
     bool operator==(const layer_params& other) const;
     bool operator!=(const layer_params& other) const { return !(*this == other); }

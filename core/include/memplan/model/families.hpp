@@ -64,10 +64,20 @@ enum class vision_tower {
     llama4    ///< Llama 4's tower and projector
 };
 
+/// A model class that a config.json's `architectures` names, and the model_type that transformers
+/// registers it under (models/auto/modeling_auto.py, MODEL_FOR_CAUSAL_LM_MAPPING_NAMES and
+/// MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES).
+struct family_architecture {
+    const char* class_name;
+    const char* model_type;
+};
+
 /// One model family.
 struct model_family {
     const char* model_type = "";          ///< Hugging Face model_type
     std::vector<const char*> aliases;     ///< other model_type names with the same row
+    /// The model classes of its checkpoints (config.json `architectures`), read when model_type is absent.
+    std::vector<family_architecture> architectures;
     const char* label = "";               ///< its name in messages ("GPT-2")
     /// Its structural defaults: model_config's GPT-style block with the family's norm, MLP, biases,
     /// tying, dropout, norms per layer and extra weights (QK-norm, sinks, gates, router bias, Mamba
@@ -112,6 +122,17 @@ const std::vector<model_family>& model_families();
 
 /// The row of `model_type` (its model_type or an alias); null when no family has that name.
 const model_family* find_family(const std::string& model_type);
+
+/// The model_type of the model class `class_name` (a config.json `architectures` entry) among the rows
+/// of model_families(); "" when no row lists it.
+std::string model_type_of_architecture(const std::string& class_name);
+
+/// Hugging Face config keys whose meaning memplan knows for a family it does not know: the generic
+/// attributes of transformers' PretrainedConfig and the common keys of decoder configs that change no
+/// parameter count and no cache (token ids, dtype, initialisation, RoPE, generation defaults), and the
+/// norm and activation keys memplan reads to choose its defaults. A config of an unknown family with any
+/// other key that memplan does not read is refused.
+const std::vector<const char*>& standard_hf_keys();
 
 /// Hugging Face keys that change the parameter count or the cache and that only some families
 /// define, in the order their refusals are reported: a config that sets one its family's row does

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "memplan/base/types.hpp"
+#include "memplan/io/safetensors.hpp"
 #include "memplan/memory/result.hpp"
 #include "memplan/reproduce/eleuther.hpp"
 
@@ -54,6 +55,15 @@ std::string analyze_json(const std::string& config_json, const std::string& hf_c
 /// "tool_bytes", "memplan_bytes", "reason"}]}], "deepspeed_buffers": {…} or null, "errors": [{field,
 /// message}]}. Deterministic text.
 std::string compare_json(const std::string& config_json, const std::string& hf_config_json = "");
+
+// ---- a checkpoint's stored tensors (report/checkpoint_json.cpp)
+
+/// memplan's count of a Hugging Face config.json (its MTP modules included when it has any) beside the
+/// tensors its safetensors files store: {"model_type", "params", "stored": {"values", "bytes", "tensors",
+/// "by_dtype": {DTYPE: {"values", "bytes"}}}, "parts": [{"part", "memplan", "stored", "difference",
+/// "larger": "stored"|"memplan"|"neither", "note"}], "unexplained": N, "errors": [...]}. Each stored tensor is assigned to one of memplan's parts
+/// by its name; "unexplained" is the sum of the differences that no note explains (0: exact).
+std::string checkpoint_json(const std::string& hf_config_text, const std::vector<stored_tensor>& tensors);
 
 // ---- the schema (report/schema_json.cpp)
 
