@@ -186,7 +186,7 @@ TEST_CASE("70e9 parameters at stage 3 on 80 GB GPUs need 15 GPUs", "[analyze][fe
     CHECK(fewest_fitting_gpus(c) == 15);
 }
 
-TEST_CASE("fewest GPUs is 'never' at tp 1 when the unsharded part exceeds the GPU; tp 2 fits", "[analyze][fewest_gpus]") {
+TEST_CASE("fewest GPUs is 'never' at tp 1 when the unsharded part exceeds the GPU, tp 2 fits", "[analyze][fewest_gpus]") {
     estimate_config c = seven_b(8, 0);  // stage 0 does not shard: 112 GB at any data-parallel degree
     CHECK(fewest_fitting_gpus(c) == 0);
     const analysis a = analyze(c);

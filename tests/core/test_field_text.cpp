@@ -74,7 +74,7 @@ TEST_CASE("token counts are read as vLLM reads --max-model-len: k = 1,000, K = 1
     CHECK(field_value_text(field("infer.context_len"), 1) == "1 token");
 }
 
-TEST_CASE("a fraction is read as 0.9, 90% or 900 thousandths; a bare 2 to 100 is refused, not guessed", "[field_text]") {
+TEST_CASE("a fraction is read as 0.9, 90% or 900 thousandths, a bare 2 to 100 is refused, not guessed", "[field_text]") {
     const char* util = "infer.gpu_memory_utilization_permille";
     CHECK(read(util, "0.9") == 900);  // vLLM's --gpu-memory-utilization default 0.9
     CHECK(read(util, "0.95") == 950);
@@ -93,7 +93,7 @@ TEST_CASE("a fraction is read as 0.9, 90% or 900 thousandths; a bare 2 to 100 is
     CHECK(field_value_text(field(util), 955) == "95.5%");
 }
 
-TEST_CASE("sizes take byte units only; counts are whole numbers of their unit", "[field_text]") {
+TEST_CASE("sizes take byte units only, counts are whole numbers of their unit", "[field_text]") {
     CHECK(read("gpu.memory_bytes", "80GB") == 80000000000ULL);
     CHECK(read("gpu.memory_bytes", "74.5GiB") == 79993765888ULL);  // 74.5 × 2^30
     CHECK(refusal("gpu.memory_bytes", "1.5M").find("K, M, B and T are counts, not sizes") != std::string::npos);

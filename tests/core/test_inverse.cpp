@@ -90,7 +90,7 @@ TEST_CASE("the combined plan chains changes until it fits when no single one doe
     }
 }
 
-TEST_CASE("training: the fewest GPUs search tp, pp, dp and the stage; each stage row reads the same search", "[inverse]") {
+TEST_CASE("training: the fewest GPUs search tp, pp, dp and the stage, each stage row reads the same search", "[inverse]") {
     const auto parsed = parse_config(R"({"model": {"preset": "llama-3-70b"}, "parallel": {"zero_stage": 3},
         "train": {"seq_len": 4096}, "gpu": {"memory_bytes": 85520809984}})");
     REQUIRE(parsed.ok());

@@ -39,7 +39,7 @@ constexpr std::uint64_t vocab = 128256;
 constexpr std::uint64_t layer_grads_per_token = (2 * 4096 + 3 * 14336) * 2;
 }  // namespace
 
-TEST_CASE("without recompute the end of forward is the steady-state sum; the loss adds the logits' gradient",
+TEST_CASE("without recompute the end of forward is the steady-state sum, the loss adds the logits' gradient",
           "[phases]") {
     const auto r = run(llama8b(""));
     const step_phases& ph = r.details.phases;
@@ -119,7 +119,7 @@ TEST_CASE("a quantized base's dequantized layer is alive in forward and backward
     CHECK(ph.optimizer_step_bytes == states(q) + ph.optimizer_temp_bytes);  // no dequantized weight in the step
 }
 
-TEST_CASE("the phases appear in training's JSON with the peak named; serving has none", "[phases][json]") {
+TEST_CASE("the phases appear in training's JSON with the peak named, serving has none", "[phases][json]") {
     using json = nlohmann::json;
     const json train = json::parse(estimate_json(llama8b(R"("recompute": "full")")));
     const json& ph = train["details"]["phases"];

@@ -73,7 +73,7 @@ TEST_CASE("plan: Llama 3 70B on 64 H100s, ranked by step time, each layout fitti
     CHECK(node);
 }
 
-TEST_CASE("plan: a GPU range searches each power of two; top-N stays bounded", "[plan]") {
+TEST_CASE("plan: a GPU range searches each power of two, top-N stays bounded", "[plan]") {
     plan_request r = seventy_b(64);
     r.max_gpus = 256;
     r.top_n = 3;
@@ -85,7 +85,7 @@ TEST_CASE("plan: a GPU range searches each power of two; top-N stays bounded", "
         CHECK(p.top[i - 1].time.tokens_per_s_per_gpu >= p.top[i].time.tokens_per_s_per_gpu * (1 - 1e-12));
 }
 
-TEST_CASE("plan: bad requests name the field and the range; an empty result says why", "[plan][errors]") {
+TEST_CASE("plan: bad requests name the field and the range, an empty result says why", "[plan][errors]") {
     plan_request r = seventy_b(64);
     r.max_gpus = 1048576;  // beyond max_plan_gpus
     CHECK(plan(r).errors.at(0).field == "plan.max_gpus");

@@ -49,7 +49,7 @@ TEST_CASE("model FLOPs are Megatron-LM's num_floating_point_operations for Llama
     CHECK(t.hardware_flops_per_step == Approx(3 * f1.executed * B * s).epsilon(1e-12));
 }
 
-TEST_CASE("step-time terms add up; the bottleneck is the largest; recompute costs a forward", "[step_time]") {
+TEST_CASE("step-time terms add up, the bottleneck is the largest, recompute costs a forward", "[step_time]") {
     estimate_config c = parsed(R"({"model": {"preset": "llama-3-70b"}, "parallel": {"gpus": 64, "tp": 8, "pp": 4},
         "train": {"seq_len": 4096, "micro_batch": 1}})");
     step_options o;
