@@ -3,8 +3,8 @@
 # page's pure modules (tests/web: URL state, configuration, formatters, chart geometry, the worker
 # protocol, the page against the core's schema), the tests of the shipped module (tests/wasm, including
 # the differential test against the native CLI) and the browser tests (tests/e2e, Debian's Chromium via
-# playwright-core: the page, and the <memplan-estimate> element on plain HTML and on a MkDocs site), then
-# tests the npm package (tests/package) and checks the page budgets.
+# playwright-core: the page, and the <memplan-estimate> element on plain HTML and on MkDocs, Sphinx and
+# VitePress sites), then tests the npm package (tests/package) and checks the page and element budgets.
 #   scripts/test-web.sh            everything
 #   scripts/test-web.sh --js-only  rebuild only the page from the WASM already built (after a web/ edit)
 set -euo pipefail
