@@ -2,6 +2,7 @@
 // as the JSON object the WebAssembly API's mp.plan() returns.
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -65,19 +66,26 @@ void print_text(const nlohmann::json& out) {
     if (!out["empty_reason"].get<std::string>().empty()) std::cout << "no layout: " << out["empty_reason"].get<std::string>() << "\n";
 }
 
+/// The request's `config` (from --config FILE or -) and `gpu` (--gpu ID), shared by step-time and plan;
+/// the exit code when either is missing or unreadable, after reporting it.
+std::optional<int> read_request(const parsed_args& args, nlohmann::json& request) {
+    if (!args.has("config") || !args.has("gpu")) return usage_error("--config FILE.json (or -) and --gpu ID are required");
+    auto text = read_input(*args.value("config"), "config", /*required=*/true);
+    if (!text.errors.empty()) return report_errors(text.errors, args.has("json"));
+    request["config"] = nlohmann::json::parse(text.value, nullptr, false);
+    if (request["config"].is_discarded()) return report_errors({{"config", "is not valid JSON"}}, args.has("json"));
+    request["gpu"] = *args.value("gpu");
+    return std::nullopt;
+}
+
 }  // namespace
 
 int run_step_time(const std::vector<std::string>& argv) {
     const auto args = parse_args(argv, {{"config", {"c"}, true}, {"gpu", {}, true}, {"global-batch", {}, true},
                                         {"gemm-efficiency", {}, true}, {"no-overlap-grad-reduce", {}, false}, {"json", {}, false}});
     if (!args.error.empty()) return usage_error(args.error);
-    if (!args.has("config") || !args.has("gpu")) return usage_error("--config FILE.json (or -) and --gpu ID are required");
-    auto text = read_input(*args.value("config"), "config", /*required=*/true);
-    if (!text.errors.empty()) return report_errors(text.errors, args.has("json"));
     nlohmann::json request;
-    request["config"] = nlohmann::json::parse(text.value, nullptr, false);
-    if (request["config"].is_discarded()) return report_errors({{"config", "is not valid JSON"}}, args.has("json"));
-    request["gpu"] = *args.value("gpu");
+    if (const auto failed = read_request(args, request)) return *failed;
     diagnostics errors;
     if (args.has("global-batch")) request["global_batch"] = quantity(args, "global-batch", 0, errors);
     if (args.has("no-overlap-grad-reduce")) request["overlap_grad_reduce"] = false;
@@ -103,13 +111,8 @@ int run_plan(const std::vector<std::string>& argv) {
                                         {"max-gpus", {}, true}, {"global-batch", {}, true}, {"top", {}, true},
                                         {"gemm-efficiency", {}, true}, {"json", {}, false}});
     if (!args.error.empty()) return usage_error(args.error);
-    if (!args.has("config") || !args.has("gpu")) return usage_error("--config FILE.json (or -) and --gpu ID are required");
-    auto text = read_input(*args.value("config"), "config", /*required=*/true);
-    if (!text.errors.empty()) return report_errors(text.errors, args.has("json"));
     nlohmann::json request;
-    request["config"] = nlohmann::json::parse(text.value, nullptr, false);
-    if (request["config"].is_discarded()) return report_errors({{"config", "is not valid JSON"}}, args.has("json"));
-    request["gpu"] = *args.value("gpu");
+    if (const auto failed = read_request(args, request)) return *failed;
     diagnostics errors;
     const auto put = [&](const char* option, const char* key) {
         if (args.has(option)) request[key] = quantity(args, option, 0, errors);

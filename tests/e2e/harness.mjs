@@ -1,6 +1,8 @@
 // Browser-test harness: a python3 http.server for dist/ on a free loopback port and Debian's
 // Chromium driven by playwright-core (no downloaded browsers; headless flags for a container without a GPU or sandbox).
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -51,4 +53,23 @@ export async function watchedPage(context, origin) {
   page.on('requestfailed', (r) => problems.push('failed request: ' + r.url()));
   page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
   return { page, problems };
+}
+
+/**
+ * One served dist/ and one Chromium for a test file: registers the node:test before/after hooks and
+ * returns {server, browser, problems}, filled in before the first test runs. Tests push each page's
+ * problem list (watchedPage) onto `problems`; after the last test, none may have been recorded.
+ */
+export function servedChromium() {
+  const env = { server: null, browser: null, problems: [] };
+  before(async () => {
+    env.server = await serve();
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    env.server?.stop();
+    assert.deepEqual(env.problems.flat(), []);
+  });
+  return env;
 }

@@ -4,26 +4,14 @@
 // would make it fit" must list every serving change that helps — narrower weights, an fp8 KV cache,
 // tp 4, half the batch, half the context — each with its total, as the core's analyze() says.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launch, serve, watchedPage } from './harness.mjs';
+import { test } from 'node:test';
+import { servedChromium, watchedPage } from './harness.mjs';
 import { load } from '../../dist/memplan.js';
 
 const mp = await load();
 const GiB = 2 ** 30;
 
-let server, browser;
-const allProblems = [];
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-  assert.deepEqual(allProblems.flat(), []);
-});
+const env = servedChromium();
 
 const h100 = mp.gpus().find((g) => g.id === 'h100-sxm-80gb');
 const config = {
@@ -63,10 +51,10 @@ test('the core: one answer — fewest GPUs 4 (tp 4), and the serving changes tha
 
 for (const [width, height] of [[1366, 900], [390, 844]]) {
   test(`the page at ${width}px shows the same answers, and applying tp 4 makes it fit`, async () => {
-    const context = await browser.newContext({ viewport: { width, height } });
-    const { page, problems } = await watchedPage(context, server.origin);
-    allProblems.push(problems);
-    await page.goto(server.origin + '/index.html');
+    const context = await env.browser.newContext({ viewport: { width, height } });
+    const { page, problems } = await watchedPage(context, env.server.origin);
+    env.problems.push(problems);
+    await page.goto(env.server.origin + '/index.html');
     await page.waitForSelector('#output[data-computed]');
     await page.locator('[name="mode"]').selectOption('infer');
     await page.locator('#model-preset').selectOption('llama-3.1-70b');

@@ -1,31 +1,19 @@
 // The Plan view in Debian's Chromium (web/plan-view.js): the core's planner runs in a worker when asked,
 // its ranked layouts agree with mp.plan() for the same setup, and "apply" writes a layout to the form.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launch, serve, watchedPage } from './harness.mjs';
+import { test } from 'node:test';
+import { servedChromium, watchedPage } from './harness.mjs';
 import { load } from '../../dist/memplan.js';
 
 const mp = await load();
-let server, browser;
-const allProblems = [];
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-  assert.deepEqual(allProblems.flat(), []);
-});
+const env = servedChromium();
 
 for (const [width, height] of [[1366, 900], [390, 844]]) {
   test(`Plan at ${width}px: Llama-3-8B training on 8 H100s, ranked as mp.plan() ranks it; apply sets the layout`, async () => {
-    const context = await browser.newContext({ viewport: { width, height } });
-    const { page, problems } = await watchedPage(context, server.origin);
-    allProblems.push(problems);
-    await page.goto(server.origin + '/index.html');
+    const context = await env.browser.newContext({ viewport: { width, height } });
+    const { page, problems } = await watchedPage(context, env.server.origin);
+    env.problems.push(problems);
+    await page.goto(env.server.origin + '/index.html');
     await page.waitForSelector('#output[data-computed]');
     await page.locator('[name="mode"]').selectOption('train');
     await page.locator('#model-preset').selectOption('llama-3-8b');
