@@ -284,6 +284,25 @@ const std::vector<model_family>& model_families() {
                     keys.fail("no_rope_layers", "must list one 0/1 entry per layer (" + std::to_string(m.num_hidden_layers) + ")");
             })
             .layers({A::full, A::sliding}, {F::dense}),
+        // transformers src/transformers/models/olmo2/modeling_olmo2.py (commit 7264638d7b0ab5841670813ebed806189b8f7b71)
+        // Olmo2Attention: q/k/v/o (bias = attention_bias), then q_norm RMSNorm(num_attention_heads · head_dim)
+        // and k_norm RMSNorm(num_key_value_heads · head_dim) over the whole projection, not per head as
+        // Qwen3; Olmo2DecoderLayer: post_attention_layernorm and post_feedforward_layernorm, no input norm.
+        row("olmo2", "OLMo 2")
+            .architecture("Olmo2ForCausalLM")
+            .llama_style()
+            .with(&model_config::qk_norm, true)
+            .with(&model_config::qk_norm_full_width, true)
+            .layers({A::full}, {F::dense}),
+        // transformers src/transformers/models/olmo3/modeling_olmo3.py (commit a0699c971daff96403489086fcfd07469d20b17f):
+        // OLMo 2's block (Olmo3Attention's q_norm/k_norm over the whole projection, two post-norms);
+        // layer_types names each layer sliding_attention (sliding_window) or full_attention.
+        row("olmo3", "OLMo 3")
+            .architecture("Olmo3ForCausalLM")
+            .llama_style()
+            .with(&model_config::qk_norm, true)
+            .with(&model_config::qk_norm_full_width, true)
+            .layers({A::full, A::sliding}, {F::dense}),
         // modeling_granite.py: Llama's block; embedding_multiplier, residual_multiplier, attention_multiplier
         // and logits_scaling scale activations and add no weights.
         row("granite", "Granite")
