@@ -92,6 +92,9 @@ const fixture_row rows[] = {
     {"qwen2_5_3b", 3085938688ULL, 3085938688ULL, "3.09", ""},
     {"qwen2_5_7b_instruct", 7615616512ULL, 7615616512ULL, "7.61", ""},
     {"qwen2_5_14b", 14770033664ULL, 14770033664ULL, "14.7", ""},
+    // Qwen2.5-72B-Instruct: 72,706,203,648 parameters in its 37 safetensors files, as the report the fixture was
+    // copied from sums them: 2·152064·8192 + 8192 + 80·(2·8192² + 2·8192·1024 + 8192 + 2·1024 + 3·8192·29568 + 2·8192).
+    {"qwen2_5_72b_instruct", 72706203648ULL, 72706203648ULL, "72.706203648", ""},
     // Mixtral (modeling_mixtral.py): 8 experts of 3·h·f and a router h·8. Jiang et al. 2024: 46.7B, 12.9B active.
     {"mixtral_8x7b", 46702792704ULL, 46702792704ULL - 32ULL * 6 * 3 * 4096 * 14336, "46.7", "12.9"},
     // Mistral AI's Mixtral 8x22B announcement: "39B active parameters out of 141B".
@@ -244,6 +247,17 @@ TEST_CASE("HF fixtures: real configs of families memplan does not count are refu
     CHECK(v32.find("hf_config.model_type") != std::string::npos);
     // MiMo-7B (mimo): its MTP layer count is a key no known family of that name defines.
     CHECK(fields_of("mimo_7b_base").find("hf_config.num_nextn_predict_layers") != std::string::npos);
+    // Nemotron 3 Nano (nemotron_h with MoE layers): the 'E' layers of hybrid_override_pattern and the expert keys.
+    const std::string nano = fields_of("nemotron_3_nano_30b_a3b");
+    CHECK(nano.find("hf_config.hybrid_override_pattern") != std::string::npos);
+    CHECK(nano.find("hf_config.n_routed_experts") != std::string::npos);
+    // Gemma 4 and Qwen3.5: unknown language models under text_config, and towers memplan does not count.
+    for (const char* name : {"gemma_4_26b_a4b", "qwen3_5_27b"}) {
+        CAPTURE(name);
+        const std::string fields = fields_of(name);
+        CHECK(fields.find("hf_config.text_config.model_type") != std::string::npos);
+        CHECK(fields.find("hf_config.vision_config") != std::string::npos);
+    }
     // Qwen3-Coder's use_qk_norm true agrees with the modelling file; false would describe other weights.
     json coder = load("hf", "qwen3_coder_480b_a35b");
     coder["use_qk_norm"] = false;
