@@ -134,6 +134,22 @@ TEST_CASE("HF fixtures: every real config.json counts to its tensor-shape sum an
     }
 }
 
+TEST_CASE("HF fixtures: DeepSeek-V2-Lite counts 15,706,484,224 — its 2.4B activated leave out the input embedding",
+          "[hf][fixtures][mla]") {
+    // MLA without q_lora_rank (modeling_deepseek_v2.py: q_proj h × a·(nope + rope)), one dense layer, then 26 MoE
+    // layers of 64 experts of 1408 and 2 shared (one MLP of 2816), router h × 64:
+    // 2·102400·2048 + 2048 + 27·(2048·16·192 + 2048·576 + 512 + 512·16·256 + 16·128·2048 + 2·2048)
+    // + 3·2048·10944 + 26·(64·3·2048·1408 + 3·2048·2816 + 2048·64), the sum of the 4 safetensors files that the
+    // fixture's source reports. DeepSeek-V2 report: 15.7B total, 2.4B activated per token.
+    const param_breakdown p = count_of(load("hf", "deepseek_v2_lite_chat"));
+    CHECK(p.total == 15706484224ULL);
+    CHECK(matches_published(p.total, "15.7"));
+    CHECK(p.active == 15706484224ULL - 26ULL * 58 * 3 * 2048 * 1408);
+    // 2,661,150,208 with the embedding, 2,451,435,008 without it: the report's figure is the latter's.
+    CHECK_FALSE(matches_published(p.active, "2.4"));
+    CHECK(matches_published(p.active - p.embedding, "2.4"));
+}
+
 TEST_CASE("HF fixtures: Qwen2.5-32B counts 32,763,876,352 — 0.26B over its model card's 32.5B", "[hf][fixtures]") {
     // 2·152064·5120 + 5120 + 64·(2·5120² + 2·5120·1024 + 5120 + 2·1024 + 3·5120·27648 + 2·5120): the shapes
     // modeling_qwen2.py builds from this config. The card's 32.5B (non-embedding 31.0B) is no rounding of them:
