@@ -87,6 +87,9 @@ const fixture_row rows[] = {
     {"qwen3_235b_a22b", 235093634560ULL, 235093634560ULL - 94ULL * 120 * 3 * 4096 * 1536, "235", "22"},
     // 480B in total and 35B activated: 62 layers, 160 experts of 2560, top-8.
     {"qwen3_coder_480b_a35b", 480154875392ULL, 480154875392ULL - 62ULL * 152 * 3 * 6144 * 2560, "480", "35"},
+    // Qwen2.5-0.5B (tied): 494,032,768 in its safetensors file, as the report the fixture was copied from sums it:
+    // 151936·896 + 896 + 24·(2·896² + 2·896·128 + 896 + 2·128 + 3·896·4864 + 2·896).
+    {"qwen2_5_0_5b", 494032768ULL, 494032768ULL, "0.494032768", ""},
     // Qwen2.5 model cards (modeling_qwen2.py: q, k, v with biases). 3.09B, tied:
     // 151936·2048 + 2048 + 36·(2·2048² + 2·2048·256 + 2048 + 2·256 + 3·2048·11008 + 2·2048).
     {"qwen2_5_3b", 3085938688ULL, 3085938688ULL, "3.09", ""},
