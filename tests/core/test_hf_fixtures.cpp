@@ -15,6 +15,7 @@
 
 #include "memplan/io/json.hpp"
 #include "memplan/model/arch.hpp"
+#include "memplan/report/json.hpp"
 
 using namespace memplan;
 using nlohmann::json;
@@ -197,6 +198,12 @@ TEST_CASE("HF fixtures: OLMo 2 QK-norm spans the whole projection, Qwen3's one h
     json by_class = olmo;
     by_class.erase("model_type");
     CHECK(count_of(by_class).total == p.total);
+    // The resolved model (memplan's keys, model_type olmo2) keeps the family's whole-projection norm.
+    const json resolved = json::parse(resolve_model_json(R"({"mode": "infer"})", olmo.dump()));
+    REQUIRE(resolved["errors"].empty());
+    const json again = json::parse(estimate_json(json{{"model", resolved["model"]}, {"mode", "infer"}}.dump()));
+    REQUIRE(again["errors"].empty());
+    CHECK(again["params"] == p.total);
 }
 
 TEST_CASE("HF fixtures: OLMo 3 is OLMo 2's block with sliding layers from layer_types", "[hf][fixtures][olmo2]") {
