@@ -546,6 +546,15 @@ void read_model_object(object_reader& r, model_config& m, int depth) {
         const std::string text_type = tt != text->end() && tt->is_string() ? tt->get<std::string>() : "";
         read_model_object(inner, text_model, depth + 1);
         m = text_model;
+        // A tie_word_embeddings beside text_config that the language model does not give, and that differs from
+        // the language model's own default: which one ties lm_head is not settled by the file, so it is refused,
+        // not guessed (V · h parameters either way).
+        if (const json* tie = r.find("tie_word_embeddings"); tie != nullptr && tie->is_boolean() &&
+            !text->contains("tie_word_embeddings") && tie->get<bool>() != m.tie_word_embeddings)
+            r.fail(r.field("tie_word_embeddings"),
+                   std::string("is ") + (tie->get<bool>() ? "true" : "false") + " but text_config's language model (" +
+                       text_type + ") defaults to " + (m.tie_word_embeddings ? "tied" : "untied") +
+                       " embeddings; give tie_word_embeddings inside text_config");
         r.find("model_type");
         // The tower of a multimodal family (a row with a text_config type); any other is refused.
         const model_family* outer_family = find_family(outer_type);

@@ -193,7 +193,10 @@ layer_build build_layer(const model_config& m, attention_kind a, layer_mlp_kind 
             mats.push_back({"o_proj", heads * d, h, 1, false});
             L.attention = h * q + 2 * h * kv + heads * d * h;
             L.attention += (m.qkv_bias ? q + 2 * kv : 0) + (m.attention_out_bias ? h : 0);
-            if (m.qk_norm) L.attention += 2 * norm_params(m, d);  // q_norm, k_norm over head_dim (modeling_qwen3.py)
+            if (m.qk_norm && m.qk_norm_full_width)  // q_norm a·d, k_norm kv·d (modeling_olmo2.py Olmo2Attention)
+                L.attention += norm_params(m, heads * d) + norm_params(m, kv);
+            else if (m.qk_norm)
+                L.attention += 2 * norm_params(m, d);  // q_norm, k_norm over head_dim (modeling_qwen3.py)
             if (m.attention_sinks) L.attention += heads;           // sinks, one per head (modeling_gpt_oss.py)
             break;
         }

@@ -284,6 +284,25 @@ const std::vector<model_family>& model_families() {
                     keys.fail("no_rope_layers", "must list one 0/1 entry per layer (" + std::to_string(m.num_hidden_layers) + ")");
             })
             .layers({A::full, A::sliding}, {F::dense}),
+        // transformers src/transformers/models/olmo2/modeling_olmo2.py (commit 7264638d7b0ab5841670813ebed806189b8f7b71)
+        // Olmo2Attention: q/k/v/o (bias = attention_bias), then q_norm RMSNorm(num_attention_heads · head_dim)
+        // and k_norm RMSNorm(num_key_value_heads · head_dim) over the whole projection, not per head as
+        // Qwen3; Olmo2DecoderLayer: post_attention_layernorm and post_feedforward_layernorm, no input norm.
+        row("olmo2", "OLMo 2")
+            .architecture("Olmo2ForCausalLM")
+            .llama_style()
+            .with(&model_config::qk_norm, true)
+            .with(&model_config::qk_norm_full_width, true)
+            .layers({A::full}, {F::dense}),
+        // transformers src/transformers/models/olmo3/modeling_olmo3.py (commit a0699c971daff96403489086fcfd07469d20b17f):
+        // OLMo 2's block (Olmo3Attention's q_norm/k_norm over the whole projection, two post-norms);
+        // layer_types names each layer sliding_attention (sliding_window) or full_attention.
+        row("olmo3", "OLMo 3")
+            .architecture("Olmo3ForCausalLM")
+            .llama_style()
+            .with(&model_config::qk_norm, true)
+            .with(&model_config::qk_norm_full_width, true)
+            .layers({A::full, A::sliding}, {F::dense}),
         // modeling_granite.py: Llama's block; embedding_multiplier, residual_multiplier, attention_multiplier
         // and logits_scaling scale activations and add no weights.
         row("granite", "Granite")
@@ -389,15 +408,37 @@ const std::vector<model_family>& model_families() {
         // modeling_qwen3.py / modeling_qwen3_moe.py: no biases, q_norm and k_norm (RMSNorm over head_dim).
         row("qwen3", "Qwen3")
             .architecture("Qwen3ForCausalLM")
+            // transformers src/transformers/models/qwen3_vl/modeling_qwen3_vl.py (commit
+            // 68a7b7e272a36928120316249af3ee3cac595818) Qwen3VLTextAttention: Qwen3's block, q_norm/k_norm over
+            // head_dim; M-RoPE and the deepstack inputs add no weights.
+            .aliases({"qwen3_vl_text"})
             .llama_style()
             .with(&model_config::qk_norm, true)
             .layers({A::full, A::sliding}, {F::dense}),
+        // modeling_qwen3_vl.py Qwen3VLForConditionalGeneration: the language model under text_config
+        // (qwen3_vl_text, Qwen3's row); its vision tower (Qwen3VLVisionModel, deepstack mergers) is not counted
+        // yet, so the row names no tower and a vision_config beside text_config is refused by name.
+        row("qwen3_vl", "Qwen3-VL")
+            .architecture("Qwen3VLForConditionalGeneration")
+            .llama_style()
+            .with(&model_config::qk_norm, true)
+            .layers({A::full}, {F::dense}),
         row("qwen3_moe", "Qwen3-MoE")
             .architecture("Qwen3MoeForCausalLM")
             .llama_style()
             .with(&model_config::qk_norm, true)
-            .keys({moe_step_keys[0], moe_step_keys[1]})
-            .reads(read_qwen_moe)
+            .keys({moe_step_keys[0], moe_step_keys[1],
+                   {"use_qk_norm", "true in some released files (Qwen3-Coder); q_norm and k_norm are always built"}})
+            .reads([](hf_config_keys& keys, model_config& m) {
+                read_qwen_moe(keys, m);
+                // transformers src/transformers/models/qwen3_moe/modeling_qwen3_moe.py (commit
+                // 16b6c53c8ec3a720bd45c1c377bf94e1d01249c5) Qwen3MoeAttention builds q_norm and k_norm whatever
+                // use_qk_norm says, so a false one describes weights the modelling file does not build.
+                bool qk_norm = true;
+                keys.boolean("use_qk_norm", qk_norm);
+                if (!qk_norm)
+                    keys.fail("use_qk_norm", "is false, but Qwen3-MoE (modeling_qwen3_moe.py) always has q_norm and k_norm");
+            })
             .layers({A::full, A::sliding}, {F::dense, F::moe}),
         // modeling_qwen3_next.py (Qwen3NextAttention): q_proj emits queries and a sigmoid gate, QK-norm;
         // Qwen2-MoE-style sparse block with a gated shared expert; Gated DeltaNet linear-attention layers.

@@ -98,6 +98,9 @@ struct model_config {
     std::vector<layer_mlp_kind> layer_mlp;        ///< one per layer (memplan key `mlp_layer_types`)
     std::uint64_t attention_chunk_size = 0;  ///< tokens per attention chunk of chunked layers (Llama 4)
     bool qk_norm = false;                 ///< RMSNorm weights over head_dim on queries and keys (Qwen3, Gemma 3)
+    /// QK-norm over the whole projection, q_norm num_attention_heads · head_dim and k_norm
+    /// num_key_value_heads · head_dim wide (OLMo 2, OLMo 3), not over one head; set by the family, no key.
+    bool qk_norm_full_width = false;
     bool attention_sinks = false;         ///< one learned sink logit per query head (gpt-oss)
     bool attention_output_gate = false;   ///< q_proj also emits a sigmoid gate per head (Qwen3-Next)
     // Multi-head latent attention (DeepSeek-V2 §2.1): 0 = not MLA.

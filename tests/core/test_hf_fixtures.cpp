@@ -1,0 +1,293 @@
+// Real Hugging Face config.json files (tests/data/hf/*.json, each naming its source in "_source"), counted
+// by memplan and checked two ways: exactly against the sum of the tensor shapes the family's transformers
+// modelling file builds (derived per row below), and against the published total to the published figure's
+// own precision. Where the two published and counted figures differ, the row says by which module and why.
+// tests/data/hf_refused/ holds real files of families or keys memplan does not count, refused by name.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "memplan/io/json.hpp"
+#include "memplan/model/arch.hpp"
+#include "memplan/report/json.hpp"
+
+using namespace memplan;
+using nlohmann::json;
+
+namespace {
+/// The file tests/data/<folder>/<name>.json without its "_source" note.
+json load(const std::string& folder, const std::string& name) {
+    std::ifstream in(std::string(MEMPLAN_DATA_DIR) + "/" + folder + "/" + name + ".json");
+    REQUIRE(in.good());
+    std::stringstream text;
+    text << in.rdbuf();
+    json doc = json::parse(text.str());
+    REQUIRE(doc.contains("_source"));
+    REQUIRE(doc["_source"].is_string());
+    doc.erase("_source");
+    return doc;
+}
+
+param_breakdown count_of(const json& config) {
+    const auto parsed = parse_config(R"({"mode": "infer"})", config.dump());
+    if (!parsed.ok()) FAIL(parsed.errors[0].field + ": " + parsed.errors[0].message);
+    const auto counted = count_params(parsed.value.model);
+    if (!counted.ok()) FAIL(counted.errors[0].field + ": " + counted.errors[0].message);
+    return counted.value;
+}
+
+/// A published figure such as "7.61" (billions) holds `count` when the count rounds or truncates to it:
+/// |count − figure| < one unit of its last digit.
+bool matches_published(std::uint64_t count, const char* billions) {
+    const std::string text = billions;
+    const auto dot = text.find('.');
+    const int decimals = dot == std::string::npos ? 0 : static_cast<int>(text.size() - dot - 1);
+    const double unit = std::pow(10.0, 9 - decimals);
+    return std::fabs(static_cast<double>(count) - std::strtod(text.c_str(), nullptr) * 1e9) < unit;
+}
+
+struct fixture_row {
+    const char* name;          ///< tests/data/hf/<name>.json
+    std::uint64_t total;       ///< the tensor-shape sum (derivation in the table's comment)
+    std::uint64_t active;      ///< with only the top-k experts (= total for a dense model)
+    const char* published;     ///< the published total in billions, as printed
+    const char* active_published;  ///< the published active count in billions; "" = not published apart
+};
+
+// V vocabulary, h hidden, L layers, a heads, kv KV heads, d head_dim, f FFN width, E experts, k top-k.
+// Dense Llama-style layer (modeling_llama.py LlamaDecoderLayer): q h·a·d, k and v h·kv·d, o a·d·h, gated MLP
+// 3·h·f, two RMSNorms 2h; model: embed V·h, lm_head V·h unless tied, final norm h.
+const fixture_row rows[] = {
+    // Llama 3.1 / 3.3 model cards (8B, 70B, 405B). 2·128256·4096 + 4096 + 32·(2·4096² + 2·4096·1024 + 3·4096·14336 + 2·4096).
+    {"llama3_1_8b", 8030261248ULL, 8030261248ULL, "8", ""},
+    // 2·128256·8192 + 8192 + 80·(2·8192² + 2·8192·1024 + 3·8192·28672 + 2·8192).
+    {"llama3_1_70b", 70553706496ULL, 70553706496ULL, "70", ""},
+    {"llama3_3_70b_instruct", 70553706496ULL, 70553706496ULL, "70", ""},
+    // 2·128256·16384 + 16384 + 126·(2·16384² + 2·16384·1024 + 3·16384·53248 + 2·16384).
+    {"llama3_1_405b", 405853388800ULL, 405853388800ULL, "405", ""},
+    // Llama 3.2 model card (1.23B, 3.21B), tied: 128256·2048 + 2048 + 16·(2·2048² + 2·2048·512 + 3·2048·8192 + 2·2048).
+    {"llama3_2_1b_instruct", 1235814400ULL, 1235814400ULL, "1.23", ""},
+    // 128256·3072 + 3072 + 28·(2·3072² + 2·3072·1024 + 3·3072·8192 + 2·3072).
+    {"llama3_2_3b", 3212749824ULL, 3212749824ULL, "3.21", ""},
+    // Qwen3 model cards (modeling_qwen3.py: + q_norm, k_norm of d = 128 per layer). 0.6B, tied:
+    // 151936·1024 + 1024 + 28·(1024·2048 + 2·1024·1024 + 2048·1024 + 256 + 3·1024·3072 + 2·1024).
+    {"qwen3_0_6b", 596049920ULL, 596049920ULL, "0.6", ""},
+    {"qwen3_1_7b", 1720574976ULL, 1720574976ULL, "1.7", ""},
+    {"qwen3_4b", 4022468096ULL, 4022468096ULL, "4.0", ""},
+    {"qwen3_14b", 14768307200ULL, 14768307200ULL, "14.8", ""},
+    // 2·151936·5120 + 5120 + 64·(5120·8192 + 2·5120·1024 + 8192·5120 + 256 + 3·5120·25600 + 2·5120).
+    {"qwen3_32b", 32762123264ULL, 32762123264ULL, "32.8", ""},
+    // Qwen3-MoE (modeling_qwen3_moe.py): E experts of 3·h·moe_f and a router h·E per layer, no shared expert.
+    // 235B in total and 22B activated: 94 layers, 128 experts of 1536, top-8.
+    {"qwen3_235b_a22b", 235093634560ULL, 235093634560ULL - 94ULL * 120 * 3 * 4096 * 1536, "235", "22"},
+    // 480B in total and 35B activated: 62 layers, 160 experts of 2560, top-8.
+    {"qwen3_coder_480b_a35b", 480154875392ULL, 480154875392ULL - 62ULL * 152 * 3 * 6144 * 2560, "480", "35"},
+    // Qwen2.5-0.5B (tied): 494,032,768 in its safetensors file, as the report the fixture was copied from sums it:
+    // 151936·896 + 896 + 24·(2·896² + 2·896·128 + 896 + 2·128 + 3·896·4864 + 2·896).
+    {"qwen2_5_0_5b", 494032768ULL, 494032768ULL, "0.494032768", ""},
+    // Qwen2.5 model cards (modeling_qwen2.py: q, k, v with biases). 3.09B, tied:
+    // 151936·2048 + 2048 + 36·(2·2048² + 2·2048·256 + 2048 + 2·256 + 3·2048·11008 + 2·2048).
+    {"qwen2_5_3b", 3085938688ULL, 3085938688ULL, "3.09", ""},
+    {"qwen2_5_7b_instruct", 7615616512ULL, 7615616512ULL, "7.61", ""},
+    {"qwen2_5_14b", 14770033664ULL, 14770033664ULL, "14.7", ""},
+    // Qwen2.5-72B-Instruct: 72,706,203,648 parameters in its 37 safetensors files, as the report the fixture was
+    // copied from sums them: 2·152064·8192 + 8192 + 80·(2·8192² + 2·8192·1024 + 8192 + 2·1024 + 3·8192·29568 + 2·8192).
+    {"qwen2_5_72b_instruct", 72706203648ULL, 72706203648ULL, "72.706203648", ""},
+    // Mixtral (modeling_mixtral.py): 8 experts of 3·h·f and a router h·8. Jiang et al. 2024: 46.7B, 12.9B active.
+    {"mixtral_8x7b", 46702792704ULL, 46702792704ULL - 32ULL * 6 * 3 * 4096 * 14336, "46.7", "12.9"},
+    // Mistral AI's Mixtral 8x22B announcement: "39B active parameters out of 141B".
+    {"mixtral_8x22b", 140620634112ULL, 140620634112ULL - 56ULL * 6 * 3 * 6144 * 16384, "141", "39"},
+    // DeepSeek-V3 technical report / model card: 671B, 37B activated (main model; MTP checked below).
+    {"deepseek_v3", 671026419200ULL, 37552297472ULL, "671", "37"},
+    // OLMo 2 (the OLMo-2-1124-7B name, 7B), modeling_olmo2.py: q_norm a·d and k_norm kv·d, two post-norms:
+    // 2·100352·4096 + 4096 + 32·(4·4096² + 4096 + 4096 + 3·4096·11008 + 2·4096), = the sum of the shapes the
+    // fixture's source lists.
+    {"olmo2_1124_7b_instruct", 7298617344ULL, 7298617344ULL, "7", ""},
+    // Granite 3.3 8B (modeling_granite.py, tied): 49159·4096 + 4096 + 40·(2·4096² + 2·4096·1024 + 3·4096·12800
+    // + 2·4096); the source's shape list prints lm_head, the tied embedding, once more.
+    {"granite_3_3_8b_instruct", 8170864640ULL, 8170864640ULL, "8", ""},
+    // SmolLM2-1.7B (tied): 49152·2048 + 2048 + 24·(4·2048² + 3·2048·8192 + 2·2048).
+    {"smollm2_1_7b_instruct", 1711376384ULL, 1711376384ULL, "1.7", ""},
+    // SmolLM3 blog post ("3B model"), modeling_smollm3.py (tied; NoPE layers add no weights):
+    // 128256·2048 + 2048 + 36·(2·2048² + 2·2048·512 + 3·2048·11008 + 2·2048).
+    {"smollm3_3b_base", 3075098624ULL, 3075098624ULL, "3", ""},
+    // Phi-4-mini model card (3.8B), modeling_phi3.py (fused qkv_proj and gate_up_proj, the same weights; tied):
+    // 200064·3072 + 3072 + 32·(2·3072² + 2·3072·1024 + 3·3072·8192 + 2·3072).
+    {"phi_4_mini_instruct", 3836021760ULL, 3836021760ULL, "3.8", ""},
+    // Falcon3-7B (Llama block, head_dim 256 > h / a = 256 · 12 / 12): 2·131072·3072 + 3072 +
+    // 28·(3072·3072 + 2·3072·1024 + 3072·3072 + 3·3072·23040 + 2·3072).
+    {"falcon3_7b_instruct", 7455550464ULL, 7455550464ULL, "7", ""},
+};
+}  // namespace
+
+TEST_CASE("HF fixtures: every real config.json counts to its tensor-shape sum and its published total",
+          "[hf][fixtures]") {
+    for (const fixture_row& row : rows) {
+        CAPTURE(row.name);
+        const param_breakdown p = count_of(load("hf", row.name));
+        CHECK(p.total == row.total);
+        CHECK(p.active == row.active);
+        CHECK(matches_published(p.total, row.published));
+        if (*row.active_published != '\0') CHECK(matches_published(p.active, row.active_published));
+    }
+}
+
+TEST_CASE("HF fixtures: DeepSeek-V2-Lite counts 15,706,484,224 — its 2.4B activated leave out the input embedding",
+          "[hf][fixtures][mla]") {
+    // MLA without q_lora_rank (modeling_deepseek_v2.py: q_proj h × a·(nope + rope)), one dense layer, then 26 MoE
+    // layers of 64 experts of 1408 and 2 shared (one MLP of 2816), router h × 64:
+    // 2·102400·2048 + 2048 + 27·(2048·16·192 + 2048·576 + 512 + 512·16·256 + 16·128·2048 + 2·2048)
+    // + 3·2048·10944 + 26·(64·3·2048·1408 + 3·2048·2816 + 2048·64), the sum of the 4 safetensors files that the
+    // fixture's source reports. DeepSeek-V2 report: 15.7B total, 2.4B activated per token.
+    const param_breakdown p = count_of(load("hf", "deepseek_v2_lite_chat"));
+    CHECK(p.total == 15706484224ULL);
+    CHECK(matches_published(p.total, "15.7"));
+    CHECK(p.active == 15706484224ULL - 26ULL * 58 * 3 * 2048 * 1408);
+    // 2,661,150,208 with the embedding, 2,451,435,008 without it: the report's figure is the latter's.
+    CHECK_FALSE(matches_published(p.active, "2.4"));
+    CHECK(matches_published(p.active - p.embedding, "2.4"));
+}
+
+TEST_CASE("HF fixtures: Qwen2.5-32B counts 32,763,876,352 — 0.26B over its model card's 32.5B", "[hf][fixtures]") {
+    // 2·152064·5120 + 5120 + 64·(2·5120² + 2·5120·1024 + 5120 + 2·1024 + 3·5120·27648 + 2·5120): the shapes
+    // modeling_qwen2.py builds from this config. The card's 32.5B (non-embedding 31.0B) is no rounding of them:
+    // both are about 0.26B under (non-embedding 32,763,876,352 − 2·152064·5120 = 31,206,740,992).
+    const param_breakdown p = count_of(load("hf", "qwen2_5_32b"));
+    CHECK(p.total == 32763876352ULL);
+    CHECK(p.total - p.embedding - p.lm_head == 31206740992ULL);
+    CHECK_FALSE(matches_published(p.total, "32.5"));
+    CHECK(matches_published(p.total, "32.7"));
+}
+
+TEST_CASE("HF fixtures: Gemma 2 9B counts its report's non-embedding 8,324,201,984 — the embedding differs by 128 rows",
+          "[hf][fixtures]") {
+    // Gemma 2 report (Gemma Team 2024) Table 2: embedding 917,962,752 + non-embedding 8,324,201,984 =
+    // 9,242,164,736, with Table 1's vocabulary of 256,128; the released config.json has 256,000 rows, so
+    // memplan's embedding is 128 · 3584 = 458,752 smaller. modeling_gemma2.py: four norms per layer, tied.
+    const param_breakdown p = count_of(load("hf", "gemma2_9b_it"));
+    CHECK(p.embedding == 256000ULL * 3584);
+    CHECK(p.lm_head == 0);
+    CHECK(p.total - p.embedding == 8324201984ULL);
+    CHECK(p.total == 9242164736ULL - 128ULL * 3584);
+}
+
+TEST_CASE("HF fixtures: OLMo 2 QK-norm spans the whole projection, Qwen3's one head", "[hf][fixtures][olmo2]") {
+    const json olmo = load("hf", "olmo2_1124_7b_instruct");
+    const param_breakdown p = count_of(olmo);
+    // Olmo2Attention (modeling_olmo2.py): q_norm RMSNorm(32 · 128) and k_norm RMSNorm(32 · 128), per layer.
+    CHECK(p.parts.attention.total == 32ULL * (4ULL * 4096 * 4096 + 4096 + 4096));
+    // Olmo2DecoderLayer: post_attention_layernorm and post_feedforward_layernorm only.
+    CHECK(p.parts.norms.total == 32ULL * 2 * 4096 + 4096);
+    // With grouped KV heads, k_norm follows the KV width: 8 heads · 128 = 1024.
+    json gqa = olmo;
+    gqa["num_key_value_heads"] = 8;
+    CHECK(count_of(gqa).parts.attention.total ==
+          32ULL * (2ULL * 4096 * 4096 + 2ULL * 4096 * 1024 + 4096 + 1024));
+    // Qwen3's norm is over head_dim, 128 each, for the same sizes.
+    json qwen = olmo;
+    qwen["model_type"] = "qwen3";
+    qwen["architectures"] = json::array({"Qwen3ForCausalLM"});
+    CHECK(count_of(qwen).parts.attention.total == 32ULL * (4ULL * 4096 * 4096 + 2 * 128));
+    // A config.json without model_type is read by its architectures.
+    json by_class = olmo;
+    by_class.erase("model_type");
+    CHECK(count_of(by_class).total == p.total);
+    // The resolved model (memplan's keys, model_type olmo2) keeps the family's whole-projection norm.
+    const json resolved = json::parse(resolve_model_json(R"({"mode": "infer"})", olmo.dump()));
+    REQUIRE(resolved["errors"].empty());
+    const json again = json::parse(estimate_json(json{{"model", resolved["model"]}, {"mode", "infer"}}.dump()));
+    REQUIRE(again["errors"].empty());
+    CHECK(again["params"] == p.total);
+}
+
+TEST_CASE("HF fixtures: OLMo 3 is OLMo 2's block with sliding layers from layer_types", "[hf][fixtures][olmo2]") {
+    // modeling_olmo3.py Olmo3Attention: the same q_norm/k_norm over the projection; layer_types choose the window.
+    json olmo3 = load("hf", "olmo2_1124_7b_instruct");
+    olmo3["model_type"] = "olmo3";
+    olmo3["architectures"] = json::array({"Olmo3ForCausalLM"});
+    olmo3["sliding_window"] = 4096;
+    json types = json::array();
+    for (int i = 0; i < 32; ++i) types.push_back((i + 1) % 4 == 0 ? "full_attention" : "sliding_attention");
+    olmo3["layer_types"] = types;
+    const auto parsed = parse_config(R"({"mode": "infer"})", olmo3.dump());
+    REQUIRE(parsed.ok());
+    CHECK(parsed.value.model.sliding_window_layers == 24);
+    CHECK(count_params(parsed.value.model).value.total == 7298617344ULL);
+}
+
+TEST_CASE("HF fixtures: DeepSeek-V3 MTP module is README_WEIGHTS' 11.5B decoder layer plus eh_proj and three norms",
+          "[hf][fixtures][mtp]") {
+    json v3 = load("hf", "deepseek_v3");
+    v3["mtp"] = true;
+    const param_breakdown q = count_of(v3);
+    // One MoE decoder layer: MLA 187,107,328 + 256 experts and one shared expert of 3 · 7168 · 2048 + router
+    // 256 · 7168 + 256 + two norms = 11,507,286,272, the "11.5B unique parameters" of the weights README (which
+    // leaves out the shared embedding and head); eh_proj 2h × h and enorm, hnorm, shared_head.norm come on top.
+    const std::uint64_t layer = 187107328ULL + 257ULL * 3 * 7168 * 2048 + 256ULL * 7168 + 256 + 2 * 7168;
+    CHECK(layer == 11507286272ULL);
+    CHECK(matches_published(layer, "11.5"));
+    CHECK(q.parts.mtp.total == layer + 2ULL * 7168 * 7168 + 3 * 7168);
+    CHECK(q.total == 671026419200ULL + 11610068224ULL);
+}
+
+TEST_CASE("HF fixtures: Qwen3-VL-8B counts its language model — the vision tower is refused by name",
+          "[hf][fixtures][vision]") {
+    json vl = load("hf_refused", "qwen3_vl_8b_instruct");
+    const auto refused = parse_config(R"({"mode": "infer"})", vl.dump());
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.errors[0].field == "hf_config.vision_config");
+    // Without vision_config: text_config (qwen3_vl_text) is Qwen3-8B's shape, 8,190,735,360 parameters
+    // (modeling_qwen3_vl.py Qwen3VLTextAttention: q_norm/k_norm over head_dim).
+    vl.erase("vision_config");
+    CHECK(count_of(vl).total == 8190735360ULL);
+    // A tie_word_embeddings beside text_config that the language model does not repeat, and that disagrees
+    // with its default, is refused, naming it.
+    vl["tie_word_embeddings"] = true;
+    const auto tie = parse_config(R"({"mode": "infer"})", vl.dump());
+    REQUIRE_FALSE(tie.ok());
+    CHECK(tie.errors[0].field == "hf_config.tie_word_embeddings");
+    vl["text_config"]["tie_word_embeddings"] = true;
+    CHECK(count_of(vl).total == 8190735360ULL - 151936ULL * 4096);
+}
+
+TEST_CASE("HF fixtures: real configs of families memplan does not count are refused by name", "[hf][fixtures][errors]") {
+    const auto fields_of = [](const std::string& name) {
+        const auto parsed = parse_config(R"({"mode": "infer"})", load("hf_refused", name).dump());
+        REQUIRE_FALSE(parsed.ok());
+        std::string fields;
+        for (const auto& e : parsed.errors) fields += e.field + " ";
+        return fields;
+    };
+    // MiniMax-M2.5 (minimax_m2): unknown family whose keys (use_qk_norm, qk_norm_type, the MTP keys) may change
+    // the count.
+    CHECK(fields_of("minimax_m2_5").find("hf_config.model_type") != std::string::npos);
+    // DeepSeek-V3.2 (deepseek_v32): the sparse-attention indexer's keys are refused, and the family unknown.
+    const std::string v32 = fields_of("deepseek_v3_2");
+    CHECK(v32.find("hf_config.index_n_heads") != std::string::npos);
+    CHECK(v32.find("hf_config.model_type") != std::string::npos);
+    // MiMo-7B (mimo): its MTP layer count is a key no known family of that name defines.
+    CHECK(fields_of("mimo_7b_base").find("hf_config.num_nextn_predict_layers") != std::string::npos);
+    // Nemotron 3 Nano (nemotron_h with MoE layers): the 'E' layers of hybrid_override_pattern and the expert keys.
+    const std::string nano = fields_of("nemotron_3_nano_30b_a3b");
+    CHECK(nano.find("hf_config.hybrid_override_pattern") != std::string::npos);
+    CHECK(nano.find("hf_config.n_routed_experts") != std::string::npos);
+    // Gemma 4 and Qwen3.5: unknown language models under text_config, and towers memplan does not count.
+    for (const char* name : {"gemma_4_26b_a4b", "qwen3_5_27b"}) {
+        CAPTURE(name);
+        const std::string fields = fields_of(name);
+        CHECK(fields.find("hf_config.text_config.model_type") != std::string::npos);
+        CHECK(fields.find("hf_config.vision_config") != std::string::npos);
+    }
+    // Qwen3-Coder's use_qk_norm true agrees with the modelling file; false would describe other weights.
+    json coder = load("hf", "qwen3_coder_480b_a35b");
+    coder["use_qk_norm"] = false;
+    const auto parsed = parse_config(R"({"mode": "infer"})", coder.dump());
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.errors[0].field == "hf_config.use_qk_norm");
+}
