@@ -39,10 +39,11 @@ def main():
              "One file per public source in `tests/data/measured/`, every setting stated there; memplan runs the",
              "configuration of each row (`tests/core/test_measured.cpp` checks the same rows). Total: the",
              "steady-state sum `per_gpu.total`; step peak: `details.phases.peak_bytes`, the largest phase.",
-             "Error = (memplan − published) / published. GiB = 2^30 bytes.", "",
+             "Error = (memplan − published) / published. memplan's figures are in the unit the source prints: GB = 10^9, GiB = 2^30 bytes.", "",
              "| source | row | GPU | published | memplan total | error | step peak (phase) | error |",
              "|---|---|---|---:|---:|---:|---:|---:|"]
     notes = []
+    gap_reasons = []
     for path in sorted(glob.glob(os.path.join(ROOT, "tests", "data", "measured", "*.json"))):
         with open(path) as f:
             source = json.load(f)
@@ -51,10 +52,19 @@ def main():
             r = estimate(cli, row["config"])
             total, ph = r["per_gpu"]["total"], r["details"]["phases"]
             published = row["published_bytes"]
-            lines.append("| [%s](%s) | %s | %s | %s | %.2f GiB | %s | %.2f GiB (%s) | %s |" % (
-                name, source["source"], row["label"], row["gpu"], row["published_text"], total / GIB,
-                signed(total, published), ph["peak_bytes"] / GIB, ph["peak"], signed(ph["peak_bytes"], published)))
+            gap = " (stated gap)" if "known_gap" in row else ""
+            # memplan's figures in the unit the source prints (GB = 10^9 or GiB = 2^30), so a row reads across.
+            unit, scale = ("GB", 1e9) if row["published_text"].endswith(" GB") else ("GiB", GIB)
+            lines.append("| [%s](%s) | %s | %s | %s | %.2f %s | %s | %.2f %s (%s) | %s%s |" % (
+                name, source["source"], row["label"], row["gpu"], row["published_text"], total / scale, unit,
+                signed(total, published), ph["peak_bytes"] / scale, unit, ph["peak"], signed(ph["peak_bytes"], published), gap))
+            if gap and row["known_gap"] not in gap_reasons:
+                gap_reasons.append(row["known_gap"])
         notes += ["- %s: figure: %s. Left out: %s" % (name, source["figure"], " ".join(source.get("left_out", [])))]
+        if "modelling_note" in source:
+            notes += ["  Modelling note: " + source["modelling_note"]]
+        notes += ["  Stated gap: " + reason for reason in gap_reasons]
+        gap_reasons = []
     lines += [""] + notes + [END]
     doc = os.path.join(ROOT, "docs", "validation.md")
     with open(doc) as f:

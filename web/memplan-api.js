@@ -127,7 +127,7 @@ export function wrap(core) {
      * global_batch (training), top_n, gemm_efficiency, attention_efficiency, tp_within_node} →
      * {mode, gpu, top: [ranked layouts with memory and step-time rows], considered, fitting, rejected, empty_reason, errors}.
      */
-    plan: (request) => checked(core.plan(JSON.stringify(request ?? {}))),
+    plan: (request) => checked(core.plan(configText(request ?? {}, 'plan'))),
     /** memplan beside DeepSpeed, Megatron-LM, EleutherAI's calculators and accelerate: {memplan, tools, deepspeed_buffers, errors}. */
     compare: (config, options) => checked(core.compare(configText(config), hfText(options))),
     /** Preset ids matching what a person typed ("llama3 70b", "meta-llama/Llama-3.1-8B"), best first. */

@@ -44,6 +44,26 @@ function render(result, unit) {
     (result.empty_reason ? `; no layout: ${result.empty_reason}` : '.');
 }
 
+/** The Plan view's own fields, by the request member the core names in its errors (plan.min_gpus, …). */
+const PLAN_FIELDS = { 'plan.min_gpus': 'plan-min-gpus', 'plan.max_gpus': 'plan-max-gpus', 'plan.gpus': 'plan-min-gpus', 'plan.global_batch': 'plan-global-batch' };
+
+/** The core's refusal in the form's words: a Plan field's error names its label and marks that field. */
+function showErrors(errors) {
+  const words = errors.map((e) => {
+    const input = PLAN_FIELDS[e.field] ? $(PLAN_FIELDS[e.field]) : null;
+    if (!input) return `${e.field}: ${e.message}`;
+    input.setAttribute('aria-invalid', 'true');
+    const label = input.closest('label').firstChild.textContent.trim();
+    return `${label}: ${e.message.replace(/plan\.(min_gpus|max_gpus|global_batch)/g, (m) => labelOf(m) || m)}`;
+  });
+  $('plan-status').textContent = 'No plan: ' + words.join('; ');
+}
+
+function labelOf(field) {
+  const input = PLAN_FIELDS[field] ? $(PLAN_FIELDS[field]) : null;
+  return input ? input.closest('label').firstChild.textContent.trim() : null;
+}
+
 /** Wires the Plan button: runPlan(request) → Promise of {analysis: plan result} | {errors} | {timedOut}. */
 export function wirePlan(runPlan, unitOf) {
   $('plan-run').addEventListener('click', async () => {
@@ -51,6 +71,7 @@ export function wirePlan(runPlan, unitOf) {
     const request = { config: current.config, gpu: current.gpu, min_gpus: Number($('plan-min-gpus').value),
       max_gpus: Number($('plan-max-gpus').value), top_n: 10 };
     if (current.mode === 'train') request.global_batch = Number($('plan-global-batch').value);
+    for (const id of Object.values(PLAN_FIELDS)) $(id).removeAttribute('aria-invalid');
     $('plan-status').textContent = 'Planning…';
     $('plan-panel').dataset.pending = '';
     const outcome = await runPlan(request);
@@ -58,7 +79,7 @@ export function wirePlan(runPlan, unitOf) {
     if (outcome.superseded) return;
     if (outcome.analysis) render(outcome.analysis, unitOf());
     else if (outcome.timedOut) $('plan-status').textContent = 'The plan was stopped after its time limit: narrow the GPU range (memplan plan computes any range).';
-    else $('plan-status').textContent = 'No plan: ' + outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+    else showErrors(outcome.errors);
     $('plan-panel').dataset.planned = String(Number($('plan-panel').dataset.planned || 0) + 1);
   });
 }

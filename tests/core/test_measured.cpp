@@ -50,14 +50,19 @@ TEST_CASE("every stored public measurement states its source, settings and figur
             CHECK(row["published_bytes"].get<std::uint64_t>() > 0);
             CHECK_FALSE(row["published_text"].get<std::string>().empty());
             CHECK(row["config"].contains("model"));
+            if (row.contains("known_gap")) CHECK(row["known_gap"].get<std::string>().size() > 40);  // a reason, not a flag
         }
     }
 }
 
 TEST_CASE("memplan under each row's configuration: signed errors of the step peak and the total", "[measured]") {
-    // The band the corpus reaches today (torchtune's README: −10.1 % to +12.0 % on the step peak); a change
-    // that moves any row outside it fails here and shows in docs/validation.md's generated table.
+    // The band the corpus reaches today (torchtune's README: −10.1 % to +12.0 % on the step peak; LitGPT's
+    // LoRA rows −5.6 % to +2.4 %); a change that moves any row outside it fails here and shows in
+    // docs/validation.md's generated table. A row with a stated gap ("known_gap": a term memplan does not
+    // model yet, LitGPT's QLoRA rows) must stay outside the band: once the term is modelled the test fails
+    // until the marker is removed, so a gap is never kept after it closes.
     constexpr double band = 0.13;
+    int within = 0, gaps = 0;
     std::printf("%-28s %-26s %14s %14s %8s %14s %8s\n", "source", "row", "published", "total", "error", "peak", "error");
     for (const auto& [name, doc] : sources()) {
         for (const auto& row : doc["rows"]) {
@@ -75,7 +80,16 @@ TEST_CASE("memplan under each row's configuration: signed errors of the step pea
             std::printf("%-28s %-26s %14llu %14llu %+7.1f%% %14llu %+7.1f%%\n", name.c_str(), id.c_str(),
                         static_cast<unsigned long long>(published), static_cast<unsigned long long>(r.per_gpu.total),
                         100 * total_error, static_cast<unsigned long long>(ph.peak_bytes), 100 * peak_error);
-            CHECK(std::fabs(peak_error) <= band);
+            if (row.contains("known_gap")) {
+                CHECK(std::fabs(peak_error) > band);
+                ++gaps;
+            } else {
+                CHECK(std::fabs(peak_error) <= band);
+                ++within;
+            }
         }
     }
+    // Every source brings rows that are checked, not only stated gaps.
+    CHECK(within >= 10);
+    CHECK(gaps <= within);
 }

@@ -41,3 +41,23 @@ for (const [width, height] of [[1366, 900], [390, 844]]) {
     await context.close();
   });
 }
+
+test('Plan: a range the planner refuses is named by the form\'s labels and marks the field', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1366, height: 900 } });
+  const { page, problems } = await watchedPage(context, env.server.origin);
+  env.problems.push(problems);
+  await page.goto(env.server.origin + '/index.html');
+  await page.waitForSelector('#output[data-computed]');
+  await page.locator('#plan-panel > summary').click();
+  await page.fill('#plan-min-gpus', '100');
+  await page.fill('#plan-max-gpus', '8');
+  await page.click('#plan-run');
+  await page.waitForSelector('#plan-panel[data-planned]');
+  assert.equal(await page.textContent('#plan-status'), 'No plan: Fewest GPUs: must not exceed Most GPUs');
+  assert.equal(await page.getAttribute('#plan-min-gpus', 'aria-invalid'), 'true');
+  await page.fill('#plan-min-gpus', '8');
+  await page.click('#plan-run');
+  await page.waitForFunction(() => document.querySelector('#plan-panel').dataset.planned === '2');
+  assert.equal(await page.getAttribute('#plan-min-gpus', 'aria-invalid'), null);
+  await context.close();
+});

@@ -293,4 +293,8 @@ test('plan() ranks layouts that fit, each with its memory and step-time rows; ba
   for (let i = 1; i < p.top.length; i++) assert.ok(p.top[i - 1].step_s <= p.top[i].step_s);
   throwsMessage(() => mp.plan({ ...request, gpus: undefined, min_gpus: 1, max_gpus: 1e6 }), 'plan.max_gpus: must be an integer from 1 to 65536 (got 1000000)');
   throwsMessage(() => mp.plan({ ...request, gpu: 'nope' }), 'plan.gpu: must be a GPU id from the catalogue (memplan gpus), got "nope"');
+  // NaN has no JSON form: JSON.stringify would send null; the wrapper names the member instead.
+  throwsMessage(() => mp.plan({ ...request, global_batch: NaN }), 'plan.global_batch: must be a finite number (NaN and infinities have no JSON form)');
+  throwsMessage(() => mp.plan({ ...request, config: { ...request.config, train: { seq_len: Infinity } } }),
+    'plan.config.train.seq_len: must be a finite number (NaN and infinities have no JSON form)');
 });
