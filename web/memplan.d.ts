@@ -221,6 +221,8 @@ export interface Config {
     base_dtype?: 'bf16' | 'fp16' | 'fp32' | 'fp8' | 'int8' | 'nf4' | 'fp4';
     /** Double quantization: 4-bit base: quantized absmax constants (4.127 instead of 4.5 bits per weight). Default: false. */
     double_quant?: boolean;
+    /** Base keeps inputs: 4-bit base under bitsandbytes before 0.44 (LitGPT pins 0.42): every frozen linear keeps its input for backward; 0.44 and later keep only the packed weight. Default: false. */
+    base_keeps_inputs?: boolean;
     /** Optimizer states: Precision of Adam moments, momentum and Adafactor factors. Default: 'fp32'. */
     optimizer_state_dtype?: 'fp32' | 'bf16' | 'fp16';
     /** Paged optimizer: bitsandbytes paged states in unified memory: counted on the GPU, may spill to host memory. Default: false. */

@@ -349,6 +349,25 @@ TEST_CASE("the nested adapter object maps onto the flat keys", "[finetune][json]
     CHECK(out["details"]["adapter_bytes"] == 4 * 28 * 49152);
 }
 
+TEST_CASE("QLoRA under bitsandbytes before 0.44: every frozen 4-bit linear keeps its input", "[finetune][qlora]") {
+    // bitsandbytes 0.42/0.43 MatMul4Bit keeps its input A for backward (ctx.tensors = (A, B)), 0.44 only
+    // the packed weight. Llama-3.2-3B, LoRA on q and v with lora_dropout (so the adapters keep their own
+    // dropped-out inputs, not x), FlashAttention (which already keeps the attention output, the o_proj
+    // input): the old versions add, per layer and token, the Q/K/V input (the norm output, 3072), the
+    // gate/up input (3072, one tensor for both) and the down projection's input (8192), in bf16:
+    // 2 B · (3072 + 3072 + 8192) · 28 layers · (2 · 512 tokens) = 822,083,584 bytes.
+    const std::string qv = R"("adapter_type": "lora", "adapter_targets": "q_proj,v_proj", "adapter_dropout": true,
+                              "base_dtype": "nf4", "micro_batch": 2, "seq_len": 512)";
+    const auto now = run(config(llama32_3b, qv));
+    const auto old = run(config(llama32_3b, qv + R"(, "base_keeps_inputs": true)"));
+    CHECK(old.per_gpu.activations - now.per_gpu.activations == 822083584ULL);
+    CHECK(old.per_gpu.weights == now.per_gpu.weights);
+    CHECK(old.per_gpu.total - now.per_gpu.total == 822083584ULL);
+    // Full fine-tuning already keeps every linear's input: the key would mean nothing there, nor on a bf16 base.
+    CHECK(first_error(config(llama32_3b, R"("base_keeps_inputs": true)")) == "train.base_keeps_inputs");
+    CHECK(first_error(config(llama32_3b, R"("adapter_type": "lora", "base_keeps_inputs": true)")) == "train.base_keeps_inputs");
+}
+
 TEST_CASE("fine-tuning keys refuse what they cannot mean, naming the key", "[finetune][errors]") {
     CHECK(first_error(config(llama32_3b, R"("base_dtype": "nf4")")) == "train.base_dtype");
     CHECK(first_error(config(llama32_3b, R"("adapter_type": "lora", "double_quant": true)")) == "train.double_quant");

@@ -118,6 +118,9 @@ const std::vector<field_spec>& config_fields() {
                        train_only),
         MEMPLAN_BOOLEAN("train.double_quant", train.double_quant, "Double quantization",
                         "4-bit base: quantized absmax constants (4.127 instead of 4.5 bits per weight).", train_only),
+        MEMPLAN_BOOLEAN("train.base_keeps_inputs", train.base_keeps_inputs, "Base keeps inputs",
+                        "4-bit base under bitsandbytes before 0.44 (LitGPT pins 0.42): every frozen linear keeps its "
+                        "input for backward; 0.44 and later keep only the packed weight.", train_only),
         MEMPLAN_CHOICE("train.optimizer_state_dtype", train.optimizer_state_dtype, "Optimizer states",
                        "Precision of Adam moments, momentum and Adafactor factors.", train_only),
         MEMPLAN_BOOLEAN("train.paged_optimizer", train.paged_optimizer, "Paged optimizer",

@@ -102,6 +102,11 @@ struct adapter_view {
     /// A linear input that only the named linears keep (the same tensor, without adapter dropout).
     bool keeps(std::initializer_list<const char*> names) const {
         if (!in.enabled) return true;
+        // bitsandbytes 0.42/0.43 MatMul4Bit.forward keeps its input whenever an input needs a gradient,
+        // `ctx.tensors = (A, B)`; 0.44 keeps only the packed weight, `ctx.tensors = (None, B)`
+        // (bitsandbytes/autograd/_functions.py at tags 0.43.3 and 0.44.0). Counted in every layer, though
+        // the first layer's Q/K/V input needs no gradient under a frozen embedding: one layer's norm output high.
+        if (in.base_keeps_inputs) return true;
         if (in.dropout) return false;
         for (const char* n : names)
             if (adapted(n)) return true;

@@ -27,6 +27,7 @@ layer_activation_input layer_shape(const estimate_config& c, u128 s_local, bool 
         in.adapter.rank = c.train.adapter_rank;
         in.adapter.dropout = c.train.adapter_dropout;
         in.adapter.dora = c.train.adapter_type == adapter_kind::dora;
+        in.adapter.base_keeps_inputs = c.train.base_keeps_inputs;
         in.adapter.targets = adapted_linear_names(c.model, c.train);
     }
     return in;

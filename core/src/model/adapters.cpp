@@ -272,6 +272,9 @@ diagnostics validate_finetune(const estimate_config& c) {
                                               "lora or dora (full fine-tuning uses train.weight_dtype)"});
     if (t.double_quant && !four_bit)
         errors.push_back({"train.double_quant", "applies to a 4-bit base only: train.base_dtype nf4 or fp4"});
+    if (t.base_keeps_inputs && !(adapter && four_bit))
+        errors.push_back({"train.base_keeps_inputs", "applies to a 4-bit base under an adapter only: train.adapter_type "
+                                                     "lora or dora with train.base_dtype nf4 or fp4"});
     if (!adapter && !t.modules_to_save.empty())
         errors.push_back({"train.modules_to_save", "needs train.adapter_type lora or dora"});
     if (adapter) {

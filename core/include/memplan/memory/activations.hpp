@@ -69,6 +69,7 @@ struct adapter_activation_input {
     std::uint64_t rank = 0;            ///< r
     bool dropout = false;              ///< lora_dropout > 0
     bool dora = false;                 ///< DoRA magnitude vectors
+    bool base_keeps_inputs = false;    ///< every frozen linear keeps its input (bitsandbytes < 0.44 MatMul4Bit)
     std::vector<std::string> targets;  ///< adapted linear names (memplan/adapters.hpp linear_module names)
 };
 
