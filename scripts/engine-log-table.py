@@ -64,7 +64,8 @@ def table(cli):
         log = doc["log"]
         for kind in doc["kind"]:
             kinds[kind] = kinds.get(kind, 0) + 1
-        tp = doc["config"].get("parallel", {}).get("tp", 1)
+        parallel = doc["config"].get("parallel", {})
+        tp = f"tp {parallel.get('tp', 1)}" + (f" pp {parallel['pp']}" if parallel.get("pp", 1) > 1 else "")
         tps[tp] = tps.get(tp, 0) + 1
         versions[doc["version"]] = versions.get(doc["version"], 0) + 1
         s = serving(cli, doc["config"])
@@ -94,7 +95,7 @@ def table(cli):
                f"median {signed(statistics.median(all_errors))}, worst {signed(max(all_errors, key=abs))}.\n"
                f"\nThe {len(all_errors)} logs by model kind (a log can be of several): "
                + ", ".join(f"{kind} {n}" for kind, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
-               + "; by tensor parallelism: " + ", ".join(f"tp {tp} {n}" for tp, n in sorted(tps.items()))
+               + "; by parallelism: " + ", ".join(f"{tp} {n}" for tp, n in sorted(tps.items()))
                + "; by release: " + ", ".join(f"{v} {n}" for v, n in sorted(versions.items(),
                                                                           key=lambda kv: tuple(map(int, kv[0].split("."))))) + ".\n")
     return head + "\n".join(rows) + "\n" + summary
