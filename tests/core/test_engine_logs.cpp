@@ -176,9 +176,10 @@ TEST_CASE("vLLM release: known versions only, the default stated", "[serving][vl
 
 TEST_CASE("vLLM release: the CUDA-graph estimate is subtracted from 0.21", "[serving][vllm][version]") {
     // vllm/envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: on by default from v0.21.0; earlier releases
-    // capture after sizing the pool.
+    // capture after sizing the pool. 0.18 against 0.21: the releases differ in no other term (0.19's sampler
+    // and non-torch terms are its own).
     auto c = parse_config(R"({"mode": "infer", "model": {"preset": "qwen3-8b"}, "infer": {"engine": "vllm",
-        "engine_version": "0.19", "max_model_len": 8192}, "gpu": {"memory_bytes": 85899345920}})").value;
+        "engine_version": "0.18", "max_model_len": 8192}, "gpu": {"memory_bytes": 85899345920}})").value;
     const serving_result before = serve(c);
     CHECK(before.cuda_graph_bytes == 0);
     c.infer.engine_version = engine_release::v0_21;
@@ -301,4 +302,31 @@ TEST_CASE("vLLM 0.6 (V0) profiles max(max_model_len, 2048) tokens, 2048 above 32
     CHECK(serve(c).breakdown[0].label == "profiling peak: forward at 2,048 tokens");
     c.infer.engine_version = engine_release::v0_27;  // V1 on an 80 GiB GPU: 8192 tokens, 1024 sequences
     CHECK(serve(c).breakdown[0].label == "profiling peak: forward at 8,192 tokens");
+}
+
+TEST_CASE("vLLM release: the sampler's bytes per logit entry and the non-torch memory by release", "[serving][vllm][version]") {
+    // Llama-3.1-8B on an 80 GiB GPU: 8,192 batched tokens and 1,024 sequences (get_batch_defaults); the
+    // sampler row is 8192 · 4096 · 2 + 1024 · 128,256 · b with b = 38 B (0.11: the sort's buffers), 15 B
+    // (0.19, fitted) or 18 B (the others); one-GPU non-torch memory 0.13, 0.25 or 0.5 GiB; 0.19 at tp 2 adds
+    // two NCCL communicators, the custom all-reduce buffers and its fitted 1.55 GiB.
+    auto c = parse_config(R"({"mode": "infer", "model": {"preset": "llama-3.1-8b"}, "infer": {"engine": "vllm",
+        "engine_version": "0.11", "max_model_len": 8192}, "gpu": {"memory_bytes": 85899345920}})").value;
+    const auto sampler_row = [](const serving_result& s) {
+        for (const serving_row& r : s.breakdown)
+            if (r.label == "sampler at 1,024 sequences") return r.bytes;
+        return u64{0};
+    };
+    const u64 hidden = 8192ULL * 4096 * 2, entries = 1024ULL * 128256;
+    CHECK(sampler_row(serve(c)) == hidden + entries * 38);
+    CHECK(serve(c).non_torch_bytes == 139586437);
+    c.infer.engine_version = engine_release::v0_19;
+    CHECK(sampler_row(serve(c)) == hidden + entries * 15);
+    CHECK(serve(c).non_torch_bytes == 268435456);
+    c.infer.engine_version = engine_release::v0_27;
+    CHECK(sampler_row(serve(c)) == hidden + entries * 18);
+    CHECK(serve(c).non_torch_bytes == assumed_runtime_non_torch_bytes);
+    c.infer.engine_version = engine_release::v0_19;
+    c.parallel.tp = 2;
+    c.parallel.gpus = 2;
+    CHECK(serve(c).non_torch_bytes == 268435456ULL + 2 * 128 * MiB + 16 * MiB + 1664299827ULL);
 }
