@@ -58,9 +58,16 @@ def signed(error):
 
 def table(cli):
     rows, goal_errors, all_errors = [], [], []
+    kinds, tps, versions = {}, {}, {}
     for path in sorted(glob.glob(os.path.join(REPO, "tests/data/engine-logs/*.json"))):
         doc = json.load(open(path))
         log = doc["log"]
+        for kind in doc["kind"]:
+            kinds[kind] = kinds.get(kind, 0) + 1
+        parallel = doc["config"].get("parallel", {})
+        tp = f"tp {parallel.get('tp', 1)}" + (f" pp {parallel['pp']}" if parallel.get("pp", 1) > 1 else "")
+        tps[tp] = tps.get(tp, 0) + 1
+        versions[doc["version"]] = versions.get(doc["version"], 0) + 1
         s = serving(cli, doc["config"])
         what, logged, predicted = figure(log, s)
         error = (predicted - logged) / logged
@@ -81,10 +88,16 @@ def table(cli):
                     f"{predicted:,} | {signed(error)} | {starts} | {reproduced}{gap} |")
     head = ("| source | vLLM | settings | figure | log | predicted | error | start verdict right | reproduced |\n"
             "|---|---|---|---|---|---|---|---|---|\n")
+    within = sum(1 for e in goal_errors if abs(e) <= 0.02)
     summary = (f"\nPredict, signed error over the {len(goal_errors)} logs without a stated gap: median "
                f"{signed(statistics.median(goal_errors))}, worst too high {signed(max(goal_errors))}, worst too low "
-               f"{signed(min(goal_errors))}; over all {len(all_errors)}: median {signed(statistics.median(all_errors))}, "
-               f"worst {signed(max(all_errors, key=abs))}.\n")
+               f"{signed(min(goal_errors))}, {within} of {len(goal_errors)} within ±2 %; over all {len(all_errors)}: "
+               f"median {signed(statistics.median(all_errors))}, worst {signed(max(all_errors, key=abs))}.\n"
+               f"\nThe {len(all_errors)} logs by model kind (a log can be of several): "
+               + ", ".join(f"{kind} {n}" for kind, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+               + "; by parallelism: " + ", ".join(f"{tp} {n}" for tp, n in sorted(tps.items()))
+               + "; by release: " + ", ".join(f"{v} {n}" for v, n in sorted(versions.items(),
+                                                                          key=lambda kv: tuple(map(int, kv[0].split("."))))) + ".\n")
     return head + "\n".join(rows) + "\n" + summary
 
 

@@ -27,6 +27,46 @@ std::string grouped(u128 value) {
 
 bool at_least(engine_release r, engine_release since) { return static_cast<int>(r) >= static_cast<int>(since); }
 
+/// Bytes per logit entry (sampled row × vocabulary) at the peak of the sampler's dummy run.
+/// vLLM 0.11: _dummy_sampler_run (vllm/v1/worker/gpu_model_runner.py) passes top_k = vocabulary − 1 and
+/// top_p = 0.9, so apply_top_k_top_p (vllm/v1/sample/ops/topk_topp_sampler.py; FlashInfer's sampler is
+/// opt-in, VLLM_USE_FLASHINFER_SAMPLER) sorts the fp32 logits, and the peak is inside logits.sort: the
+/// bf16 logits 2 + their fp32 copy 4 (vllm/v1/sample/sampler.py) + the sorted fp32 values 4 and int64
+/// indices 8 + the radix sort's transient alternate values 4, alternate indices 8 and int64 index input 8
+/// = 38 B (derivation); the llm-d-benchmark H100 logs measure 38.3 B at 1,024 rows for Llama-3.1-8B,
+/// Qwen3-0.6B, Qwen3-32B and gpt-oss-20b (github.com/llm-d/llm-d-benchmark, config_explorer/
+/// empirical-vllm-memory-results.md at commit 4f4d4494). vLLM 0.6 (V0) sorts the same way: profile_run
+/// samples with top_p 0.99 and top_k vocabulary − 1 (vllm/worker/model_runner.py at v0.6.6.post1) and
+/// vllm/model_executor/layers/sampler.py _apply_top_k_top_p sorts (the H100 log of vllm PR 10511 prints a
+/// 1.26 GiB peak at 256 rows, 38 B per entry 1.22 GiB).
+/// vLLM 0.19: 15 B, fitted: the llm-d-planner H100 logs of vLLM 0.19.0 print activation peaks of 14.7-14.9 B
+/// per entry at 1,024 rows (Llama-3.1-8B 1.89 GiB, Qwen2.5-7B 2.21, Gemma-2-2B 3.62; github.com/llm-d-incubation/
+/// llm-d-planner, accuracy/results/v0.19.0/logs at commit 56dc5b76): no sort — the bf16 and fp32 logits, the
+/// fp32 probabilities and the exponential noise of random_sample (topk_topp_sampler.py) are 14 B, 1 B not located.
+/// Other releases: 2 + 4 + 4 + 8 = 18 B, the logits and the sort's outputs without its transient buffers,
+/// which the 0.21 log of tests/data/engine-logs fits (it does not print the peak; where FlashInfer's
+/// sampler or model runner V2's dummy run skips the sort, less).
+u128 sampler_entry_bytes(engine_release r) {
+    if (r == engine_release::v0_6 || r == engine_release::v0_11) return 38;
+    return r == engine_release::v0_19 ? 15 : 18;
+}
+
+/// The CUDA runtime and cuBLAS part of the non-torch increase on one GPU. vLLM 0.11: 0.13 GiB, the
+/// one-GPU H100 figure of the llm-d-benchmark logs (0.13–0.14 GiB over six runs, the file above); vLLM
+/// 0.19: 0.25 GiB, the one-GPU H100 figure of the llm-d-planner 0.19.0 logs (0.24–0.27 GiB over 20 runs of
+/// 14 models); other releases assumed_runtime_non_torch_bytes (0.5 GiB, fitted to the 0.21 log).
+constexpr u128 runtime_non_torch_v0_11_bytes = 139586437;  // round(0.13 × 2^30)
+constexpr u128 runtime_non_torch_v0_19_bytes = 268435456;  // 0.25 × 2^30
+u128 runtime_non_torch_bytes(engine_release r) {
+    if (r == engine_release::v0_11) return runtime_non_torch_v0_11_bytes;
+    return r == engine_release::v0_19 ? runtime_non_torch_v0_19_bytes : u128{assumed_runtime_non_torch_bytes};
+}
+
+/// vLLM 0.19 under tensor parallelism: 1.55 GiB of non-torch memory beyond the runtime, NCCL and custom
+/// all-reduce rows, fitted: the llm-d-planner 0.19.0 H100 logs print 2.06–2.11 GiB at tp 2 and 2.13–2.21 GiB at
+/// tp 4 (11 runs), against 0.52 GiB of those rows; the allocation is not located in vLLM's or NCCL's source.
+constexpr u128 tp_non_torch_v0_19_bytes = 1664299827;  // round(1.55 × 2^30)
+
 /// VocabParallelEmbedding / ParallelLMHead pad the vocabulary to a multiple of 64
 /// (DEFAULT_VOCAB_PADDING_SIZE, vllm/model_executor/layers/vocab_parallel_embedding.py pad_vocab_size)
 /// before splitting it over tp; the padding rows are allocated like the others (bf16, h wide), once for
@@ -85,14 +125,14 @@ vllm_overheads vllm_predicted_overheads(const estimate_config& c, std::uint64_t 
                                measured_activation});
     }
     // The sampler's dummy run (gpu_model_runner.py _dummy_sampler_run) on min(max_num_seqs, tokens) rows
-    // of the last stage: the kept hidden states (tokens × h, bf16), the logits in bf16 and their fp32
-    // copy (vllm/v1/sample/sampler.py), and the PyTorch top-k/top-p path's sort of them, values fp32 and
-    // indices int64 (vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p: logits.sort): 2 + 4 + 4
-    // + 8 B per row and vocabulary entry. FlashInfer's sampler needs no sort: this is the larger case.
+    // of the last stage: the kept hidden states (tokens × h, bf16), and per row and vocabulary entry the
+    // logits in bf16 and their fp32 copy (vllm/v1/sample/sampler.py) and the PyTorch top-k/top-p path's
+    // sort of them (vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p: logits.sort),
+    // sampler_entry_bytes by release. FlashInfer's sampler needs no sort: this is the larger case.
     u128 sampler = 0;
     if (last_stage && m.vocab_size != 0) {
         const u128 rows = std::min<u128>(seqs, tokens);
-        sampler = u128{tokens} * m.hidden_size * 2 + rows * m.vocab_size * (2 + 4 + 4 + 8);
+        sampler = u128{tokens} * m.hidden_size * 2 + rows * m.vocab_size * sampler_entry_bytes(release);
         s.breakdown.push_back({"activation_peak_bytes", "sampler at " + grouped(rows) + " sequences",
                                to_u64(sampler),
                                "vllm/v1/worker/gpu_model_runner.py _dummy_sampler_run; "
@@ -104,9 +144,11 @@ vllm_overheads vllm_predicted_overheads(const estimate_config& c, std::uint64_t 
     // Non-torch memory the worker adds after its start-up snapshot (vllm/utils/mem_utils.py
     // memory_profiling: non_torch_increase).
     const bool measured_non_torch = inf.non_torch_bytes != 0;
-    const u128 runtime = assumed_runtime_non_torch_bytes;
+    const u128 runtime = runtime_non_torch_bytes(release);
     s.breakdown.push_back({"non_torch_bytes", "CUDA runtime and cuBLAS workspaces", to_u64(runtime),
-                           "assumed: fitted to the one-GPU V1 logs of tests/data/engine-logs",
+                           release == engine_release::v0_11
+                               ? "fitted: the one-GPU H100 logs of llm-d-benchmark (vLLM 0.11, 0.13-0.14 GiB)"
+                               : "assumed: fitted to the one-GPU V1 logs of tests/data/engine-logs",
                            measured_non_torch});
     o.non_torch = runtime;
     // NCCL communicators of the tensor- and pipeline-parallel groups (vLLM's PyNcclCommunicator beside
@@ -134,6 +176,13 @@ vllm_overheads vllm_predicted_overheads(const estimate_config& c, std::uint64_t 
                                "shared buffers)",
                                measured_non_torch});
         o.non_torch += all_reduce;
+    }
+    if (release == engine_release::v0_19 && tp > 1) {
+        s.breakdown.push_back({"non_torch_bytes", "further tensor-parallel buffers (vLLM 0.19)",
+                               to_u64(tp_non_torch_v0_19_bytes),
+                               "fitted: the llm-d-planner vLLM 0.19.0 H100 logs at tp 2 and 4 (not located in the source)",
+                               measured_non_torch});
+        o.non_torch += tp_non_torch_v0_19_bytes;
     }
     if (!measured_non_torch)
         warnings.push_back({"infer.non_torch_bytes",

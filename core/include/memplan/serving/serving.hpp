@@ -20,8 +20,9 @@ constexpr std::uint64_t assumed_non_torch_bytes = 536870912ULL;
 
 /// vLLM V1: the CUDA runtime, kernel-module and cuBLAS part of the non-torch increase on one GPU, assumed
 /// when infer.non_torch_bytes is not given: 0.5 GiB, fitted to the one-GPU V1 logs of
-/// tests/data/engine-logs (V0 printed 0.10–0.35 GiB, measured from a later baseline); NCCL and custom
-/// all-reduce buffers are added from tp and pp (core/src/serving/vllm_profile.cpp).
+/// tests/data/engine-logs (V0 printed 0.10–0.35 GiB, measured from a later baseline; vLLM 0.11 and 0.19 use
+/// the 0.13 and 0.25 GiB their H100 logs print instead); NCCL and custom all-reduce buffers are added from
+/// tp and pp (core/src/serving/vllm_profile.cpp).
 constexpr std::uint64_t assumed_runtime_non_torch_bytes = 536870912ULL;
 
 /// vLLM from 0.21: the CUDA-graph estimate assumed when infer.cuda_graph_bytes is not given (0.5 GiB;
