@@ -16,6 +16,9 @@
 #include "memplan/io/presets.hpp"
 #include "memplan/api/front_end.hpp"
 #include "memplan/memory/zero.hpp"
+#include "memplan/report/hub.hpp"
+#include <emscripten/val.h>
+#include <vector>
 
 namespace {
 
@@ -56,6 +59,31 @@ std::string preset_fits(std::string config) { return memplan::preset_fits_json(c
 /// The serving engines reproduced and the terms of their budget (`memplan engines --json`).
 std::string engines() { return memplan::engines_json(); }
 
+// ---- A model on the Hugging Face Hub (memplan/report/hub.hpp), for web/hub.js: the page fetches, the core reads.
+
+/// A typed model id, revision or huggingface.co link: the id, revision and the addresses to fetch.
+std::string hub_model(std::string text) { return memplan::hub_model_json(text); }
+
+/// The header's range from the first 8 bytes of a safetensors file (a JS array of byte values) and
+/// the reply's Content-Range. The bytes become a std::string unchanged (embind's strings are UTF-8).
+std::string safetensors_range(emscripten::val bytes, std::string content_range, std::string file) {
+    const std::vector<int> values = emscripten::vecFromJSArray<int>(bytes);
+    std::string first;
+    for (int v : values) first.push_back(static_cast<char>(static_cast<unsigned char>(v)));
+    return memplan::safetensors_range_json(first, content_range, file);
+}
+
+/// The shard files a model.safetensors.index.json names.
+std::string safetensors_index(std::string text, std::string file) { return memplan::safetensors_index_json(text, file); }
+
+/// The stored tensors of the headers fetched, reconciled with memplan's count (`memplan checkpoint`).
+std::string checkpoint_headers(std::string hf_config, std::string headers) {
+    return memplan::checkpoint_headers_json(hf_config, headers);
+}
+
+/// The Hub API's per-dtype counts beside memplan's count, when the headers cannot be read.
+std::string checkpoint_api(std::string hf_config, std::string api) { return memplan::checkpoint_api_json(hf_config, api); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(memplan_analysis) {
@@ -68,6 +96,11 @@ EMSCRIPTEN_BINDINGS(memplan_analysis) {
     emscripten::function("searchPresets", &search_presets);
     emscripten::function("presetFits", &preset_fits);
     emscripten::function("engines", &engines);
+    emscripten::function("hubModel", &hub_model);
+    emscripten::function("safetensorsRange", &safetensors_range);
+    emscripten::function("safetensorsIndex", &safetensors_index);
+    emscripten::function("checkpointHeaders", &checkpoint_headers);
+    emscripten::function("checkpointApi", &checkpoint_api);
 }
 
 // ---- The numeric fast path (memplan/api/fast_estimate.hpp) behind web/memplan.js loadFastEstimator():
