@@ -140,9 +140,10 @@ TEST_CASE("safetensors_index_json and checkpoint_headers_json: the fetched heade
 
     const std::string file = read(qwen + "/model.safetensors");
     const std::string config = read(qwen + "/config.json");
-    REQUIRE(file.size() == 8 + 35552);
+    // The fixture's header: 35,339 bytes (its JSON written compactly; tests/data/hf_cache/SOURCE.md).
+    REQUIRE(file.size() == 8 + 35339);
     const std::string header = file.substr(8);
-    const json entry = json::array({{{"file", "model.safetensors"}, {"length", 35552}, {"header", header}}});
+    const json entry = json::array({{{"file", "model.safetensors"}, {"length", 35339}, {"header", header}}});
     const json r = json::parse(checkpoint_headers_json(config, entry.dump()));
     CHECK(r["errors"].empty());
     CHECK(r["params"] == 596049920ULL);
@@ -150,10 +151,10 @@ TEST_CASE("safetensors_index_json and checkpoint_headers_json: the fetched heade
     CHECK(r["stored"]["by_dtype"]["BF16"]["bytes"] == 1503264768ULL);
     CHECK(r["unexplained"] == 0);
     // A reply cut short is named as such, with its file.
-    const json cut = json::array({{{"file", "model.safetensors"}, {"length", 35552}, {"header", header.substr(0, 1000)}}});
+    const json cut = json::array({{{"file", "model.safetensors"}, {"length", 35339}, {"header", header.substr(0, 1000)}}});
     const json t = json::parse(checkpoint_headers_json(config, cut.dump()));
     CHECK(t["errors"][0]["field"] == "model.safetensors");
-    CHECK(t["errors"][0]["message"] == "states a header of 35552 bytes but 1000 bytes came (a truncated reply)");
+    CHECK(t["errors"][0]["message"] == "states a header of 35339 bytes but 1000 bytes came (a truncated reply)");
     const json html = json::array({{{"file", "model.safetensors"}, {"length", 6}, {"header", "<html>"}}});
     CHECK(json::parse(checkpoint_headers_json(config, html.dump()))["errors"][0]["message"] == "has a header that is not a JSON object");
     CHECK(json::parse(checkpoint_headers_json(config, "[]"))["errors"][0]["field"] == "headers");
