@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "memplan/io/hub.hpp"
+#include "memplan/io/safetensors.hpp"
 #include "memplan/report/hub.hpp"
 
 using namespace memplan;
@@ -184,4 +185,52 @@ TEST_CASE("checkpoint_api_json: the Hub API's per-dtype counts at each dtype's w
           "safetensors.parameters.Q4 is not a safetensors dtype");
     CHECK(json::parse(checkpoint_api_json(config, R"({"safetensors": {"parameters": {"BF16": -5}}})"))["errors"][0]["message"] ==
           "safetensors.parameters.BF16 must be a count of values");
+}
+
+TEST_CASE("safetensors headers and indexes read from the parser's events: as a parsed document reads them", "[hub][safetensors]") {
+    // A name given twice keeps its last value, names come in order, members memplan does not read and
+    // __metadata__ (at any depth) are skipped.
+    const auto two = parse_safetensors_header(
+        R"({"b": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}, "__metadata__": {"format": {"x": [1, [2]]}},)"
+        R"( "a": {"dtype": "F16", "shape": [2, 3], "data_offsets": [0, 12], "extra": {"shape": [[9]]}},)"
+        R"( "b": {"dtype": "BF16", "shape": [4], "data_offsets": [4, 12]}})", "f");
+    REQUIRE(two.ok());
+    REQUIRE(two.value.size() == 2);
+    CHECK(two.value[0].name == "a");
+    CHECK(two.value[0].shape == std::vector<std::uint64_t>{2, 3});
+    CHECK(two.value[1].name == "b");
+    CHECK(two.value[1].dtype == "BF16");
+    CHECK(two.value[1].bytes == 8);
+    // A member given twice keeps its last value too.
+    CHECK(parse_safetensors_header(R"({"t": {"dtype": "F32", "shape": [2], "shape": [1], "data_offsets": [0, 4]}})", "f").ok());
+    const auto first = [](const std::string& text) {
+        const auto o = parse_safetensors_header(text, "f");
+        return o.errors.empty() ? std::string() : o.errors[0].message;
+    };
+    CHECK(first("[1, 2]") == "has a header that is not a JSON object");
+    CHECK(first("7") == "has a header that is not a JSON object");
+    CHECK(first(R"({"t": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}} trailing)") == "has a header that is not a JSON object");
+    CHECK(first(R"({"t": [1]})") == "tensor t must be an object with dtype, shape and data_offsets");
+    CHECK(first(R"({"t": {"dtype": 5, "shape": [1], "data_offsets": [0, 4]}})") == "tensor t must be an object with dtype, shape and data_offsets");
+    CHECK(first(R"({"t": {"dtype": "F32", "shape": {"0": 1}, "data_offsets": [0, 4]}})") == "tensor t must be an object with dtype, shape and data_offsets");
+    CHECK(first(R"({"t": {"dtype": "F32", "shape": [[1]], "data_offsets": [0, 4]}})") == "tensor t must have a shape of non-negative sizes");
+    CHECK(first(R"({"t": {"dtype": "F32", "shape": [1.5], "data_offsets": [0, 4]}})") == "tensor t must have a shape of non-negative sizes");
+    CHECK(first(R"({"t": {"dtype": "F32", "shape": [1], "data_offsets": [0, "4"]}})") == "tensor t must have data_offsets [begin, end] spanning its 4 bytes");
+    CHECK(first(R"({"t": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4, 8]}})") == "tensor t must have data_offsets [begin, end] spanning its 4 bytes");
+    CHECK(first(R"({"t": {"dtype": "F32", "shape": [], "data_offsets": [4, 8]}})").empty());  // a scalar: one value
+
+    const auto files = [](const std::string& text) {
+        const auto o = safetensors_index_files(text, "i");
+        return o.errors.empty() ? json(o.value).dump() : o.errors[0].message;
+    };
+    CHECK(files(R"({"metadata": {"weight_map": {"x": "no.safetensors"}}, "weight_map": {"b": "2.safetensors", "a": "1.safetensors"}})") ==
+          R"(["1.safetensors","2.safetensors"])");
+    CHECK(files(R"({"weight_map": {"a": "old.safetensors"}, "weight_map": {"a": "new.safetensors"}})") == R"(["new.safetensors"])");
+    CHECK(files(R"({"weight_map": ["a.safetensors"]})") == "must be a JSON object with a non-empty weight_map");
+    CHECK(files(R"({"weight_map": "a.safetensors"})") == "must be a JSON object with a non-empty weight_map");
+    CHECK(files(R"({"metadata": {}})") == "must be a JSON object with a non-empty weight_map");
+    CHECK(files(R"(["weight_map"])") == "must be a JSON object with a non-empty weight_map");
+    CHECK(files(R"({"weight_map": {"a": {"file": "x"}}})") == "weight_map.a must be a file name");
+    CHECK(files(R"({"weight_map": {"a": 3}})") == "weight_map.a must be a file name");
+    CHECK(files(R"({"weight_map": {"a": "x\\y.safetensors"}})") == "weight_map.a names x\\y.safetensors, which is not a file of the model's folder");
 }
