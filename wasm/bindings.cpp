@@ -17,8 +17,6 @@
 #include "memplan/api/front_end.hpp"
 #include "memplan/memory/zero.hpp"
 #include "memplan/report/hub.hpp"
-#include <emscripten/val.h>
-#include <vector>
 
 namespace {
 
@@ -64,13 +62,11 @@ std::string engines() { return memplan::engines_json(); }
 /// A typed model id, revision or huggingface.co link: the id, revision and the addresses to fetch.
 std::string hub_model(std::string text) { return memplan::hub_model_json(text); }
 
-/// The header's range from the first 8 bytes of a safetensors file (a JS array of byte values) and
-/// the reply's Content-Range. The bytes become a std::string unchanged (embind's strings are UTF-8).
-std::string safetensors_range(emscripten::val bytes, std::string content_range, std::string file) {
-    const std::vector<int> values = emscripten::vecFromJSArray<int>(bytes);
-    std::string first;
-    for (int v : values) first.push_back(static_cast<char>(static_cast<unsigned char>(v)));
-    return memplan::safetensors_range_json(first, content_range, file);
+/// The header's range from the first 8 bytes of a safetensors file and the reply's Content-Range.
+/// The bytes arrive as a Uint8Array, which embind copies into the std::string unchanged (a JS string
+/// would arrive as UTF-8).
+std::string safetensors_range(std::string first_bytes, std::string content_range, std::string file) {
+    return memplan::safetensors_range_json(first_bytes, content_range, file);
 }
 
 /// The shard files a model.safetensors.index.json names.

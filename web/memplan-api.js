@@ -219,7 +219,7 @@ export function wrap(core) {
      * the file throws a MemplanError naming `file`.
      */
     safetensorsRange: (bytes, contentRange, file) => {
-      const out = checked(core.safetensorsRange(Array.from(bytes ?? []), String(contentRange ?? ''), String(file)));
+      const out = checked(core.safetensorsRange(Uint8Array.from(bytes ?? []), String(contentRange ?? ''), String(file)));
       delete out.errors;
       return out;
     },
