@@ -339,3 +339,10 @@ test('what is not a model id is refused naming the field; offline, a link keeps 
   assert.equal(new URLSearchParams(await page2.evaluate(() => location.hash.slice(1))).get('hub'), ID);
   await context.close();
 });
+
+test('the Content-Security-Policy connects to the page itself and the Hub\'s origins only, in both builds', async () => {
+  const hub = 'https://huggingface.co https://cdn-lfs.huggingface.co https://cdn-lfs-us-1.huggingface.co https://cas-bridge.xethub.hf.co';
+  const connect = (html) => html.match(/connect-src ([^;"]*)/)[1];
+  assert.equal(connect(await text(new URL('../../dist/index.html', import.meta.url))), "'self' " + hub);
+  assert.equal(connect(await text(new URL('../../dist/memplan.html', import.meta.url))), 'data: ' + hub);  // the inlined module
+});
