@@ -341,7 +341,7 @@ test('what is not a model id is refused naming the field; offline, a link keeps 
 });
 
 test('the Content-Security-Policy connects to the page itself and the Hub\'s origins only, in both builds', async () => {
-  const hub = 'https://huggingface.co https://cdn-lfs.huggingface.co https://cdn-lfs-us-1.huggingface.co https://cas-bridge.xethub.hf.co';
+  const hub = 'https://huggingface.co https://cdn-lfs.huggingface.co https://cdn-lfs-us-1.huggingface.co https://cas-bridge.xethub.hf.co https://cdn-lfs.hf.co https://cdn-lfs-us-1.hf.co https://cdn-lfs-eu-1.hf.co https://transfer.xethub.hf.co https://transfer.xethub-eu.hf.co https://aws.cdn.hf.co https://us.aws.cdn.hf.co https://us-east-1.aws.cdn.hf.co https://us-west-2.aws.cdn.hf.co https://eu-west-3.aws.cdn.hf.co https://ap-southeast-1.aws.cdn.hf.co https://us.gcp.cdn.hf.co https://us-east1.us.gcp.cdn.hf.co https://us-central1.us.gcp.cdn.hf.co https://us-west4.us.gcp.cdn.hf.co https://europe-west4.us.gcp.cdn.hf.co https://asia-southeast1.us.gcp.cdn.hf.co';
   const connect = (html) => html.match(/connect-src ([^;"]*)/)[1];
   assert.equal(connect(await text(new URL('../../dist/index.html', import.meta.url))), "'self' " + hub);
   assert.equal(connect(await text(new URL('../../dist/memplan.html', import.meta.url))), 'data: ' + hub);  // the inlined module
