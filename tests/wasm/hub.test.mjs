@@ -70,3 +70,11 @@ test('the estimate-only module has no Hub bindings and says so', async () => {
   assert.throws(() => lite.hubModel('Qwen/Qwen3-0.6B'), /hubModel is not in the estimate-only module/);
   assert.throws(() => lite.checkpointHeaders(config, []), (e) => e instanceof MemplanError && e.field === 'checkpointHeaders');
 });
+
+test('the Hub bindings are declared in memplan.d.ts with their result types', async () => {
+  const types = await readFile(new URL('../../dist/memplan.d.ts', import.meta.url), 'utf8');
+  for (const line of ['hubModel(text: string): HubModel;', 'safetensorsIndex(text: string, file?: string): string[];',
+    'checkpointApi(hfConfig: string | object, apiReply: string | object): CheckpointFromApi;',
+    'export interface HubModel {', 'export interface Checkpoint {', 'export interface SafetensorsRange {'])
+    assert.ok(types.includes(line), line);
+});
