@@ -88,10 +88,13 @@ const style = await readFile(path.join(web, 'style.css'), 'utf8');
 const sha = (text) => "'sha256-" + createHash('sha256').update(text, 'utf8').digest('base64') + "'";
 // worker-src blob:: the page runs analyze() in a worker whose script is this inline script's own text
 // (web/app.js spawnWorker), handed over as a blob: URL.
-const csp = `default-src 'none'; script-src ${sha(script)} 'wasm-unsafe-eval'; worker-src blob:; style-src ${sha(style)}; ` +
-  "img-src data:; connect-src data:; object-src 'none'; base-uri 'none'; form-action 'none'";
-
 let html = await readFile(path.join(web, 'index.html'), 'utf8');
+// connect-src: data: (the inlined WASM) and the Hugging Face Hub's origins that index.html's policy
+// allows beside 'self' (web/hub.js fetches from them), written once there.
+const hubOrigins = html.match(/connect-src 'self'((?: https:\/\/[a-z0-9.-]+)*);/)[1];
+const csp = `default-src 'none'; script-src ${sha(script)} 'wasm-unsafe-eval'; worker-src blob:; style-src ${sha(style)}; ` +
+  `img-src data:; connect-src data:${hubOrigins}; object-src 'none'; base-uri 'none'; form-action 'none'`;
+
 const replaceOnce = (from, to) => {
   const at = html.indexOf(from);
   if (at < 0 || html.indexOf(from, at + 1) >= 0) throw new Error('assemble-web: expected exactly one ' + from);

@@ -16,6 +16,7 @@
 #include "memplan/io/presets.hpp"
 #include "memplan/api/front_end.hpp"
 #include "memplan/memory/zero.hpp"
+#include "memplan/report/hub.hpp"
 
 namespace {
 
@@ -56,6 +57,29 @@ std::string preset_fits(std::string config) { return memplan::preset_fits_json(c
 /// The serving engines reproduced and the terms of their budget (`memplan engines --json`).
 std::string engines() { return memplan::engines_json(); }
 
+// ---- A model on the Hugging Face Hub (memplan/report/hub.hpp), for web/hub.js: the page fetches, the core reads.
+
+/// A typed model id, revision or huggingface.co link: the id, revision and the addresses to fetch.
+std::string hub_model(std::string text) { return memplan::hub_model_json(text); }
+
+/// The header's range from the first 8 bytes of a safetensors file and the reply's Content-Range.
+/// The bytes arrive as a Uint8Array, which embind copies into the std::string unchanged (a JS string
+/// would arrive as UTF-8).
+std::string safetensors_range(std::string first_bytes, std::string content_range, std::string file) {
+    return memplan::safetensors_range_json(first_bytes, content_range, file);
+}
+
+/// The shard files a model.safetensors.index.json names.
+std::string safetensors_index(std::string text, std::string file) { return memplan::safetensors_index_json(text, file); }
+
+/// The stored tensors of the headers fetched, reconciled with memplan's count (`memplan checkpoint`).
+std::string checkpoint_headers(std::string hf_config, std::string headers) {
+    return memplan::checkpoint_headers_json(hf_config, headers);
+}
+
+/// The Hub API's per-dtype counts beside memplan's count, when the headers cannot be read.
+std::string checkpoint_api(std::string hf_config, std::string api) { return memplan::checkpoint_api_json(hf_config, api); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(memplan_analysis) {
@@ -68,6 +92,11 @@ EMSCRIPTEN_BINDINGS(memplan_analysis) {
     emscripten::function("searchPresets", &search_presets);
     emscripten::function("presetFits", &preset_fits);
     emscripten::function("engines", &engines);
+    emscripten::function("hubModel", &hub_model);
+    emscripten::function("safetensorsRange", &safetensors_range);
+    emscripten::function("safetensorsIndex", &safetensors_index);
+    emscripten::function("checkpointHeaders", &checkpoint_headers);
+    emscripten::function("checkpointApi", &checkpoint_api);
 }
 
 // ---- The numeric fast path (memplan/api/fast_estimate.hpp) behind web/memplan.js loadFastEstimator():

@@ -16,12 +16,13 @@
 import { load } from './memplan.js';
 import { $ } from './dom.js';
 import { formSpec } from './schema.js';
-import { PIN_KEY, buildConfig, decodeState, defaultState, encodeState, linkSetsNothing, modelFields } from './state.js';
+import { HUB_KEY, PIN_KEY, buildConfig, decodeState, defaultState, encodeState, linkSetsNothing, modelFields } from './state.js';
 import { buildForm, filterGpus, filterPresets, form, readForm, showErrors, showModeAndGpu, showParsed, writeForm } from './form.js';
 import { clearModelSummary, renderBreakdown, renderModelSummary, renderVerdict, renderWarnings } from './breakdown.js';
 import { renderDetails, renderLimits, renderSuggestions, renderZero } from './analysis-views.js';
 import { renderChart, wireChartReadout } from './chart-view.js';
 import { wireConfigImport } from './config-import.js';
+import { hubLink, wireHub } from './hub.js';
 import { analysisClient, serveAnalysis } from './analysis-client.js';
 import { renderFinetune, wireFinetune } from './finetune-view.js';
 import { renderServing } from './serving-view.js';
@@ -105,8 +106,10 @@ function presetFields(id) {
 /** The link of the page: the state's hash and, once per pin, the pinned setup's own state (PIN_KEY). */
 function linkOf(state) {
   const hash = encodeState(spec, state, presetFields);
-  if (!pins.length) return hash;
+  const hub = hubLink();  // a model loaded from the Hub: its id and revision, never the files
+  if (!pins.length && !hub) return hash;
   const params = new URLSearchParams(hash.slice(1));
+  if (hub) params.set(HUB_KEY, hub);
   for (const pin of pins) params.append(PIN_KEY, encodeState(spec, pin.state, presetFields).slice(1));
   return '#' + params.toString();
 }
@@ -381,6 +384,7 @@ function start() {
       early = null;
       endFirst('superseded');
     }
+    if (!embed) wireHub(mp, new URLSearchParams(location.hash.slice(1)).get(HUB_KEY));  // before the link is rewritten
     const { state, rejected } = decodeState(spec, location.hash, presetFields);
     for (const text of new URLSearchParams(location.hash.slice(1)).getAll(PIN_KEY))
       if (!restorePin(text)) rejected.push(PIN_KEY);

@@ -90,7 +90,8 @@ function asNumber(value) {
 export function wrap(core) {
   const absent = (name) => (...args) => fail([{ field: name,
     message: 'is not in the estimate-only module (memplan-lite.js); import load from memplan.js for it' }], ' ');
-  for (const name of ['modelStateBytes', 'maxParams', 'analyze', 'plan', 'compare', 'searchPresets', 'presetFits', 'engines', 'resolveModel'])
+  for (const name of ['modelStateBytes', 'maxParams', 'analyze', 'plan', 'compare', 'searchPresets', 'presetFits', 'engines', 'resolveModel',
+    'hubModel', 'safetensorsRange', 'safetensorsIndex', 'checkpointHeaders', 'checkpointApi'])
     if (typeof core[name] !== 'function') core = Object.assign(Object.create(core), { [name]: absent(name) });
   const seed = (text) => {
     const out = JSON.parse(text);
@@ -198,6 +199,50 @@ export function wrap(core) {
      */
     resolveModel: (config, options) => {
       const out = checked(core.resolveModel(configText(config), hfText(options)));
+      delete out.errors;
+      return out;
+    },
+    /**
+     * A Hugging Face Hub model as typed ("org/name", "org/name@revision" or its huggingface.co link):
+     * {id, revision, link, files_url, api_url} (a file's address is files_url + its name); a
+     * MemplanError naming hub.model when it is none of these.
+     */
+    hubModel: (text) => {
+      const out = checked(core.hubModel(String(text ?? '')));
+      delete out.errors;
+      return out;
+    },
+    /**
+     * The second range request of a safetensors file: from the reply to "Range: bytes=0-7" (its bytes,
+     * a Uint8Array or array, and its Content-Range header, '' or null when absent) → {length, range:
+     * the Range header to send next, file_bytes}; a header length beyond 100,000,000 bytes or beyond
+     * the file throws a MemplanError naming `file`.
+     */
+    safetensorsRange: (bytes, contentRange, file) => {
+      const out = checked(core.safetensorsRange(Uint8Array.from(bytes ?? []), String(contentRange ?? ''), String(file)));
+      delete out.errors;
+      return out;
+    },
+    /** The shard files a model.safetensors.index.json text names, each once; a name pointing outside the folder throws naming `file`. */
+    safetensorsIndex: (text, file = 'model.safetensors.index.json') => checked(core.safetensorsIndex(String(text), String(file))).files,
+    /**
+     * `memplan checkpoint` from headers fetched: hfConfig (config.json, text or object) and headers
+     * [{file, length: stated by its first 8 bytes, header: its JSON text}] → {model_type, params,
+     * stored: {values, bytes, tensors, by_dtype}, parts: [{part, memplan, stored, difference, larger,
+     * note}], unexplained}. A truncated or malformed header throws a MemplanError naming its file.
+     */
+    checkpointHeaders: (hfConfig, headers) => {
+      const out = checked(core.checkpointHeaders(configText(hfConfig, 'hf_config'), JSON.stringify(headers ?? [])));
+      delete out.errors;
+      return out;
+    },
+    /**
+     * memplan's count beside the Hub API's per-dtype counts (apiReply: the text or object of
+     * /api/models/ID/revision/REV) → {model_type, params, stored: {values, bytes, by_dtype}, api_total,
+     * difference, larger, note}; for when the safetensors headers cannot be read.
+     */
+    checkpointApi: (hfConfig, apiReply) => {
+      const out = checked(core.checkpointApi(configText(hfConfig, 'hf_config'), typeof apiReply === 'string' ? apiReply : configText(apiReply, 'api')));
       delete out.errors;
       return out;
     },

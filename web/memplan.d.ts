@@ -466,6 +466,39 @@ export interface ResolvedModel {
 }
 
 /** A request to the layout planner (docs/planner.md). */
+/** A Hub model (mp.hubModel): a file's address is files_url followed by its name. */
+export interface HubModel {
+  id: string; revision: string; link: string; files_url: string; api_url: string;
+  /** How the page fetches: one request's time limit, the headers fetched at once, the largest reply and config.json read. */
+  limits: { timeout_ms: number; parallel: number; max_reply_bytes: number; max_config_bytes: number };
+}
+
+/** The header of a safetensors file: its length and the Range header that asks for it. */
+export interface SafetensorsRange { length: number; range: string; file_bytes: number | null }
+
+/** Values and bytes stored in one dtype. */
+export interface StoredDtype { values: number; bytes: number }
+
+/** A checkpoint's stored tensors reconciled with memplan's count (`memplan checkpoint`). */
+export interface Checkpoint {
+  model_type: string;
+  params: number;
+  stored: { values: number; bytes: number; tensors: number; by_dtype: Record<string, StoredDtype> };
+  parts: { part: string; memplan: number; stored: number; difference: number; larger: 'stored' | 'memplan' | 'neither'; note?: string }[];
+  unexplained: number;
+}
+
+/** memplan's count beside the Hub API's per-dtype counts. */
+export interface CheckpointFromApi {
+  model_type: string;
+  params: number;
+  stored: { values: number; bytes: number; by_dtype: Record<string, StoredDtype> };
+  api_total: number | null;
+  difference: number;
+  larger: 'stored' | 'memplan' | 'neither';
+  note: string;
+}
+
 export interface PlanRequest {
   /** An estimate configuration: the model, the workload and the GPU memory (default: the catalogue GPU's). */
   config: Record<string, unknown>;
@@ -559,6 +592,16 @@ export interface Memplan {
   searchGpus(query: string): string[];
   /** The model a configuration (or options.hfConfig) describes, as explicit keys with exact counts. */
   resolveModel(config: Config | string, options?: EstimateOptions): ResolvedModel;
+  /** A Hugging Face Hub model as typed ("org/name", "org/name@rev" or its huggingface.co link); throws MemplanError naming hub.model. */
+  hubModel(text: string): HubModel;
+  /** From the reply to "Range: bytes=0-7" of a safetensors file: the header's length and the Range to ask next; throws naming `file` beyond 100,000,000 bytes or the file. */
+  safetensorsRange(bytes: ArrayLike<number>, contentRange: string | null, file: string): SafetensorsRange;
+  /** The shard files a model.safetensors.index.json names; a name outside the model's folder throws naming `file`. */
+  safetensorsIndex(text: string, file?: string): string[];
+  /** `memplan checkpoint` from the headers fetched; a truncated or malformed header throws naming its file. */
+  checkpointHeaders(hfConfig: string | object, headers: { file: string; length: number; header: string }[]): Checkpoint;
+  /** memplan's count beside the Hub API's per-dtype counts, when the headers cannot be read. */
+  checkpointApi(hfConfig: string | object, apiReply: string | object): CheckpointFromApi;
   /** The GPU catalogue (core/data/gpus.json), parsed once; frozen. */
   gpus(): readonly GpuEntry[];
   /**

@@ -14,6 +14,8 @@ const NUMBER_TEXT = /^(?=.{1,32}$)(\d[\d,]*\.?\d*|\.\d+)(e[+]?\d{1,3})? ?([a-z]{
 const NAME_TEXT = /^[a-z0-9][a-z0-9_.-]{0,63}$/i;
 /** The link key of a pinned setup: its own state's hash (encodeState without '#'), once per pin. */
 export const PIN_KEY = 'pin';
+/** The link key of a model loaded from the Hugging Face Hub: "org/name" or "org/name@revision" (hub.js), fetched again on opening. */
+export const HUB_KEY = 'hub';
 /** Longest link the page reads. */
 const MAX_LINK_CHARS = 4096;
 /**
@@ -92,7 +94,7 @@ export function decodeState(spec, hash, presetFields = () => null) {
     if (!fields && params.has('model.preset')) rejected.push('model.preset');
   }
   for (const [key, value] of params) {
-    if (key === 'embed' || key === 'model.preset' || key === PIN_KEY) continue;  // page mode and pins, read by the page itself
+    if (key === 'embed' || key === 'model.preset' || key === PIN_KEY || key === HUB_KEY) continue;  // page mode, pins and the Hub model, read by the page itself
     if (!Object.prototype.hasOwnProperty.call(start, key)) {
       rejected.push(key.slice(0, 40));
       continue;

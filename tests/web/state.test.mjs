@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { load } from '../../dist/memplan.js';
 import { spec } from './helpers.mjs';
-import { MAX_JSON_DEPTH, buildConfig, capacityBytes, decodeState, defaultState, encodeState, jsonDepth, linkSetsNothing,
+import { HUB_KEY, MAX_JSON_DEPTH, buildConfig, capacityBytes, decodeState, defaultState, encodeState, jsonDepth, linkSetsNothing,
   modelFields, parseHfConfig, usedValue } from '../../web/state.js';
 
 const mp = await load();
@@ -90,6 +90,15 @@ test('a malformed link keeps the defaults and lists what it rejected', () => {
   assert.deepEqual(decodeState(spec, '#' + 'a'.repeat(5000)).rejected, ['(the whole link: too long)']);
   // Not set is allowed only where the schema has no default.
   assert.deepEqual(decodeState(spec, '#model.norm=&train.recompute=').rejected, ['train.recompute']);
+});
+
+test('the Hub model of a link (hub=org/name@rev) is the page\'s to read: not a state key, not rejected, not "sets nothing"', () => {
+  const hash = '#' + HUB_KEY + '=' + encodeURIComponent('Qwen/Qwen3-0.6B@main') + '&model.preset=&model.hidden_size=1024';
+  const { state, rejected } = decodeState(spec, hash);
+  assert.deepEqual(rejected, []);
+  assert.equal(state['model.hidden_size'], '1024');
+  assert.ok(!(HUB_KEY in state));
+  assert.equal(linkSetsNothing('#' + HUB_KEY + '=a%2Fb'), false);
 });
 
 test('the configuration: the run mode\'s fields as numbers, GB inputs in bytes, nothing not set', () => {

@@ -1,9 +1,13 @@
 // Reading safetensors headers (memplan/io/safetensors.hpp). The format (huggingface/safetensors
 // README.md, "Format"): 8 bytes N, a little-endian u64; N bytes of a JSON object mapping each tensor
 // name to {"dtype", "shape", "data_offsets": [begin, end]} relative to the data after the header, and
-// an optional "__metadata__" object of strings; then the data.
+// an optional "__metadata__" object of strings; then the data. Also the Hub model names and addresses
+// of memplan/io/hub.hpp, whose files these are.
 #include "memplan/io/safetensors.hpp"
 
+#include "memplan/io/hub.hpp"
+
+#include <map>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -11,19 +15,189 @@
 namespace memplan {
 
 namespace {
-// nlohmann::json (keys in a std::map), not the core's ordered_json: a checkpoint's header or index
-// holds up to some 100,000 names, and an ordered object's inserts search linearly (quadratic time).
-using json = nlohmann::json;
+// Read from nlohmann's SAX events (ordered_json::sax_parse over the text, as io/json_input.cpp's
+// parse_json reads every other document), not into a document: a checkpoint's header or index holds
+// up to some 100,000 names, and an ordered object's inserts search linearly (quadratic time), while a
+// second document type (nlohmann::json, keys in a std::map) would add its own parser and containers
+// to the WebAssembly module. Names are kept in std::maps: in order of name,
+// a repeated name's last value winning, as a parsed document has them. (A std::map document added
+// 3 KB gzipped to the WebAssembly module, measured.)
+using sax_json = nlohmann::ordered_json;
 
-/// Parses `text` into `doc`; false when it is not JSON (no exception escapes).
-bool parse(const std::string& text, json& doc) {
-    doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    return !doc.is_discarded();
+/// What a safetensors header gives for one name: whether its value is an object, and its dtype, shape
+/// and data_offsets members (state 0: absent, 1: of the right kind, 2: of another kind).
+struct header_entry {
+    bool object = false;
+    int dtype_state = 0, shape_state = 0, offsets_state = 0;
+    std::string dtype;
+    bool shape_numbers = true, offsets_numbers = true;  // every element a non-negative integer
+    std::vector<std::uint64_t> shape, offsets;
+};
+
+/// Common SAX bookkeeping: the depth of the open containers; a reader says what a value at a depth
+/// means. One handler type for both readers (virtual calls): one instantiation of nlohmann's parser loop.
+class sax_reader {
+public:
+    virtual ~sax_reader() = default;
+    bool null() { return scalar(false, 0, nullptr); }
+    bool boolean(bool) { return scalar(false, 0, nullptr); }
+    bool number_integer(sax_json::number_integer_t) { return scalar(false, 0, nullptr); }
+    bool number_unsigned(sax_json::number_unsigned_t v) { return scalar(true, v, nullptr); }
+    bool number_float(sax_json::number_float_t, const sax_json::string_t&) { return scalar(false, 0, nullptr); }
+    bool string(sax_json::string_t& v) { return scalar(false, 0, &v); }
+    bool binary(sax_json::binary_t&) { return false; }  // JSON text has no binary values
+    bool start_object(std::size_t) { return open(true); }
+    bool start_array(std::size_t) { return open(false); }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+    bool key(sax_json::string_t& k) {
+        on_key(depth_, k);
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
+    /// Reads `text`; false when it is not JSON or not an object.
+    bool read(const std::string& text) { return sax_json::sax_parse(text, this) && root_object_; }
+
+protected:
+    std::size_t depth_ = 0;  ///< containers open
+    virtual bool scalar(bool is_unsigned, std::uint64_t v, const std::string* text) = 0;
+    virtual void on_key(std::size_t depth, const std::string& k) = 0;
+    virtual void on_open(std::size_t depth, bool object) = 0;
+    virtual void on_close(std::size_t depth) = 0;
+
+private:
+    bool root_object_ = false;
+    bool open(bool object) {
+        if (depth_ == 0 && !object) return false;  // not an object: the reader stops
+        if (depth_ == 0) root_object_ = true;
+        on_open(depth_, object);
+        ++depth_;
+        return true;
+    }
+    bool close() {
+        --depth_;
+        on_close(depth_);
+        return true;
+    }
+};
+
+/// A safetensors header's names at depth 1, their members at depth 2, shape and data_offsets
+/// elements at depth 3; "__metadata__" and members memplan does not read are skipped.
+class header_reader : public sax_reader {
+public:
+    std::map<std::string, header_entry> tensors;
+
+protected:
+    bool scalar(bool is_unsigned, std::uint64_t v, const std::string* text) override {
+        if (depth_ == 0) return false;  // a bare value: not an object
+        if (depth_ == 1) {
+            if (name_ != "__metadata__") tensors[name_] = header_entry{};  // not an object
+        } else if (depth_ == 2 && current_ != nullptr) {
+            if (field_ == "dtype") {
+                current_->dtype_state = text != nullptr ? 1 : 2;
+                if (text != nullptr) current_->dtype = *text;
+            } else if (field_ == "shape") {
+                current_->shape_state = 2;
+            } else if (field_ == "data_offsets") {
+                current_->offsets_state = 2;
+            }
+        } else if (depth_ == 3 && list_ != nullptr) {
+            if (is_unsigned) list_->push_back(v);
+            else *list_numbers_ = false;
+        }
+        return true;
+    }
+    void on_key(std::size_t depth, const std::string& k) override {
+        if (depth == 1) name_ = k;
+        else if (depth == 2) field_ = k;
+    }
+    void on_open(std::size_t depth, bool object) override {
+        if (depth == 1) {
+            current_ = nullptr;
+            if (name_ == "__metadata__") return;
+            header_entry& e = tensors[name_] = header_entry{};
+            e.object = object;
+            if (object) current_ = &e;
+        } else if (depth == 2 && current_ != nullptr) {
+            list_ = nullptr;
+            if (field_ == "dtype") {
+                current_->dtype_state = 2;
+            } else if (field_ == "shape" || field_ == "data_offsets") {
+                const bool shape = field_ == "shape";
+                (shape ? current_->shape_state : current_->offsets_state) = object ? 2 : 1;
+                std::vector<std::uint64_t>& list = shape ? current_->shape : current_->offsets;
+                bool& numbers = shape ? current_->shape_numbers : current_->offsets_numbers;
+                list.clear();
+                numbers = true;
+                if (!object) {
+                    list_ = &list;
+                    list_numbers_ = &numbers;
+                }
+            }
+        } else if (depth == 3 && list_ != nullptr) {
+            *list_numbers_ = false;  // a container where a number belongs
+        }
+    }
+    void on_close(std::size_t depth) override {
+        if (depth == 2) list_ = nullptr;
+        if (depth == 1) current_ = nullptr;
+    }
+
+private:
+    std::string name_, field_;
+    header_entry* current_ = nullptr;             ///< the tensor whose object is open (map nodes stay put)
+    std::vector<std::uint64_t>* list_ = nullptr;  ///< the shape or data_offsets array open at depth 2
+    bool* list_numbers_ = nullptr;
+};
+
+/// A model.safetensors.index.json's weight_map: each name and its file (false: not a string).
+class index_reader : public sax_reader {
+public:
+    bool has_map = false, map_object = false;
+    std::map<std::string, std::pair<bool, std::string>> files;
+
+protected:
+    bool scalar(bool, std::uint64_t, const std::string* text) override {
+        if (depth_ == 0) return false;
+        if (depth_ == 1 && top_ == "weight_map") start_map(false);
+        else if (depth_ == 2 && in_map_) files[key_] = {text != nullptr, text != nullptr ? *text : std::string()};
+        return true;
+    }
+    void on_key(std::size_t depth, const std::string& k) override {
+        if (depth == 1) top_ = k;
+        else if (depth == 2) key_ = k;
+    }
+    void on_open(std::size_t depth, bool object) override {
+        if (depth == 1 && top_ == "weight_map") start_map(object);
+        else if (depth == 2 && in_map_) files[key_] = {false, std::string()};
+    }
+    void on_close(std::size_t depth) override {
+        if (depth == 1) in_map_ = false;
+    }
+
+private:
+    void start_map(bool object) {  // a repeated weight_map replaces the earlier one
+        has_map = true;
+        map_object = object;
+        in_map_ = object;
+        files.clear();
+    }
+    std::string top_, key_;
+    bool in_map_ = false;
+};
+
+/// a · b, or false when it exceeds 2^62 (no real tensor comes near; a hostile header must not wrap).
+bool times(std::uint64_t a, std::uint64_t b, std::uint64_t& out) {
+    constexpr std::uint64_t limit = std::uint64_t{1} << 62;
+    if (a != 0 && b > limit / a) return false;
+    out = a * b;
+    return true;
 }
+}  // namespace
 
 /// Bits per value of the safetensors dtypes (safetensors/src/tensor.rs Dtype::bitsize, v0.6.2); 0 for
 /// a name that is not one.
-std::uint64_t dtype_bits(const std::string& dtype) {
+std::uint64_t safetensors_dtype_bits(const std::string& dtype) {
     static const std::pair<const char*, std::uint64_t> bits[] = {
         {"BOOL", 8},     {"F4", 4},      {"F6_E2M3", 6}, {"F6_E3M2", 6}, {"U8", 8},    {"I8", 8},
         {"F8_E5M2", 8},  {"F8_E4M3", 8}, {"F8_E8M0", 8}, {"I16", 16},    {"U16", 16},  {"F16", 16},
@@ -34,14 +208,141 @@ std::uint64_t dtype_bits(const std::string& dtype) {
     return 0;
 }
 
-/// a · b, or false when it exceeds 2^62 (no real tensor comes near; a hostile header must not wrap).
-bool times(std::uint64_t a, std::uint64_t b, std::uint64_t& out) {
-    constexpr std::uint64_t limit = std::uint64_t{1} << 62;
-    if (a != 0 && b > limit / a) return false;
-    out = a * b;
+
+namespace {
+bool name_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+}
+
+/// One part of a repo id (namespace or name) as validate_repo_id's REPO_ID_REGEX allows it: word
+/// characters, '-' and '.', starting and ending with a letter, digit or '_' (its \b boundaries).
+bool id_part(const std::string& part, std::size_t max_chars) {
+    if (part.empty() || part.size() > max_chars) return false;
+    for (char c : part)
+        if (!name_char(c)) return false;
+    const auto edge = [](char c) { return c != '-' && c != '.'; };
+    return edge(part.front()) && edge(part.back());
+}
+
+/// "%2F" (either case) decoded to '/'; false for any other escape (a revision needs none).
+bool decode_revision(std::string& text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '%') {
+            out += text[i];
+            continue;
+        }
+        if (i + 2 >= text.size() || text[i + 1] != '2' || (text[i + 2] != 'F' && text[i + 2] != 'f')) return false;
+        out += '/';
+        i += 2;
+    }
+    text = out;
     return true;
 }
+
+std::string trimmed(const std::string& text) {
+    const std::size_t begin = text.find_first_not_of(" \t\r\n");
+    if (begin == std::string::npos) return "";
+    return text.substr(begin, text.find_last_not_of(" \t\r\n") - begin + 1);
+}
 }  // namespace
+
+outcome<hub_model> parse_hub_model(const std::string& typed, const std::string& field) {
+    outcome<hub_model> out;
+    const std::string text = trimmed(typed);
+    const auto fail = [&](const std::string& message) {
+        out.errors.push_back({field, message});
+        return out;
+    };
+    const std::string shape = "write org/name, org/name@revision or the model's https://huggingface.co/org/name link";
+    if (text.empty()) return fail("is empty: " + shape);
+    if (text.size() > 1024) return fail("is longer than 1024 characters: " + shape);
+    std::string id, revision;
+    bool from_link = false;
+    for (const char* origin : {"https://huggingface.co/", "http://huggingface.co/", "huggingface.co/", "https://hf.co/",
+                               "http://hf.co/", "hf.co/", "https://www.huggingface.co/"}) {
+        if (text.rfind(origin, 0) != 0) continue;
+        from_link = true;
+        std::string path = text.substr(std::char_traits<char>::length(origin));
+        path = path.substr(0, path.find_first_of("?#"));
+        std::vector<std::string> parts;
+        for (std::size_t at = 0; at <= path.size();) {
+            const std::size_t slash = std::min(path.find('/', at), path.size());
+            parts.push_back(path.substr(at, slash - at));
+            at = slash + 1;
+        }
+        while (!parts.empty() && parts.back().empty()) parts.pop_back();  // a trailing slash
+        if (!parts.empty() && (parts[0] == "datasets" || parts[0] == "spaces"))
+            return fail("is a link to a " + std::string(parts[0] == "datasets" ? "dataset" : "Space") +
+                        ", not to a model: " + shape);
+        // A legacy id without namespace has its kind second: /gpt2/tree/main.
+        const auto is_kind = [](const std::string& p) { return p == "tree" || p == "blob" || p == "resolve"; };
+        const std::size_t kind_at = parts.size() >= 3 && is_kind(parts[1]) ? 1 : 2;
+        if (parts.size() == 1 || kind_at == 1) id = parts[0];
+        else if (parts.size() >= 2) id = parts[0] + "/" + parts[1];
+        if (parts.size() > kind_at) {
+            const std::string& kind = parts[kind_at];
+            if (!is_kind(kind) || parts.size() < kind_at + 2)
+                return fail("is a link to " + kind + " of a model, not to the model at a revision: " + shape);
+            revision = parts[kind_at + 1];
+            // refs/pr/N and refs/convert/X written with their slashes (the Hub's own links quote them).
+            if (revision == "refs" && parts.size() >= kind_at + 4 &&
+                (parts[kind_at + 2] == "pr" || parts[kind_at + 2] == "convert"))
+                revision += "/" + parts[kind_at + 2] + "/" + parts[kind_at + 3];
+            if (!decode_revision(revision)) return fail("names the revision " + parts[kind_at + 1] + ", which holds an escape other than %2F");
+        }
+        break;
+    }
+    if (!from_link) {
+        if (text.find("://") != std::string::npos) return fail("is a link to another site than huggingface.co: " + shape);
+        const std::size_t at = text.find('@');
+        id = text.substr(0, at);
+        if (at != std::string::npos) {
+            revision = text.substr(at + 1);
+            if (revision.empty()) return fail("ends in @ without a revision: " + shape);
+        }
+    }
+    const std::size_t slash = id.find('/');
+    const bool one_part = slash == std::string::npos;
+    const bool valid_id = !id.empty() && id.find("--") == std::string::npos && id.find("..") == std::string::npos &&
+                          (id.size() < 4 || id.compare(id.size() - 4, 4, ".git") != 0) &&
+                          (one_part ? id_part(id, 96)
+                                    : id.find('/', slash + 1) == std::string::npos && id_part(id.substr(0, slash), 96) &&
+                                          id_part(id.substr(slash + 1), 96));
+    if (!valid_id)
+        return fail("names " + (id.empty() ? std::string("no model") : "\"" + id + "\"") +
+                    ", which is not a Hub model id (letters, digits, '-', '_' and '.', one '/' between organisation "
+                    "and name, no \"--\" or \"..\"): " + shape);
+    if (revision.empty()) revision = "main";
+    bool valid_revision = revision.size() <= 256 && revision.find("..") == std::string::npos && revision.front() != '/' &&
+                          revision.back() != '/' && revision.find("//") == std::string::npos;
+    for (char c : revision) valid_revision = valid_revision && (name_char(c) || c == '/');
+    if (!valid_revision)
+        return fail("names the revision \"" + revision + "\", which is not a branch, tag or commit (letters, digits, "
+                    "'-', '_', '.' and '/', no \"..\")");
+    std::string quoted;
+    for (char c : revision) quoted += c == '/' ? std::string("%2F") : std::string(1, c);
+    out.value.id = id;
+    out.value.revision = revision;
+    out.value.link = revision == "main" ? id : id + "@" + revision;
+    out.value.files_url = std::string(hub_endpoint) + "/" + id + "/resolve/" + quoted + "/";
+    out.value.api_url = std::string(hub_endpoint) + "/api/models/" + id + "/revision/" + quoted;
+    return out;
+}
+
+bool content_range_total(const std::string& content_range, std::uint64_t& total) {
+    const std::string text = trimmed(content_range);
+    const std::size_t slash = text.rfind('/');
+    if (text.rfind("bytes ", 0) != 0 || slash == std::string::npos || slash + 1 >= text.size() || text.size() - slash > 20)
+        return false;
+    std::uint64_t n = 0;
+    for (std::size_t i = slash + 1; i < text.size(); ++i) {
+        if (text[i] < '0' || text[i] > '9') return false;
+        n = n * 10 + static_cast<std::uint64_t>(text[i] - '0');
+    }
+    total = n;
+    return true;
+}
 
 outcome<std::uint64_t> safetensors_header_length(const std::string& first_bytes, std::uint64_t file_bytes,
                                                  const std::string& file) {
@@ -65,34 +366,31 @@ outcome<std::uint64_t> safetensors_header_length(const std::string& first_bytes,
 
 outcome<std::vector<stored_tensor>> parse_safetensors_header(const std::string& header, const std::string& file) {
     outcome<std::vector<stored_tensor>> out;
-    json doc;
-    if (!parse(header, doc) || !doc.is_object()) {
+    header_reader reader;
+    if (!reader.read(header)) {
         out.errors.push_back({file, "has a header that is not a JSON object"});
         return out;
     }
-    for (const auto& item : doc.items()) {
-        if (item.key() == "__metadata__") continue;
-        const json& t = item.value();
-        const std::string where = "tensor " + item.key();
+    for (const auto& [name, t] : reader.tensors) {
+        const std::string where = "tensor " + name;
         const auto fail = [&](const std::string& message) { out.errors.push_back({file, where + " " + message}); };
-        if (!t.is_object() || !t.contains("dtype") || !t["dtype"].is_string() || !t.contains("shape") ||
-            !t["shape"].is_array() || !t.contains("data_offsets") || !t["data_offsets"].is_array()) {
+        if (!t.object || t.dtype_state != 1 || t.shape_state != 1 || t.offsets_state != 1) {
             fail("must be an object with dtype, shape and data_offsets");
             continue;
         }
         stored_tensor s;
-        s.name = item.key();
-        s.dtype = t["dtype"].get<std::string>();
-        const std::uint64_t bits = dtype_bits(s.dtype);
+        s.name = name;
+        s.dtype = t.dtype;
+        const std::uint64_t bits = safetensors_dtype_bits(s.dtype);
         if (bits == 0) {
             fail("has an unknown dtype " + s.dtype);
             continue;
         }
         std::uint64_t values = 1;
-        bool ok = true;
-        for (const auto& d : t["shape"]) {
-            ok = ok && d.is_number_unsigned() && times(values, d.get<std::uint64_t>(), values);
-            if (ok) s.shape.push_back(d.get<std::uint64_t>());
+        bool ok = t.shape_numbers;
+        for (std::size_t i = 0; ok && i < t.shape.size(); ++i) {
+            ok = times(values, t.shape[i], values);
+            if (ok) s.shape.push_back(t.shape[i]);
         }
         if (!ok) {
             fail("must have a shape of non-negative sizes");
@@ -105,10 +403,8 @@ outcome<std::vector<stored_tensor>> parse_safetensors_header(const std::string& 
             continue;
         }
         s.bytes = (value_bits + 7) / 8;
-        const json& offsets = t["data_offsets"];
-        if (offsets.size() != 2 || !offsets[0].is_number_unsigned() || !offsets[1].is_number_unsigned() ||
-            offsets[1].get<std::uint64_t>() < offsets[0].get<std::uint64_t>() ||
-            offsets[1].get<std::uint64_t>() - offsets[0].get<std::uint64_t>() != s.bytes) {
+        const std::vector<std::uint64_t>& offsets = t.offsets;
+        if (!t.offsets_numbers || offsets.size() != 2 || offsets[1] < offsets[0] || offsets[1] - offsets[0] != s.bytes) {
             fail("must have data_offsets [begin, end] spanning its " + std::to_string(s.bytes) + " bytes");
             continue;
         }
@@ -119,22 +415,22 @@ outcome<std::vector<stored_tensor>> parse_safetensors_header(const std::string& 
 
 outcome<std::vector<std::string>> safetensors_index_files(const std::string& index_text, const std::string& file) {
     outcome<std::vector<std::string>> out;
-    json doc;
-    if (!parse(index_text, doc) || !doc.is_object() || !doc.contains("weight_map") ||
-        !doc["weight_map"].is_object() || doc["weight_map"].empty()) {
+    index_reader reader;
+    if (!reader.read(index_text) || !reader.has_map || !reader.map_object ||
+        reader.files.empty()) {
         out.errors.push_back({file, "must be a JSON object with a non-empty weight_map"});
         return out;
     }
     std::set<std::string> shards;
-    for (const auto& item : doc["weight_map"].items()) {
-        if (!item.value().is_string()) {
-            out.errors.push_back({file, "weight_map." + item.key() + " must be a file name"});
+    for (const auto& [name, entry] : reader.files) {
+        if (!entry.first) {
+            out.errors.push_back({file, "weight_map." + name + " must be a file name"});
             return out;
         }
-        const std::string shard = item.value().get<std::string>();
+        const std::string& shard = entry.second;
         if (shard.empty() || shard.find('/') != std::string::npos || shard.find('\\') != std::string::npos ||
             shard.find("..") != std::string::npos) {
-            out.errors.push_back({file, "weight_map." + item.key() + " names " + shard +
+            out.errors.push_back({file, "weight_map." + name + " names " + shard +
                                             ", which is not a file of the model's folder"});
             return out;
         }

@@ -1,0 +1,381 @@
+// memplan page — a model loaded from the Hugging Face Hub: a model id, revision or huggingface.co link
+// typed into #hub-model is read by the core (mp.hubModel, core/src/io/safetensors.cpp: the id is a rule
+// of the Hub's, so it lives in the core with the other rules), then this module fetches and the core
+// reads what came:
+//   config.json                         {files_url}config.json, loaded into the estimate exactly as a
+//                                       pasted one is (the #hf-config text area, config-import.js)
+//   the Hub API entry                   {api_url}: its safetensors.parameters per-dtype counts
+//   model.safetensors.index.json        the shards of a sharded checkpoint (mp.safetensorsIndex refuses
+//                                       a name with '/', '\' or "..")
+//   each shard's header                 "Range: bytes=0-7" (the header's length, mp.safetensorsRange:
+//                                       refused beyond 100,000,000 bytes or the file), then the header's
+//                                       own range; mp.checkpointHeaders reconciles the tensors with
+//                                       memplan's count (what `memplan checkpoint` prints)
+// Addresses: the Hub API documentation (https://huggingface.co/docs/hub/api) and huggingface_hub's
+// hf_hub_url ({endpoint}/{repo_id}/resolve/{revision}/{filename}); the file server answers a resolve
+// of a large file with a redirect to its CDN. When a header cannot be read (the CDN refusing the
+// cross-origin range request, a time-out, a bad header), the page says so naming the file and shows the
+// API's per-dtype counts instead (mp.checkpointApi). Every figure shown comes from the core; every
+// fetched text is shown with textContent only. The access token lives in this module's memory only:
+// sent as "Authorization: Bearer", never put in the link, localStorage or the page state.
+//
+// Signals for tests: #hub-box gets data-state "loading", then "done" or "failed" (data-source
+// "headers" or "api" with a result), and data-runs counts finished loads.
+import { $, el } from './dom.js';
+import { formatBytes, formatCount, formatExactBytes } from './format.js';
+
+// The bounds of fetching (the longest one request may take, the shards fetched at once, the largest
+// reply read) are the core's, given with the model (mp.hubModel(...).limits).
+const GATED = 'gated: accept the licence on the model page and give a token';
+
+/** The token typed, in memory only. */
+let token = '';
+/** The model loaded or being loaded: {link, configText, pending, kept} (null when none). */
+let current = null;
+/** The core's bounds of the load under way: {timeout_ms, parallel, max_reply_bytes, max_config_bytes}. */
+let limits = null;
+/** Counts load requests: only the latest one's results are shown. */
+let loads = 0;
+let finishedLoads = 0;
+
+/** A failure of one request, naming the file; kind: 'network', 'timeout', 'gated', 'missing', 'http', 'range', 'size', 'text'. */
+class HubError extends Error {
+  constructor(file, message, kind) {
+    super(file + ': ' + message);
+    this.file = file;
+    this.kind = kind;
+  }
+}
+
+/**
+ * The Hub model the page's link should carry ("org/name" or "org/name@rev"), or '' when the model in
+ * the form is not the one loaded from the Hub (a preset was picked, another config.json pasted).
+ */
+export function hubLink() {
+  if (!current || $('model-preset')?.value) return '';
+  if (current.pending || current.kept) return current.link;
+  return $('hf-config')?.value === current.configText ? current.link : '';
+}
+
+/** One GET of `url` (the Hub's or its CDN's), bounded in time and size; `bytes`: the body as a Uint8Array. */
+async function hubGet(url, file, { range = '', bytes = false, limit = limits.max_reply_bytes, revision = '' } = {}) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), limits.timeout_ms);
+  const late = () => new HubError(file, `the Hub did not answer within ${formatCount(limits.timeout_ms)} ms`, 'timeout');
+  const headers = {};
+  if (token) headers.Authorization = 'Bearer ' + token;
+  if (range) headers.Range = range;
+  try {
+    let response;
+    try {
+      response = await fetch(url, { headers, signal: controller.signal, credentials: 'omit', cache: 'no-store' });
+    } catch (error) {
+      if (controller.signal.aborted) throw late();
+      throw new HubError(file, 'could not be fetched (' + (error && error.message) + '): the Hub or its file server is ' +
+        'unreachable from this page, or refused a cross-origin request', 'network');
+    }
+    if (response.status === 401 || response.status === 403)
+      throw new HubError(file, token ? GATED + ' (the token given was refused: HTTP ' + response.status + ')' : GATED, 'gated');
+    if (response.status === 404)
+      throw new HubError(file, 'is not in this repository' + (revision ? ' at revision ' + revision : '') + ' (HTTP 404)', 'missing');
+    if (!response.ok) throw new HubError(file, 'the Hub answered HTTP ' + response.status, 'http');
+    if (range && response.status !== 206) {
+      controller.abort();
+      throw new HubError(file, 'the server sent the whole file (HTTP ' + response.status + ') instead of the range ' + range, 'range');
+    }
+    const declared = response.headers.get('content-length');
+    if (declared !== null && Number(declared) > limit) {
+      controller.abort();
+      throw new HubError(file, `is larger than the ${formatCount(limit)} bytes this page reads`, 'size');
+    }
+    let body;
+    try {
+      body = bytes ? new Uint8Array(await response.arrayBuffer()) : await response.text();
+    } catch (error) {
+      if (controller.signal.aborted) throw late();
+      throw new HubError(file, 'its reply broke off (' + (error && error.message) + ')', 'network');
+    }
+    if (body.length > limit) throw new HubError(file, `is larger than the ${formatCount(limit)} bytes this page reads`, 'size');
+    return { body, contentRange: response.headers.get('content-range') };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The core's MemplanError as HubErrors: the core names the file in each error's field; the errors
+ * about a config.json (fields hf_config.KEY, model.KEY) name its key, as a pasted one's do.
+ */
+function coreErrors(error, file) {
+  return (error.errors || [{ field: file, message: error.message }]).map((e) => {
+    const field = String(e.field || file);
+    if (file !== 'config.json') return new HubError(field, e.message, 'text');
+    const key = field.replace(/^(hf_config|model|config)\.?/, '');
+    return new HubError(key ? 'config.json ' + key : 'config.json', e.message, 'text');
+  });
+}
+
+/** The header of one safetensors file: its length from the first 8 bytes, then the header itself. */
+async function fetchHeader(mp, model, file) {
+  const url = model.files_url + file;
+  const first = await hubGet(url, file, { range: 'bytes=0-7', bytes: true, limit: 8, revision: model.revision });
+  let range;
+  try {
+    range = mp.safetensorsRange(first.body, first.contentRange, file);
+  } catch (error) {
+    throw coreErrors(error, file)[0];
+  }
+  const header = await hubGet(url, file, { range: range.range, bytes: true, limit: range.length, revision: model.revision });
+  let text;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(header.body);
+  } catch {
+    throw new HubError(file, 'has a header that is not UTF-8 text', 'text');
+  }
+  return { file, length: range.length, header: text };
+}
+
+/** Runs work(item) for each item, at most `parallel` at once: [{ok, value} | {ok: false, error}] in order. */
+async function inPool(items, parallel, work) {
+  const out = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]).then((value) => ({ ok: true, value }), (error) => ({ ok: false, error }));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, worker));
+  return out;
+}
+
+function setState(state, source) {
+  const box = $('hub-box');
+  box.dataset.state = state;
+  if (source) box.dataset.source = source;
+  else delete box.dataset.source;
+  if (state !== 'loading') box.dataset.runs = String(++finishedLoads);
+}
+
+function showStatus(text) {
+  $('hub-status').textContent = text;
+}
+
+function showErrors(errors) {
+  const box = $('hub-errors');
+  box.hidden = errors.length === 0;
+  box.replaceChildren(...errors.map((e) => el('span', e.message, { class: 'line', 'data-file': e.file || '' })));
+}
+
+const cell = (tag, text, attrs) => el(tag, text, attrs);
+const bytesText = (bytes) => `${formatExactBytes(bytes)} (${formatBytes(bytes, 'GiB')})`;
+
+/** The stored bytes per dtype beside memplan's count, and the reconciliation by part (headers) or as a whole (API). */
+function renderResult(model, result, source, files) {
+  const out = $('hub-result');
+  const dtypes = el('table', null, { id: 'hub-dtypes' });
+  dtypes.append(el('caption', source === 'headers' ? 'Stored in the safetensors files (read from their headers)'
+    : 'Stored in the safetensors files (the Hub API\'s counts per dtype)'));
+  const head = el('tr');
+  head.append(cell('th', 'dtype'), cell('th', 'values'), cell('th', 'bytes'));
+  dtypes.append(el('thead'), el('tbody'));
+  dtypes.tHead.append(head);
+  for (const [dtype, d] of Object.entries(result.stored.by_dtype)) {
+    const row = el('tr', null, { 'data-dtype': dtype });
+    row.append(cell('td', dtype), cell('td', formatCount(d.values), { class: 'num', 'data-values': String(d.values) }),
+      cell('td', bytesText(d.bytes), { class: 'num', 'data-bytes': String(d.bytes) }));
+    dtypes.tBodies[0].append(row);
+  }
+  const total = el('tr', null, { 'data-dtype': 'total' });
+  total.append(cell('th', 'all'), cell('td', formatCount(result.stored.values), { class: 'num', 'data-values': String(result.stored.values) }),
+    cell('td', bytesText(result.stored.bytes), { class: 'num', 'data-bytes': String(result.stored.bytes) }));
+  dtypes.tBodies[0].append(total);
+  const count = el('p', null, { id: 'hub-count', 'data-params': String(result.params) });
+  count.textContent = `memplan counts ${formatCount(result.params)} parameters for ${model.id} (${result.model_type}); ` +
+    (source === 'headers' ? `the checkpoint stores ${formatCount(result.stored.values)} values in ${formatCount(result.stored.tensors)} tensors of ${files.length} ${files.length === 1 ? 'file' : 'files'}.`
+      : `the Hub API counts ${formatCount(result.stored.values)} stored values.`);
+  const parts = [];
+  if (source === 'headers') {
+    const table = el('table', null, { id: 'hub-parts' });
+    table.append(el('caption', 'memplan\'s count beside the stored tensors, by part'), el('thead'), el('tbody'));
+    const h = el('tr');
+    h.append(cell('th', 'part'), cell('th', 'memplan'), cell('th', 'stored'), cell('th', 'difference'), cell('th', 'why'));
+    table.tHead.append(h);
+    for (const p of result.parts) {
+      const row = el('tr', null, { 'data-part': p.part });
+      row.append(cell('td', p.part), cell('td', formatCount(p.memplan), { class: 'num' }), cell('td', formatCount(p.stored), { class: 'num' }),
+        cell('td', p.larger === 'neither' ? '—' : `${formatCount(p.difference)} more ${p.larger === 'stored' ? 'stored' : 'in memplan'}`, { class: 'num', 'data-difference': String(p.difference) }),
+        cell('td', p.note || ''));
+      table.tBodies[0].append(row);
+    }
+    parts.push(table, el('p', result.unexplained === 0 ? 'Every difference is explained.'
+      : `${formatCount(result.unexplained)} values differ with no explanation memplan knows.`, { id: 'hub-unexplained', 'data-unexplained': String(result.unexplained) }));
+  } else {
+    parts.push(el('p', result.larger === 'neither' ? 'The API\'s count is memplan\'s.'
+      : `${formatCount(result.difference)} values more ${result.larger === 'stored' ? 'stored' : 'in memplan\'s count'}: ${result.note}.`, { id: 'hub-difference', 'data-difference': String(result.difference) }));
+  }
+  out.replaceChildren(count, dtypes, ...parts);
+  out.hidden = false;
+}
+
+/** Loads `typed` (an id, id@revision or link) from the Hub; `apply(text)` loads a config.json into the estimate. */
+async function loadFromHub(mp, typed, apply, { fromLink = false } = {}) {
+  const run = ++loads;
+  const stale = () => run !== loads;
+  $('hub-result').hidden = true;
+  showErrors([]);
+  let model;
+  try {
+    model = mp.hubModel(typed);
+  } catch (error) {
+    current = null;
+    showStatus('');
+    showErrors((error.errors || []).map((e) => ({ file: '', message: 'Hub model: ' + e.message })));
+    $('hub-model').setAttribute('aria-invalid', 'true');
+    return setState('failed');
+  }
+  $('hub-model').removeAttribute('aria-invalid');
+  limits = model.limits;
+  current = { link: model.link, configText: null, pending: true, kept: false };
+  const where = `${model.id} at ${model.revision}`;
+  if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+    current = { ...current, pending: false, kept: fromLink };
+    showStatus(`The Hub is unreachable (this browser is offline): ${where} was not fetched. The page works as before` +
+      (fromLink ? ', with the model fields the link gives.' : '.'));
+    return setState('failed');
+  }
+  setState('loading');
+  showStatus(`Fetching ${where} from huggingface.co…`);
+  const [config, api, index] = await Promise.allSettled([
+    hubGet(model.files_url + 'config.json', 'config.json', { revision: model.revision, limit: limits.max_config_bytes }),
+    hubGet(model.api_url, 'Hub API reply', { revision: model.revision }),
+    hubGet(model.files_url + 'model.safetensors.index.json', 'model.safetensors.index.json', { revision: model.revision }),
+  ]);
+  if (stale()) return;
+  if (config.status === 'rejected') {
+    const error = config.reason;
+    const unreachable = error.kind === 'network' || error.kind === 'timeout';
+    current = unreachable && fromLink ? { ...current, pending: false, kept: true } : null;
+    showStatus(unreachable ? `The Hub is unreachable: ${where} was not fetched. The page works as before` +
+      (fromLink ? ', with the model fields the link gives.' : '.') : `${where} was not loaded.`);
+    showErrors([error]);
+    return setState('failed');
+  }
+  const configText = config.value.body;
+  try {
+    const resolved = mp.resolveModel({}, { hfConfig: configText });
+    if (resolved.params === null) throw new HubError('config.json', 'needs num_hidden_layers, hidden_size and num_attention_heads', 'text');
+  } catch (error) {
+    current = null;
+    showStatus(`${where} was not loaded.`);
+    showErrors(error instanceof HubError ? [error] : coreErrors(error, 'config.json'));
+    return setState('failed');
+  }
+  // The estimate follows at once; the checkpoint's figures come when its headers have.
+  apply(configText);
+  // As the text area holds it (its line breaks normalised): the link keeps the id while it does.
+  current = { link: model.link, configText: $('hf-config')?.value ?? configText, pending: false, kept: false };
+  showStatus(`Loaded config.json of ${where}; reading the checkpoint's headers…`);
+  const problems = [];
+  let files = null;
+  if (index.status === 'fulfilled') {
+    try {
+      files = mp.safetensorsIndex(index.value.body, 'model.safetensors.index.json');
+    } catch (error) {
+      problems.push(...coreErrors(error, 'model.safetensors.index.json'));
+    }
+  } else if (index.reason.kind === 'missing') files = ['model.safetensors'];
+  else problems.push(index.reason);
+  let headers = null;
+  if (files) {
+    const fetched = await inPool(files, limits.parallel, (file) => fetchHeader(mp, model, file));
+    if (stale()) return;
+    for (const f of fetched) if (!f.ok) problems.push(f.error instanceof HubError ? f.error : new HubError('checkpoint', String(f.error), 'text'));
+    if (!problems.length) headers = fetched.map((f) => f.value);
+  }
+  let result = null;
+  if (headers) {
+    try {
+      result = mp.checkpointHeaders(configText, headers);
+    } catch (error) {
+      problems.push(...coreErrors(error, 'checkpoint'));
+    }
+  }
+  if (result) {
+    renderResult(model, result, 'headers', files);
+    showStatus(`Loaded ${where}: config.json and the headers of ${files.length} safetensors ${files.length === 1 ? 'file' : 'files'} (their first bytes only).`);
+    showErrors([]);
+    return setState('done', 'headers');
+  }
+  // The headers could not be read: the API's per-dtype counts, said so.
+  showErrors(problems);
+  const cdn = problems.some((p) => p.kind === 'network');
+  const why = cdn ? 'the Hub\'s file server (its CDN) did not answer the cross-origin range requests'
+    : 'the safetensors headers could not be read';
+  if (api.status === 'fulfilled') {
+    try {
+      result = mp.checkpointApi(configText, api.value.body);
+    } catch (error) {
+      problems.push(...coreErrors(error, 'Hub API reply'));
+      showErrors(problems);
+    }
+  } else {
+    problems.push(api.reason);
+    showErrors(problems);
+  }
+  if (result) {
+    renderResult(model, result, 'api', files || []);
+    showStatus(`Loaded config.json of ${where}. ${why[0].toUpperCase() + why.slice(1)}: the stored sizes below are the Hub API's per-dtype counts instead (no tensor names, so no reconciliation by part).`);
+    return setState('done', 'api');
+  }
+  showStatus(`Loaded config.json of ${where}; ${why}, and the Hub API gave no per-dtype counts: no stored sizes to show.`);
+  return setState('failed');
+}
+
+/** A config.json text loaded into the estimate exactly as a pasted one: into #hf-config, read by config-import.js. */
+function pasteConfig(text) {
+  const area = $('hf-config');
+  area.value = text;
+  area.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+/**
+ * Builds the Hub box in #hub-box and wires it; `linkValue`: the Hub model of the page's link (its
+ * HUB_KEY entry), fetched again when given. `apply(text)` loads a config.json (default: as pasted).
+ */
+export function wireHub(mp, linkValue, apply = pasteConfig) {
+  const box = $('hub-box');
+  if (!box) return;
+  const input = el('input', null, { type: 'text', id: 'hub-model', spellcheck: 'false', autocomplete: 'off',
+    placeholder: 'Qwen/Qwen3-0.6B, org/name@revision or a huggingface.co link', 'aria-describedby': 'hub-hint' });
+  const secret = el('input', null, { type: 'password', id: 'hub-token', autocomplete: 'off', spellcheck: 'false' });
+  const button = el('button', 'Load from the Hub', { type: 'button', id: 'hub-load' });
+  const modelLabel = el('label', 'Model on the Hub ');
+  modelLabel.append(input);
+  const tokenLabel = el('label', 'Access token (gated models) ');
+  tokenLabel.append(secret);
+  box.replaceChildren(el('summary', 'Load a model from the Hugging Face Hub'), modelLabel, tokenLabel,
+    el('small', 'Fetches config.json, the Hub API entry and the first bytes of each safetensors file from huggingface.co. ' +
+      'The token stays in this page\'s memory: sent to huggingface.co only, never put in the link.', { id: 'hub-hint', class: 'hint' }),
+    button, el('p', '', { id: 'hub-status', role: 'status' }), el('p', '', { id: 'hub-errors', class: 'errors', role: 'alert', hidden: '' }),
+    el('div', null, { id: 'hub-result', hidden: '' }));
+  // The Hub's fields are not configuration fields: their events stay out of the form's update loop.
+  for (const type of ['input', 'change']) box.addEventListener(type, (e) => e.stopPropagation());
+  secret.addEventListener('input', () => { token = secret.value; });
+  const go = (fromLink) => loadFromHub(mp, input.value, apply, { fromLink }).catch((error) => {
+    showErrors([{ file: '', message: 'The Hub model could not be loaded (' + (error && error.message) + ')' }]);
+    setState('failed');
+  });
+  button.addEventListener('click', () => go(false));
+  input.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); go(false); } });
+  if (linkValue) {
+    box.open = true;
+    input.value = linkValue;
+    try {
+      current = { link: mp.hubModel(linkValue).link, configText: null, pending: true, kept: false };
+    } catch {
+      current = null;
+    }
+    go(true);
+  }
+}
