@@ -544,7 +544,7 @@ export interface Memplan {
   /** The stored model presets, parsed once; frozen. */
   presets(): readonly ModelPreset[];
   /** Every preset's id and name in catalogue order, without presets()' counts (cheap), parsed once and frozen. */
-  presetNames(): readonly { id: string; name: string }[];
+  presetNames(): readonly { id: string; name: string; source: string }[];
   /** Every configuration field with its range, default, choices, label and help (the core's schema). */
   schema(): Schema;
   /**
