@@ -11,7 +11,8 @@
 //   (g) QLoRA of Qwen3 32B on one RTX 4090 with the longest sequence
 //   (h) vLLM serving Qwen3-30B-A3B on one H100 at a 32K context
 //   (i) ZeRO-3 Llama 2 7B on 8 × A100 80GB with the largest micro-batch
-//   (j) numbers as people type them (32K, 0.9, 90%, 1,024) and hostile input, each shown as read
+//   (j) numbers as people type them (128K, 1,024, 0.9, 90%), each shown as read
+//   (n) hostile input (markup, an overflowing exponent, a bare 95 for a fraction) refused in the field's words
 //   (k) a pasted Qwen3-8B config.json (tests/data/hf/qwen3_8b.json): its exact count and answer
 //   (l) ZeRO-2 against ZeRO-3 for Llama 2 7B on 8 × A100 80GB: one pinned, the stage changed, the comparison read
 //   (m) keyboard only (Tab, Enter and arrow keys, no focus set by the test): a preset reached, the GPU
@@ -324,7 +325,7 @@ for (const [width, height] of SIZES) {
     await context.close();
   });
 
-  test(`(j) ${width}px: numbers as people type them, shown as read; hostile input refused in the field's words`, async () => {
+  test(`(j) ${width}px: numbers as people type them, shown as read`, async () => {
     const { page, context, steps } = await open(width, height);
     await type(page, '[name="infer.context_len"]', '128K', steps);
     await type(page, '[name="infer.batch"]', '1,024', steps);
@@ -337,6 +338,19 @@ for (const [width, height] of SIZES) {
       await settled(page);
       assert.equal(await page.textContent('[id="parsed-infer.gpu_memory_utilization_permille"]'), shown);
     }
+    // The answer is of what was read: 1,024 sequences of 131,072 tokens with vLLM at 90%.
+    const expected = mp.estimate({ mode: 'infer', model: { preset: 'llama-3.1-8b' }, infer: { batch: 1024, context_len: 131072, engine: 'vllm',
+      gpu_memory_utilization_permille: 900 }, gpu: { memory_bytes: mp.gpus().find((g) => g.id === 'h100-sxm-80gb').capacity_bytes } });
+    assert.equal(await bytesOf(page, 'kv_cache'), expected.per_gpu.kv_cache);
+    assert.equal(await page.getAttribute('#verdict', 'data-fits'), 'false');
+    await inView(page, width, height);
+    counts[`j ${width}`] = steps.count;
+    await context.close();
+  });
+
+  test(`(n) ${width}px: hostile input refused in the field's words, nothing shown as NaN or Infinity`, async () => {
+    const { page, context, steps } = await open(width, height);
+    await choose(page, '[name="infer.engine"]', 'vllm', steps);
     for (const [name, text, message] of [
       ['infer.batch', '<script>', /^Batch must be a whole number of sequences from 1 to /],
       ['infer.context_len', '1e400', /^Context length must be a whole number of tokens from 1 to /],
@@ -351,7 +365,7 @@ for (const [width, height] of SIZES) {
     await settled(page);
     assert.equal(await page.isHidden('#errors'), true);
     await inView(page, width, height);
-    counts[`j ${width}`] = steps.count;
+    counts[`n ${width}`] = steps.count;
     await context.close();
   });
 
@@ -566,7 +580,7 @@ test('the embed example and compact embed mode fit 320 px', async () => {
 
 test('interactions per task (reported)', () => {
   console.log('interactions per task:', JSON.stringify(counts));
-  assert.ok(Object.keys(counts).length >= 26);  // thirteen tasks at two sizes
+  assert.ok(Object.keys(counts).length >= 28);  // fourteen tasks at two sizes
 });
 
 test('no page had a console error, a failed request or a request to another origin', () => {
