@@ -5,12 +5,12 @@
 //
 // Signals for tests and tools, on #output: data-estimated counts rendered answers (verdict and
 // breakdown); data-computed counts finished updates (answer and derived views, or their errors, or the
-// time limit's message) and is removed while an update is pending; data-early says whether the answer
-// computed at build time was drawn before the core loaded ("drawn") and whether the core's own first
-// answer was the same ("confirmed" or "stale"; "superseded" when a link was typed meanwhile;
-// first-result.js). The performance mark "memplan:first-result" is set when the first answer is on
-// screen, the build's or the core's, and "memplan:first-estimate" when the core's first answer is
-// (scripts/measure-budgets.mjs).
+// time limit's message) and is removed while an update is pending; data-early says whether an early
+// answer was drawn ("drawn": the one computed at build time, before the core loaded, or a link's, from
+// the core before the form is built) and whether the form's first answer was the same ("confirmed" or
+// "stale"; "superseded" when a link was typed meanwhile; first-result.js). The performance mark
+// "memplan:first-result" is set when the first answer is on screen, early or the form's, and
+// "memplan:first-estimate" when the form's first answer is (scripts/measure-budgets.mjs).
 //
 // The same bundle is the worker's script: in a worker (no document) it only serves analyze().
 import { load } from './memplan.js';
