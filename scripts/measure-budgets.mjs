@@ -5,8 +5,11 @@
 // own first answer (the mark "memplan:first-estimate": without a link the first result is the answer
 // computed at build time, drawn before the WASM has loaded, web/first-result.js); then, on one loaded page,
 // the time from an input event to the redrawn total and to the redrawn derived views (the page's
-// measures memplan:input-to-total and memplan:input-to-views) while a context length is typed.
+// measures memplan:input-to-total and memplan:input-to-views) while a context length is typed; and a
+// shared link's first answer (a link that sets fields: no answer computed at build time covers it) beside
+// the default page's first answer and a blank page's first paint, the three loaded cold in turn in each run.
 //   node scripts/measure-budgets.mjs           print the figures
+//   node scripts/measure-budgets.mjs --link    only the shared link's figures
 //   node scripts/measure-budgets.mjs --check   exit 1 when the weight budget is exceeded (time is reported only)
 //   node scripts/measure-budgets.mjs --write   also rewrite the figures in docs/budgets.md
 import { readFile, writeFile } from 'node:fs/promises';
@@ -37,10 +40,70 @@ const ELEMENT_GOAL_FIRST_ANSWER_MS = 100;
 const ELEMENT_RUNS = 7;
 const ELEMENT_PAGE = '/estimate-example.html';
 
+// A shared link's first answer within 150 ms of a blank page's first paint (goal), medians of LINK_RUNS
+// cold loads of each: a blank page (served in place of the page through request interception), the
+// default page (/index.html) and a shared link (LINK: Llama 3.1 70B served on 2 GPUs, 8 × 32,768 tokens).
+const LINK_GOAL_AFTER_BLANK_MS = 150;
+const LINK_RUNS = 7;
+const LINK = '/index.html#model.preset=llama-3.1-70b&parallel.gpus=2&parallel.tp=2&infer.batch=8&infer.context_len=32768';
+const BLANK_HTML = '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>blank</title></head><body><p>blank</p></body></html>\n';
+
 const gz = (buffer) => gzipSync(buffer, { level: 9 }).length;
+const middle = (list) => { const sorted = [...list].sort((a, b) => a - b); return sorted.length ? sorted[Math.floor(sorted.length / 2)] : NaN; };
+
+/**
+ * The shared link's figures: {blankPaint, defaultFirst, linkFirst, linkCore} (ms after navigation, medians)
+ * and the lists they come from. The first answer is the mark memplan:first-result; the link's is the
+ * core's (memplan:first-estimate beside it), the default page's the one computed at build time.
+ */
+async function measureLink(browser, server) {
+  const lists = { blankPaint: [], defaultFirst: [], linkFirst: [], linkCore: [] };
+  const mark = (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
+  for (let run = 0; run < LINK_RUNS; run++) {
+    for (const kind of ['blank', 'default', 'link']) {
+      const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+      const page = await context.newPage();
+      if (kind === 'blank') {
+        await page.route(server.origin + '/blank.html', (route) => route.fulfill({ contentType: 'text/html', body: BLANK_HTML }));
+        await page.goto(server.origin + '/blank.html');
+        await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
+        lists.blankPaint.push(await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0].startTime));
+      } else {
+        await page.goto(server.origin + (kind === 'link' ? LINK : '/index.html'));
+        await page.waitForFunction(() => performance.getEntriesByName('memplan:first-result').length > 0);
+        const first = await page.evaluate(mark, 'memplan:first-result');
+        if (kind === 'default') lists.defaultFirst.push(first);
+        else {
+          lists.linkFirst.push(first);
+          await page.waitForFunction(() => performance.getEntriesByName('memplan:first-estimate').length > 0);
+          lists.linkCore.push(await page.evaluate(mark, 'memplan:first-estimate'));
+        }
+      }
+      await context.close();
+    }
+  }
+  return { lists, ...Object.fromEntries(Object.entries(lists).map(([k, v]) => [k, middle(v)])) };
+}
+
+/** The shared link's figures in one line. */
+const linkLine = (l) => `shared link: first answer median ${l.linkFirst.toFixed(0)} ms after navigation ` +
+  `(min ${Math.min(...l.lists.linkFirst).toFixed(0)}, max ${Math.max(...l.lists.linkFirst).toFixed(0)}), ` +
+  `${(l.linkFirst - l.blankPaint).toFixed(0)} ms after a blank page's first paint (${l.blankPaint.toFixed(0)} ms; goal ${LINK_GOAL_AFTER_BLANK_MS} ms); ` +
+  `the default page's first answer ${l.defaultFirst.toFixed(0)} ms; the link's core answer ${l.linkCore.toFixed(0)} ms ` +
+  `(medians of ${LINK_RUNS} cold loads each, in the same run)`;
 
 const server = await serve();
 const browser = await launch();
+if (process.argv.includes('--link')) {
+  try {
+    console.log(linkLine(await measureLink(browser, server)));
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+  process.exit(0);
+}
+let link = null;
 const loaded = new Map();
 const elementLoaded = new Map();
 const element = { count: 0, afterModule: [], afterNavigation: [], paint: [], baselinePaint: [] };
@@ -109,6 +172,7 @@ try {
       await context.close();
     }
   }
+  link = await measureLink(browser, server);
   // Typing: twelve context lengths typed key by key (30 ms apart), each settling before the next.
   const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   const page = await context.newPage();
@@ -130,7 +194,6 @@ try {
   await browser.close();
   server.stop();
 }
-const middle = (list) => { const sorted = [...list].sort((a, b) => a - b); return sorted.length ? sorted[Math.floor(sorted.length / 2)] : NaN; };
 const paintMedian = middle(afterPaint);
 const coreMedian = middle(coreFirst);
 const totalMedian = middle(typing.total);
@@ -175,6 +238,7 @@ console.log(`element page (${element.count} elements): first answer median ${ele
   `(min ${elementFigures.minModule.toFixed(0)}, max ${elementFigures.maxModule.toFixed(0)}; goal ${ELEMENT_GOAL_FIRST_ANSWER_MS} ms), ` +
   `${elementFigures.afterNavigation.toFixed(0)} ms after navigation; first paint ${elementFigures.paint.toFixed(0)} ms, ` +
   `baseline page without elements ${elementFigures.baselinePaint.toFixed(0)} ms (medians of ${ELEMENT_RUNS} cold loads each)`);
+console.log(linkLine(link));
 console.log(`input to total: median ${totalMedian.toFixed(1)} ms of ${typing.total.length} inputs; input to derived views: median ${viewsMedian.toFixed(1)} ms of ${typing.views.length}`);
 
 if (process.argv.includes('--write')) {
@@ -191,6 +255,12 @@ if (process.argv.includes('--write')) {
     `(min ${times[0].toFixed(0)} ms, max ${times[times.length - 1].toFixed(0)} ms; budget 300 ms); ` +
     `median ${paintMedian.toFixed(0)} ms after the page's first contentful paint (goal 150 ms); the core's own first answer ` +
     `(WASM loaded, form built) median ${coreMedian.toFixed(0)} ms after navigation.\n` +
+    `- A shared link (\`${LINK.slice(1)}\`): first answer median **${link.linkFirst.toFixed(0)} ms** after navigation ` +
+    `(min ${Math.min(...link.lists.linkFirst).toFixed(0)} ms, max ${Math.max(...link.lists.linkFirst).toFixed(0)} ms), ` +
+    `**${(link.linkFirst - link.blankPaint).toFixed(0)} ms after a blank page's first paint** (${link.blankPaint.toFixed(0)} ms; goal ` +
+    `${LINK_GOAL_AFTER_BLANK_MS} ms, ${link.linkFirst - link.blankPaint <= LINK_GOAL_AFTER_BLANK_MS ? 'met' : 'not met'}); the default page's first answer ` +
+    `${link.defaultFirst.toFixed(0)} ms; the link's answer from the core with its form built ${link.linkCore.toFixed(0)} ms ` +
+    `(medians of ${LINK_RUNS} cold loads of each, in turn, in the same run).\n` +
     `- Typing a context length (12 values key by key): input to redrawn total median **${totalMedian.toFixed(1)} ms** over ` +
     `${typing.total.length} inputs (goal one frame, 16 ms); input to redrawn derived views median **${viewsMedian.toFixed(1)} ms** over ` +
     `${typing.views.length} (goal 50 ms).\n` +

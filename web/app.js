@@ -5,12 +5,12 @@
 //
 // Signals for tests and tools, on #output: data-estimated counts rendered answers (verdict and
 // breakdown); data-computed counts finished updates (answer and derived views, or their errors, or the
-// time limit's message) and is removed while an update is pending; data-early says whether the answer
-// computed at build time was drawn before the core loaded ("drawn") and whether the core's own first
-// answer was the same ("confirmed" or "stale"; "superseded" when a link was typed meanwhile;
-// first-result.js). The performance mark "memplan:first-result" is set when the first answer is on
-// screen, the build's or the core's, and "memplan:first-estimate" when the core's first answer is
-// (scripts/measure-budgets.mjs).
+// time limit's message) and is removed while an update is pending; data-early says whether an early
+// answer was drawn ("drawn": the one computed at build time, before the core loaded, or a link's, from
+// the core before the form is built) and whether the form's first answer was the same ("confirmed" or
+// "stale"; "superseded" when a link was typed meanwhile; first-result.js). The performance mark
+// "memplan:first-result" is set when the first answer is on screen, early or the form's, and
+// "memplan:first-estimate" when the form's first answer is (scripts/measure-budgets.mjs).
 //
 // The same bundle is the worker's script: in a worker (no document) it only serves analyze().
 import { load } from './memplan.js';
@@ -71,8 +71,12 @@ let shown = null;
 let explanations = null;
 /** Pinned setups: [{label, config, result}]. */
 const pins = [];
-/** The answer computed at build time, while it is on screen before the core's first answer (first-result.js). */
+/**
+ * The answer on screen before the core's first answer from the form (first-result.js): the one computed
+ * at build time, or a link's answer drawn before the form is built (drawLinkFirst, for the link earlyHash).
+ */
 let early = null;
+let earlyHash = null;
 /** The core's reader of a number field's text (mp.parseField: as that field reads it) for every numeric input. */
 const parse = (text, path) => mp.parseField(text, path);
 /** The form field the user changed last (an error its message is about is shown there). */
@@ -337,6 +341,41 @@ function showLink(rejected) {
   notice.hidden = false;
 }
 
+/**
+ * A link's first answer, drawn as soon as the core has loaded, before the form is built (the answer
+ * computed at build time covers no link): the link's state as decodeState reads it and the core's
+ * estimate of its configuration, the functions update() then runs on the form's state, which checks it
+ * (checkFirst). A link with pins or with settings not understood is left to update(). True when drawn.
+ */
+function drawLinkFirst() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (linkSetsNothing(location.hash) || params.getAll(PIN_KEY).length) return false;
+  const { state, rejected } = decodeState(spec, location.hash, presetFields);
+  if (rejected.length) return false;
+  const preset = state['model.preset'];
+  const { config, errors } = buildConfig(spec, state, parse, preset ? presetModel(preset) : null);
+  if (errors.length) return false;
+  let result;
+  try {
+    result = mp.estimate(config);
+  } catch {
+    return false;
+  }
+  early = firstAnswer(spec, state, config, result, explanations[state.mode], presets);
+  earlyHash = location.hash;
+  drawFirst(early);
+  return true;
+}
+
+/** The preset list's parameter counts (mp.presets counts every model), once the first answer is drawn. */
+function countPresets() {
+  const later = window.requestIdleCallback || ((run) => setTimeout(run, 50));
+  later(() => {
+    presets = mp.presets();
+    filterPresets(presets, (q) => mp.searchPresets(q));
+  });
+}
+
 function start() {
   const query = new URLSearchParams(location.search);
   embed = query.get('embed') === '1' || new URLSearchParams(location.hash.slice(1)).get('embed') === '1';
@@ -358,10 +397,17 @@ function start() {
   loading.then((api) => {
     mp = api;
     spec = formSpec(mp.schema(), mp.gpus());
-    buildForm(spec);
+    // The presets' names and sources first (mp.presetNames counts no model); the list's parameter counts
+    // (mp.presets, which counts every model) follow the first answer (countPresets).
+    presets = mp.presetNames();
     explanations = mp.explanations();
+    // A link's answer drawn now is painted before the form is built (the next frame, then the rest; a
+    // hidden page paints no frame and goes on at once).
+    if (early || !drawLinkFirst() || document.visibilityState === 'hidden') return undefined;
+    return new Promise((painted) => requestAnimationFrame(() => setTimeout(painted, 0)));
+  }).then(() => {
+    buildForm(spec);
     wireFinetune(mp.recipes());
-    presets = mp.presets();
     filterPresets(presets, (q) => mp.searchPresets(q));
     wireActions();
     wireChartReadout();
@@ -380,7 +426,8 @@ function start() {
       update();
     });
     // The link is read once the presets are known: it names a preset and the fields that differ from it.
-    if (early && !linkSetsNothing(location.hash)) {  // a link typed since the early answer was drawn: its state, unchecked
+    // A link typed since the early answer was drawn: its state, unchecked.
+    if (early && (early === BAKED_FIRST ? !linkSetsNothing(location.hash) : location.hash !== earlyHash)) {
       early = null;
       endFirst('superseded');
     }
@@ -393,6 +440,7 @@ function start() {
     filterPresets(presets, (q) => mp.searchPresets(q));
     filterGpus(spec, '');
     update();
+    countPresets();
   }).catch((error) => {
     if (early) {  // no answer without the core: the early one goes
       early = null;

@@ -50,34 +50,48 @@ function row(how, bytes, total, unit) {
 }
 
 /**
- * The prefill an inference answer assumes, from the values the core used: {batch, chunk (null: the
- * whole context in one pass), context}; null in training. An early answer (first-result.js) carries it
- * as `prefill`.
+ * The prefill an inference answer assumes, from the values the core used and the core's details:
+ * {batch, chunk (the tokens of a chunked prefill, details.prefill_chunk_tokens; null: the whole batch in
+ * one pass), perSequence (infer.prefill_tokens; null: the context), context}; null in training. An early
+ * answer (first-result.js) carries it as `prefill`.
  */
 export function prefillOf(result) {
   if (result.prefill !== undefined) return result.prefill;
   if (!result.config || result.config.mode !== 'infer') return null;
-  return { batch: usedValue(result, 'infer.batch'), chunk: usedValue(result, 'infer.prefill_tokens'), context: usedValue(result, 'infer.context_len') };
+  const chunk = result.details && result.details.prefill_chunk_tokens;
+  return { batch: usedValue(result, 'infer.batch'), chunk: chunk ? chunk : null,
+    perSequence: usedValue(result, 'infer.prefill_tokens'), context: usedValue(result, 'infer.context_len') };
 }
 
-/**
- * What the inference activations row assumes, from the values the core used, with the control that
- * changes it: "prefill of 8 × 32,768 tokens in one pass" (no chunk set) or "chunked prefill of 8 × 2,048
- * tokens a pass", and a button that opens and focuses the prefill chunk field.
- */
-function prefillAssumption({ batch, chunk, context }) {
-  const text = chunk === null
-    ? `prefill of ${formatCount(batch)} × ${formatCount(context)} tokens in one pass`
-    : `chunked prefill of ${formatCount(batch)} × ${formatCount(chunk)} tokens a pass`;
-  const out = el('small', null, { class: 'assumed' });
-  const button = el('button', chunk === null ? 'set a prefill chunk' : 'change the chunk', { type: 'button', class: 'link', 'data-focus': 'infer.prefill_tokens' });
+/** A link-styled button that opens the disclosures around a field of the form and focuses it. */
+function focusButton(text, path) {
+  const button = el('button', text, { type: 'button', class: 'link', 'data-focus': path });
   button.addEventListener('click', () => {
-    const input = document.querySelector('[name="infer.prefill_tokens"]');
+    const input = document.querySelector(`[name="${path}"]`);
     if (!input) return;
     for (let d = input.closest('details'); d; d = d.parentElement.closest('details')) d.open = true;
     input.focus();
   });
-  out.append(`Assumes a ${text}; `, button);
+  return button;
+}
+
+/**
+ * What the inference activations row assumes, from the values the core used, with the controls that
+ * change it: "prefill in chunks of 8,192 tokens" (chunked prefill, the core's default) with the chunk's
+ * field, or "prefill of 8 × 32,768 tokens in one pass" / "prefill of 8 × 2,048 tokens a pass" (chunked
+ * prefill off) with the chunked-prefill switch.
+ */
+function prefillAssumption({ batch, chunk, perSequence, context }) {
+  const out = el('small', null, { class: 'assumed' });
+  if (chunk !== null) {
+    out.append(`Assumes prefill in chunks of ${formatCount(chunk)} tokens; `, focusButton('change the chunk', 'infer.max_num_batched_tokens'),
+      ' or ', focusButton('prefill in one pass', 'infer.chunked_prefill'));
+    return out;
+  }
+  const text = perSequence === null || perSequence === undefined
+    ? `prefill of ${formatCount(batch)} × ${formatCount(context)} tokens in one pass`
+    : `prefill of ${formatCount(batch)} × ${formatCount(perSequence)} tokens a pass`;
+  out.append(`Assumes a ${text}; `, focusButton('prefill in chunks', 'infer.chunked_prefill'));
   return out;
 }
 

@@ -148,7 +148,7 @@ export function wrap(core) {
     /** The stored model presets (core/data/models.json's `models`), parsed once and frozen. */
     presets: once(() => JSON.parse(core.presets()).models),
     /**
-     * Every preset's {id, name} in catalogue order, parsed once and frozen: what a list or a label needs,
+     * Every preset's {id, name, source} in catalogue order, parsed once and frozen: what a list or a label needs,
      * without presets()' counts (each model counted by the core: slow on a module's first calls).
      */
     presetNames: once(() => JSON.parse(core.presetNames()).models),

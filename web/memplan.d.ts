@@ -253,6 +253,8 @@ export interface Config {
     state_dtype?: 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8' | 'int4';
     /** Prefill chunk: Tokens per sequence in one prefill pass (chunked prefill); not set: the context. 1 … 16777216 tokens. Default: not set. */
     prefill_tokens?: number;
+    /** Chunked prefill: Prefill at most Max batched tokens in one pass, as vLLM V1 does; off: the whole batch (batch × prefill chunk, or × the context) in one pass. Default: true. */
+    chunked_prefill?: boolean;
     /** Serving engine: none: plain accounting; vllm, sglang, trtllm: size the KV cache pool as that engine does at start-up. Default: 'none'. */
     engine?: 'none' | 'vllm' | 'sglang' | 'trtllm';
     /** vLLM release: The vLLM release line whose start-up arithmetic is reproduced (0.6: the V0 engine; from 0.21 the CUDA-graph estimate is subtracted before sizing the KV cache). SGLang and TensorRT-LLM reproduce one pinned commit each (serving.engine_version). Default: '0.27'. */
@@ -267,7 +269,7 @@ export interface Config {
     max_model_len?: number;
     /** Block size: Tokens per KV block or page; not set: the engine's default (vLLM 16, SGLang 1, TensorRT-LLM 32). 1 … 16777216 tokens. Default: not set. */
     block_size?: number;
-    /** Max batched tokens: Tokens of one scheduler step (the size of vLLM's profiling run); not set: vLLM's default (8192 on GPUs of 70 GiB or more, else 2048). 1 … 16777216 tokens. Default: not set. */
+    /** Max batched tokens: Tokens of one scheduler step: the chunk of a chunked prefill and the size of vLLM's profiling run; not set: vLLM's default (8192 on GPUs of 70 GiB or more, else 2048; vLLM keeps 2048 on an A100 80GB: set it there). 1 … 16777216 tokens. Default: not set. */
     max_num_batched_tokens?: number;
     /** Max sequences: Sequences of one scheduler step (vLLM's sampler profiling); not set: vLLM's default (1024 on GPUs of 70 GiB or more, else 256). 1 … 1048576 sequences. Default: not set. */
     max_num_seqs?: number;
@@ -348,6 +350,10 @@ export interface Details {
   quantization_overhead_bytes: number;
   /** KV bytes per token of one sequence on this GPU (inference). */
   kv_cache_bytes_per_token: number;
+  /** Tokens of a chunked prefill (infer.max_num_batched_tokens or vLLM's default); 0: the whole batch in one pass, or training. */
+  prefill_chunk_tokens: number;
+  /** Tokens of one prefill pass on this GPU (inference; 0 in training). */
+  prefill_pass_tokens: number;
   /** Host RAM for offloaded states, per node. */
   host_bytes_per_node: number;
   /** NVMe space for offloaded states, per node. */
@@ -573,7 +579,7 @@ export interface Memplan {
   /** The stored model presets, parsed once; frozen. */
   presets(): readonly ModelPreset[];
   /** Every preset's id and name in catalogue order, without presets()' counts (cheap), parsed once and frozen. */
-  presetNames(): readonly { id: string; name: string }[];
+  presetNames(): readonly { id: string; name: string; source: string }[];
   /** Every configuration field with its range, default, choices, label and help (the core's schema). */
   schema(): Schema;
   /**

@@ -243,6 +243,67 @@ TEST_CASE("KV cache counts batch, grouped-query attention and dtype (transformer
     CHECK(run(big).per_gpu.kv_cache == 1342177280ULL / 8);
 }
 
+TEST_CASE("inference activations: a chunked prefill of vLLM's default step, or the whole batch in one pass", "[estimate][prefill]") {
+    // Llama 3.1 70B (meta-llama/Llama-3.1-70B config.json): 80 layers, width 8192, 64 heads and 8 KV heads
+    // of 128, SwiGLU of 28672, on 2 H100 80GB with tensor parallel 2, 8 sequences of 32,768 tokens.
+    estimate_config c;
+    c.mode = run_mode::infer;
+    c.model.num_hidden_layers = 80;
+    c.model.hidden_size = 8192;
+    c.model.num_attention_heads = 64;
+    c.model.num_key_value_heads = 8;
+    c.model.intermediate_size = 28672;
+    c.model.mlp = mlp_kind::gated;
+    c.model.vocab_size = 128256;
+    c.parallel.gpus = 2;
+    c.parallel.tp = 2;
+    c.infer.batch = 8;
+    c.infer.context_len = 32768;
+    c.gpu_memory_bytes = 85520809984ULL;  // H100 SXM 80GB as the driver reports it (core/data/gpus.json)
+    // Live bf16 bytes of a token inside one layer: the MLP's 2 × 8192 + 3 × 28672 / 2 = 59,392 values.
+    const u64 per_token = 59392 * 2;
+    // Chunked (the default): vLLM's 8,192 tokens of one step on a GPU of 70 GiB or more.
+    const auto chunked = run(c);
+    CHECK(chunked.details.prefill_chunk_tokens == 8192);
+    CHECK(chunked.details.prefill_pass_tokens == 8192);
+    CHECK(chunked.per_gpu.activations == 8192 * per_token);  // 0.906 GiB
+    // A smaller GPU: vLLM's 2,048 tokens.
+    c.gpu_memory_bytes = 48305799168ULL;  // L40S 48GB as the driver reports it
+    CHECK(run(c).per_gpu.activations == 2048 * per_token);
+    c.gpu_memory_bytes = 85520809984ULL;
+    // The step given (infer.max_num_batched_tokens).
+    c.infer.max_num_batched_tokens = 16384;
+    CHECK(run(c).per_gpu.activations == 16384 * per_token);
+    c.infer.max_num_batched_tokens = 0;
+    // A batch smaller than one chunk is prefilled in one pass: 2 sequences of 1,024 tokens.
+    estimate_config small = c;
+    small.infer.batch = 2;
+    small.infer.context_len = 1024;
+    CHECK(run(small).details.prefill_pass_tokens == 2048);
+    CHECK(run(small).per_gpu.activations == 2048 * per_token);
+    // The whole batch in one pass (chunked prefill off): 8 × 32,768 tokens, 29 GiB.
+    c.infer.chunked_prefill = false;
+    const auto whole = run(c);
+    CHECK(whole.details.prefill_chunk_tokens == 0);
+    CHECK(whole.details.prefill_pass_tokens == 8 * 32768);
+    CHECK(whole.per_gpu.activations == 29ULL * 1024 * 1024 * 1024);
+    CHECK(whole.per_gpu.activations == 8ULL * 32768 * per_token);
+    // Eager attention, chunked: 32 heads a GPU × the pass's 8,192 queries × 32,768 keys × (2 + 2) B.
+    c.infer.chunked_prefill = true;
+    c.infer.flash_attention = false;
+    CHECK(run(c).per_gpu.activations == 8192 * per_token + 32ULL * 8192 * 32768 * 4);
+    // With vLLM's arithmetic the chunk is the step of its profiling run: the same 8,192 tokens.
+    c.infer.flash_attention = true;
+    c.infer.engine = serving_engine::vllm;
+    const auto served = run(c);
+    REQUIRE(served.serving.present);
+    CHECK(served.details.prefill_chunk_tokens == 8192);
+    bool profiled = false;
+    for (const auto& row : served.serving.breakdown)
+        if (row.term == "activation_peak_bytes" && row.label == "profiling peak: forward at 8,192 tokens") profiled = true;
+    CHECK(profiled);
+}
+
 TEST_CASE("an architecture without params is counted as a GPT model", "[estimate]") {
     // GPT-2 small-like: 12 layers, 768 wide, vocabulary 50257: 12·(12h² + 13h) + Vh + 2h (no positions).
     estimate_config c;

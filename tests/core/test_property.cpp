@@ -184,6 +184,7 @@ estimate_config random_config(rng& g) {
         i.quant_group_size = g.pick<std::uint64_t>({32, 64, 128});
     i.flash_attention = g.chance(70);
     if (g.chance(20)) i.prefill_tokens = g.range(1, i.context_len);
+    i.chunked_prefill = g.chance(70);
 
     if (g.chance(5)) {  // the edges of the accepted ranges: results beyond 2^53 bytes must be refused
         t.micro_batch = g.range(1, 1048576);
@@ -259,6 +260,7 @@ std::string describe(const estimate_config& c) {
                   {"flash_attention", i.flash_attention}};
     if (i.quant_group_size != 0) infer["quant_group_size"] = i.quant_group_size;
     if (i.prefill_tokens != 0) infer["prefill_tokens"] = i.prefill_tokens;
+    infer["chunked_prefill"] = i.chunked_prefill;
     json out = {{"version", 1}, {"mode", to_string(c.mode)}, {"model", model}, {"parallel", parallel},
                 {"train", train}, {"infer", infer}, {"overhead", {{"misc_bytes", c.misc_bytes}}}};
     if (c.gpu_memory_bytes != 0) out["gpu"] = {{"memory_bytes", c.gpu_memory_bytes}};

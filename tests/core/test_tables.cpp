@@ -320,15 +320,16 @@ TEST_CASE("Serving engines: described once for the page and the CLI, the budget'
     CHECK(budget - parts < result.at("serving").at("page_bytes").get<std::uint64_t>());
 }
 
-TEST_CASE("preset_names_json: every preset's id and name, in catalogue order, as model_presets_json has them", "[tables][presets]") {
+TEST_CASE("preset_names_json: every preset's id, name and source, in catalogue order, as model_presets_json has them", "[tables][presets]") {
     const auto names = nlohmann::json::parse(memplan::preset_names_json()).at("models");
     const auto full = nlohmann::json::parse(memplan::model_presets_json()).at("models");
     REQUIRE(names.size() == full.size());
     REQUIRE(names.size() >= 60);
     for (std::size_t i = 0; i < names.size(); ++i) {
-        CHECK(names[i].size() == 2);
+        CHECK(names[i].size() == 3);
         CHECK(names[i].at("id") == full[i].at("id"));
         CHECK(names[i].at("name") == full[i].at("name"));
+        CHECK(names[i].at("source") == full[i].at("source"));
     }
     CHECK(names[0].at("id") == std::string(memplan::find_preset(names[0].at("id").get<std::string>())->id));
 }

@@ -1,6 +1,8 @@
 // Writes docs/screenshots/page-1366.png and page-390.png: the page as it opens (Llama 3.1 8B at 8k on
 // one H100 80GB) at a laptop and a phone size, in Debian's Chromium (harness.mjs). Run after a build:
 //   node tests/e2e/screenshots.mjs
+// The answers of three tasks of the walk (task-*.png: a pasted config.json, ZeRO-2 against ZeRO-3,
+// keyboard only) are written by their tests: MEMPLAN_SCREENSHOTS=1 node --test tests/e2e/tasks.test.mjs
 import { fileURLToPath } from 'node:url';
 import { launch, serve } from './harness.mjs';
 

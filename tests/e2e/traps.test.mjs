@@ -171,6 +171,36 @@ test('on a phone the first input is in the first viewport, below the verdict and
   await context.close();
 });
 
+test('inference activations assume a chunked prefill and say so beside the row; its buttons reach the chunk and the switch', async () => {
+  // Llama 3.1 70B on 2 × H100, 8 × 32,768 tokens: vLLM prefills 8,192 tokens a step (0.906 GiB), not the
+  // whole 262,144 tokens in one pass (29 GiB).
+  const { page, context } = await open('/index.html#model.preset=llama-3.1-70b&parallel.gpus=2&parallel.tp=2&infer.batch=8&infer.context_len=32768');
+  const config = { mode: 'infer', model: { preset: 'llama-3.1-70b' }, parallel: { gpus: 2, tp: 2 }, infer: { batch: 8, context_len: 32768 },
+    gpu: { memory_bytes: H100().capacity_bytes } };
+  const chunked = mp.estimate(config);
+  assert.equal(chunked.per_gpu.activations, 973078528);
+  assert.equal(await bytesOf(page, 'activations'), 973078528);
+  const assumed = '#breakdown tr[data-row="activations"] .assumed';
+  assert.equal(await page.textContent(assumed), 'Assumes prefill in chunks of 8,192 tokens; change the chunk or prefill in one pass');
+  await page.click(`${assumed} button[data-focus="infer.max_num_batched_tokens"]`);
+  assert.equal(await page.evaluate(() => document.activeElement.name), 'infer.max_num_batched_tokens');
+  await page.click(`${assumed} button[data-focus="infer.chunked_prefill"]`);
+  assert.equal(await page.evaluate(() => document.activeElement.name), 'infer.chunked_prefill');
+  await page.keyboard.press('Space');  // the switch, off: the whole batch in one pass
+  await settled(page);
+  const whole = mp.estimate({ ...config, infer: { ...config.infer, chunked_prefill: false } });
+  assert.equal(whole.per_gpu.activations, 29 * 2 ** 30);
+  assert.equal(await bytesOf(page, 'activations'), whole.per_gpu.activations);
+  assert.equal(await page.textContent(assumed), 'Assumes a prefill of 8 × 32,768 tokens in one pass; prefill in chunks');
+  assert.match(page.url(), /&infer\.chunked_prefill=0$/);  // in the link, and back with it
+  const reopened = await context.newPage();
+  await reopened.goto(page.url());
+  await reopened.waitForSelector('#output[data-computed]');
+  assert.equal(await reopened.textContent(assumed), 'Assumes a prefill of 8 × 32,768 tokens in one pass; prefill in chunks');
+  assert.equal(await bytesOf(reopened, 'activations'), whole.per_gpu.activations);
+  await context.close();
+});
+
 test('no page had a console error, a failed request or a request to another origin', () => {
   assert.deepEqual(allProblems.flat(), []);
 });

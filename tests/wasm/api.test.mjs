@@ -262,9 +262,9 @@ test('presetFits(): every preset on the setup, each figure the estimate of that 
   assert.throws(() => mp.presetFits({ infer: { context_len: 0 } }), (e) => e.errors[0].field === 'infer.context_len');
 });
 
-test('presetNames(): every preset\'s id and name in catalogue order, without the counts of presets()', () => {
+test('presetNames(): every preset\'s id, name and source in catalogue order, without the counts of presets()', () => {
   const names = mp.presetNames();
-  assert.deepEqual(names, mp.presets().map((p) => ({ id: p.id, name: p.name })));
+  assert.deepEqual(names, mp.presets().map((p) => ({ id: p.id, name: p.name, source: p.source })));
   assert.ok(Object.isFrozen(names) && Object.isFrozen(names[0]));
 });
 

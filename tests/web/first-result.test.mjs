@@ -30,8 +30,9 @@ test('the bundled answer holds what the verdict, the bar, the warnings and the b
     mode: 'infer', setup: 'custom model of 8.03B parameters · inference · 1 × 8,192 tokens · 1× NVIDIA H100 SXM (80 GB HBM3)',
     unit: 'GiB', config: digest(JSON.stringify(config)), rows, per_gpu,
     warnings: [`${spec.fields.get('infer.context_len').label}: is beyond the model's max_position_embeddings (4096)`],
-    // What the activations row says it assumed: the whole context prefilled in one pass (no chunk set).
-    prefill: { batch: 1, chunk: null, context: 8192 },
+    // What the activations row says it assumed: the whole context prefilled in one pass (the core gave
+    // no chunk: details.prefill_chunk_tokens absent).
+    prefill: { batch: 1, chunk: null, perSequence: null, context: 8192 },
     gpu: { fits: true, capacity_bytes: 85520809984, headroom_bytes: 67259867648, shortfall_bytes: 0 },
   });
   // Another configuration with the same numbers is another answer: the check compares the configuration too.
@@ -39,6 +40,11 @@ test('the bundled answer holds what the verdict, the bar, the warnings and the b
   assert.notEqual(other.config, answer.config);
   assert.equal('gpu' in firstAnswer(spec, state, config, { ...result, gpu: undefined }, rows), false);
   assert.equal(firstAnswer(spec, { ...state, unit: 'GB' }, config, result, rows).unit, 'GB');
+  // A chunked prefill: the chunk the core resolved (details.prefill_chunk_tokens), 0 meaning none.
+  const chunked = { ...result, details: { ...result.details, prefill_chunk_tokens: 8192 } };
+  assert.deepEqual(firstAnswer(spec, state, config, chunked, rows).prefill, { batch: 1, chunk: 8192, perSequence: null, context: 8192 });
+  const whole = { ...result, details: { ...result.details, prefill_chunk_tokens: 0 } };
+  assert.equal(firstAnswer(spec, state, config, whole, rows).prefill.chunk, null);
   // The parts are the rows' keys: a row the core explains differently is another answer.
   assert.deepEqual(Object.keys(firstAnswer(spec, state, config, result, rows.slice(1)).per_gpu), Object.keys(per_gpu).slice(1));
 });

@@ -1,6 +1,8 @@
-// The element widths of dtypes and the ZeRO stages of FSDP strategies (the enumerations' names:
-// config/names.cpp).
+// The element widths of dtypes, the ZeRO stages of FSDP strategies (the enumerations' names:
+// config/names.cpp) and the prefill chunk of an inference estimate.
 #include "memplan/config/config.hpp"
+
+#include "memplan/base/limits.hpp"
 
 namespace memplan {
 
@@ -26,6 +28,18 @@ std::uint64_t dtype_bits(dtype type) {
         case dtype::int4: return 4;
     }
     return 32;
+}
+
+std::uint64_t default_max_num_batched_tokens(std::uint64_t gpu_memory_bytes) {
+    // vllm/engine/arg_utils.py EngineArgs._set_default_args (vllm-project/vllm 99d7eb5d): OPENAI_API_SERVER
+    // 8192 when device_memory >= 70 * GiB_bytes (not an A100), else 2048.
+    return gpu_memory_bytes >= 70 * bytes_per_gib ? 8192 : 2048;
+}
+
+std::uint64_t prefill_chunk_tokens(const estimate_config& c) {
+    if (!c.infer.chunked_prefill) return 0;
+    return c.infer.max_num_batched_tokens != 0 ? c.infer.max_num_batched_tokens
+                                               : default_max_num_batched_tokens(c.gpu_memory_bytes);
 }
 
 }  // namespace memplan

@@ -159,6 +159,12 @@ const std::vector<field_spec>& config_fields() {
         MEMPLAN_OPTIONAL_INTEGER("infer.prefill_tokens", infer.prefill_tokens, 1, max_token_count, "Prefill chunk",
                                  "Tokens per sequence in one prefill pass (chunked prefill); not set: the context.",
                                  "tokens", infer_only),
+        // vLLM V1 always prefills in chunks of max_num_batched_tokens (vllm/engine/arg_utils.py
+        // EngineArgs._set_default_args, vllm-project/vllm 99d7eb5d).
+        MEMPLAN_BOOLEAN("infer.chunked_prefill", infer.chunked_prefill, "Chunked prefill",
+                        "Prefill at most Max batched tokens in one pass, as vLLM V1 does; off: the whole batch "
+                        "(batch × prefill chunk, or × the context) in one pass.",
+                        infer_only),
         // Serving engines (memplan/serving.hpp, docs/serving.md): the engine's own KV-pool arithmetic.
         MEMPLAN_CHOICE("infer.engine", infer.engine, "Serving engine",
                        "none: plain accounting; vllm, sglang, trtllm: size the KV cache pool as that engine does at "
@@ -190,8 +196,9 @@ const std::vector<field_spec>& config_fields() {
                                  "tokens", infer_only),
         MEMPLAN_OPTIONAL_INTEGER("infer.max_num_batched_tokens", infer.max_num_batched_tokens, 1, max_token_count,
                                  "Max batched tokens",
-                                 "Tokens of one scheduler step (the size of vLLM's profiling run); not set: vLLM's "
-                                 "default (8192 on GPUs of 70 GiB or more, else 2048).",
+                                 "Tokens of one scheduler step: the chunk of a chunked prefill and the size of "
+                                 "vLLM's profiling run; not set: vLLM's default (8192 on GPUs of 70 GiB or more, "
+                                 "else 2048; vLLM keeps 2048 on an A100 80GB: set it there).",
                                  "tokens", infer_only),
         MEMPLAN_OPTIONAL_INTEGER("infer.max_num_seqs", infer.max_num_seqs, 1, max_batch_size, "Max sequences",
                                  "Sequences of one scheduler step (vLLM's sampler profiling); not set: vLLM's default "

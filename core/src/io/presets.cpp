@@ -70,7 +70,8 @@ const char* presets_text() { return presets_json_text; }
 
 std::string preset_names_json() {
     nlohmann::ordered_json models = nlohmann::ordered_json::array();
-    for (const auto& p : stored_presets().table) models.push_back({{"id", p.id}, {"name", p.name}});
+    for (const auto& p : stored_presets().table)
+        models.push_back({{"id", p.id}, {"name", p.name}, {"source", p.source}});
     return detail::dump_json(nlohmann::ordered_json{{"models", std::move(models)}});
 }
 

@@ -192,6 +192,10 @@ estimate_result estimate_memory(const estimate_config& c, const estimate_options
     d.layer_activation_bytes = static_cast<std::uint64_t>(busiest.layer_activation);
     d.quantization_overhead_bytes = static_cast<std::uint64_t>(busiest.quant_overhead);
     d.kv_cache_bytes_per_token = static_cast<std::uint64_t>(busiest.kv_per_token);
+    if (c.mode == run_mode::infer) {
+        d.prefill_chunk_tokens = prefill_chunk_tokens(c);
+        d.prefill_pass_tokens = static_cast<std::uint64_t>(std::min<u128>(busiest.prefill_pass_tokens, UINT64_MAX));
+    }
     // Model structure (arch.cpp): parameters by place, layer kinds, recurrent state, weights by type.
     d.param_parts = pb.parts;
     d.layer_kinds = counts.layer_kinds;

@@ -103,12 +103,19 @@ parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, s
     r.kv = bytes_of(kv_elements * inf.batch, inf.kv_dtype) + r.state_per_sequence * inf.batch;
     r.kv_per_token = bytes_of(token_elements, inf.kv_dtype);
 
-    // Forward workspace: the largest set of tensors live at once inside one layer during prefill of
-    // batch × prefill tokens (forward_live_bytes_per_token).
+    // Forward workspace: the largest set of tensors live at once inside one layer during one prefill
+    // pass (forward_live_bytes_per_token). The pass holds batch × prefill tokens, or with chunked prefill
+    // at most one scheduler step's tokens (prefill_chunk_tokens: a step of max_num_batched_tokens with
+    // chunked prefill on, vllm/engine/arg_utils.py EngineArgs._set_default_args, vllm-project/vllm 99d7eb5d).
     const u128 prefill = ceil_div(inf.prefill_tokens != 0 ? inf.prefill_tokens : inf.context_len, p.cp);
-    u128 workspace = u128{inf.batch} * prefill * forward_live_bytes_per_token(m, p.tp);
-    if (!inf.flash_attention)  // eager attention materialises fp16 scores and softmax: 2 + 2 bytes each
-        workspace += u128{inf.batch} * ceil_div(m.num_attention_heads, p.tp) * prefill * prefill * 4;
+    const std::uint64_t chunk = prefill_chunk_tokens(c);
+    const u128 whole = u128{inf.batch} * prefill;
+    const u128 pass = chunk != 0 ? std::min(whole, ceil_div(chunk, p.cp)) : whole;
+    r.prefill_pass_tokens = pass;
+    u128 workspace = pass * forward_live_bytes_per_token(m, p.tp);
+    // Eager attention materialises fp16 scores and softmax (2 + 2 bytes each) of every query of the pass
+    // against at most `prefill` keys of its sequence: batch × prefill² in one pass, as before chunking.
+    if (!inf.flash_attention) workspace += ceil_div(m.num_attention_heads, p.tp) * pass * prefill * 4;
     r.activations = workspace;
     if (i + 1 == p.pp && m.vocab_size != 0)  // last position's logits: bf16 output + fp32 copy for sampling
         r.logits = u128{inf.batch} * m.vocab_size * (2 + 4);

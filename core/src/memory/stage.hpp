@@ -79,6 +79,7 @@ struct parts128 {
     u128 paged_spill = 0;      ///< paged optimizer states that may move to host memory
     u128 offloaded_activations = 0;  ///< checkpointed layer inputs kept in host memory
     u128 state_per_sequence = 0;  ///< linear-attention / Mamba state bytes of one sequence (inside kv)
+    u128 prefill_pass_tokens = 0; ///< inference: tokens of one prefill pass on this GPU
     // Phases of the step (step_phases); none of these is in total().
     u128 working_set = 0;      ///< full recompute: the re-run layer's working set (inside activations)
     u128 logits_grad = 0;      ///< the logits' gradient at the start of backward (last stage)

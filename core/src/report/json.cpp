@@ -56,6 +56,8 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
                                       {"layer_activation_bytes", d.layer_activation_bytes},
                                       {"quantization_overhead_bytes", d.quantization_overhead_bytes},
                                       {"kv_cache_bytes_per_token", d.kv_cache_bytes_per_token},
+                                      {"prefill_chunk_tokens", d.prefill_chunk_tokens},
+                                      {"prefill_pass_tokens", d.prefill_pass_tokens},
                                       {"host_bytes_per_node", d.host_bytes_per_node},
                                       {"nvme_bytes_per_node", d.nvme_bytes_per_node}};
         ordered_json tensors = ordered_json::array();

@@ -143,7 +143,7 @@ u128 modelled_activation_peak(const estimate_config& c, std::uint64_t tokens, st
 
 /// vLLM's defaults of the scheduler step (vllm/engine/arg_utils.py get_batch_defaults, `vllm serve`):
 /// GPUs of 70 GiB or more (other than A100) 8192 tokens and 1024 sequences, others 2048 and 256.
-std::uint64_t default_batched_tokens(std::uint64_t capacity) { return capacity >= 70 * bytes_per_gib ? 8192 : 2048; }
+std::uint64_t default_batched_tokens(std::uint64_t capacity) { return default_max_num_batched_tokens(capacity); }
 std::uint64_t default_num_seqs(std::uint64_t capacity) { return capacity >= 70 * bytes_per_gib ? 1024 : 256; }
 
 }  // namespace

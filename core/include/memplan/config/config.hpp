@@ -235,6 +235,7 @@ struct infer_config {
     std::uint64_t quant_group_size = 0; ///< weights quantized in groups of G with an fp16 scale and a zero point; 0 = no group overhead
     bool flash_attention = true;        ///< prefill attention without a score matrix
     std::uint64_t prefill_tokens = 0;   ///< tokens per sequence in one prefill pass (chunked prefill); 0 = context_len
+    bool chunked_prefill = true;        ///< prefill in passes of the scheduler step's tokens (max_num_batched_tokens); false = the whole batch in one pass
     // Serving engines (memplan/serving.hpp); fractions are in thousandths (900 = 0.9).
     serving_engine engine = serving_engine::none;  ///< none: plain accounting (no engine arithmetic)
     engine_release engine_version = engine_release::v0_27;  ///< the vLLM release reproduced (a current one by default)
@@ -279,6 +280,16 @@ struct estimate_config {
     std::uint64_t misc_bytes = 287047680;
     std::uint64_t gpu_memory_bytes = 0; ///< capacity of one GPU; 0 = not given (no fit verdict)
 };
+
+/// vLLM's default tokens of one scheduler step for `vllm serve` on a GPU of `gpu_memory_bytes` (0: not
+/// known, as vLLM falls back when it cannot query the device): 8192 from 70 GiB, else 2048
+/// (vllm/engine/arg_utils.py EngineArgs._set_default_args, vllm-project/vllm 99d7eb5d; vLLM also keeps
+/// 2048 on an A100, whose name the configuration does not carry).
+std::uint64_t default_max_num_batched_tokens(std::uint64_t gpu_memory_bytes);
+
+/// Tokens of one prefill chunk an inference estimate assumes: infer.max_num_batched_tokens, else vLLM's
+/// default for the GPU (default_max_num_batched_tokens); 0 when infer.chunked_prefill is off.
+std::uint64_t prefill_chunk_tokens(const estimate_config& c);
 
 /// Bits per element of a dtype (int4 = 4).
 std::uint64_t dtype_bits(dtype type);

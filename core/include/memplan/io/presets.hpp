@@ -34,7 +34,7 @@ std::vector<const model_preset*> search_presets(const std::string& query);
 /// search_presets as a JSON array of preset ids.
 std::string search_presets_json(const std::string& query);
 
-/// {"models": [{"id", "name"}, …]}: every preset's id and display name, in catalogue order, read from
+/// {"models": [{"id", "name", "source"}, …]}: every preset's id, display name and source, in catalogue order, read from
 /// the table alone (no model is counted: model_presets_json counts each one, which takes a WebAssembly
 /// module's first call tens of milliseconds per model).
 std::string preset_names_json();

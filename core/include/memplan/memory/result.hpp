@@ -59,6 +59,12 @@ struct estimate_details {
     /// (full, MLA, NoPE/global); sliding-window and chunked layers are capped at their window and appear
     /// in per_gpu.kv_cache at the chosen context.
     std::uint64_t kv_cache_bytes_per_token = 0;
+    /// Inference: the prefill the activations assume. prefill_chunk_tokens: the chunk of a chunked
+    /// prefill (infer.max_num_batched_tokens or vLLM's default), 0 when the whole batch is prefilled in
+    /// one pass (infer.chunked_prefill off); prefill_pass_tokens: tokens of one pass on this GPU (at most
+    /// batch × prefill tokens).
+    std::uint64_t prefill_chunk_tokens = 0;
+    std::uint64_t prefill_pass_tokens = 0;
     // Model structure (arch.cpp); written by write_model_details (model_details.cpp).
     model_param_parts param_parts;                  ///< the whole model's parameters by place
     layer_kind_counts layer_kinds;                  ///< layers of each attention and MLP kind
