@@ -2,6 +2,7 @@
 // of every result, each written from the schema's one table (memplan/config/schema.hpp).
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "base/checks.hpp"
 #include "io/json_text.hpp"
@@ -84,7 +85,7 @@ std::string schema_json() {
                     names.push_back(all.substr(start, end - start));
                     start = end + 1;
                 }
-                row["choices"] = names;
+                row["choices"] = std::move(names);
             }
             row["label"] = field.label;
             row["help"] = field.help;
@@ -92,19 +93,19 @@ std::string schema_json() {
             ordered_json modes = ordered_json::array();
             for (const char* mode : {"train", "infer"})
                 if (std::string(field.modes).find(mode) != std::string::npos) modes.push_back(mode);
-            row["modes"] = modes;
+            row["modes"] = std::move(modes);
             row["message"] = field_message(field);
             if (field.type == field_type::integer || field.type == field_type::bytes) {
                 // How the field's text is read (memplan/config/field_text.hpp), for the form's hints.
                 row["kind"] = to_string(number_kind_of(field));
                 row["forms"] = field_forms_text(field);
             }
-            fields.push_back(row);
+            fields.push_back(std::move(row));  // moved: a copy per row was most of the cost
         }
     }
     ordered_json out;
     out["version"] = 1;
-    out["fields"] = fields;
+    out["fields"] = std::move(fields);
     out["limits"] = ordered_json{{"max_exact_integer", max_exact_integer},
                                  {"max_param_count", max_param_count},
                                  {"max_gpu_count", max_gpu_count},
