@@ -184,11 +184,6 @@ export function buildConfig(spec, state, parse, modelBase = null) {
     const value = state[key];
     if (!field || !inMode(field, mode) || value === '' || value === undefined) continue;
     if (key === 'parallel.zero_stage' && state['parallel.fsdp']) continue;  // the form disables it: the strategy names the stage
-    // A model typed or reopened from a link without a base, naming its family: a flag or choice still at the
-    // schema's default is left to the core, which applies the family's own (Qwen3's QK-norm, Gemma's norms);
-    // sent as the schema default it would override the family silently.
-    if (!modelBase && key.startsWith('model.') && key !== 'model.model_type' && state['model.model_type'] &&
-        (field.type === 'boolean' || field.type === 'choice') && String(value) === String(field.default)) continue;
     const [section, name] = key.split('.');
     let out;
     if (field.type === 'boolean') out = value === true || value === 'true';

@@ -41,19 +41,3 @@ test('an edit on top of the base is sent; an emptied field is left to the core',
   assert.equal('moe_intermediate_size' in emptied, false);
   assert.equal(emptied.num_local_experts, base.num_local_experts);
 });
-
-test('a model named by its family without a base keeps the family\'s flags (a link of a pasted config reopened)', () => {
-  // Qwen/Qwen3-0.6B's dimensions typed in the form with model_type qwen3: the family's QK-norm applies
-  // (596,049,920 parameters, its published safetensors count); sent as the schema's false it would drop
-  // 28 layers × 2 × 128 norm weights (596,042,752) without a word.
-  const dims = { 'model.model_type': 'qwen3', 'model.num_hidden_layers': '28', 'model.hidden_size': '1024',
-    'model.num_attention_heads': '16', 'model.num_key_value_heads': '8', 'model.head_dim': '128',
-    'model.intermediate_size': '3072', 'model.vocab_size': '151936', 'model.tie_word_embeddings': true };
-  const state = { ...defaultState(spec), 'model.preset': '', ...dims, mode: 'infer' };
-  const { config, errors } = buildConfig(spec, state, parse);
-  assert.deepEqual(errors, []);
-  assert.equal('qk_norm' in config.model, false);
-  assert.equal(mp.estimate(config).params, 596049920);
-  // A flag set away from the schema's default is still sent.
-  assert.equal(buildConfig(spec, { ...state, 'model.qkv_bias': true }, parse).config.model.qkv_bias, true);
-});
