@@ -180,6 +180,7 @@ export function wirePlan(runPlan, unitOf) {
     $('plan-status').textContent = 'Planning…';
     panel.dataset.pending = '';
     delete panel.dataset.stream;
+    panel.dataset.partials = '0';
     said = null;
     stopRunning = stop;
     const started = performance.now();
