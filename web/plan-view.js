@@ -106,9 +106,16 @@ function renderChart(result, unit) {
       el('td', r.best ? formatBytes(r.best.total_bytes, unit) : '', { class: 'num' }));
     return tr;
   });
+  $('plan-by-gpus-value').textContent = train ? 'Best step time' : 'Best decode throughput';
   $('plan-by-gpus').tBodies[0].replaceChildren(...rows);
   $('plan-by-gpus').hidden = !rows.length;
-  $('plan-by-gpus-value').textContent = train ? 'Best step time' : 'Best decode throughput';
+  labelCells($('plan-by-gpus'));
+}
+
+/** Names each cell of a table's rows by its column's heading (the stacked rows of a phone have no header row). */
+function labelCells(table) {
+  const names = [...table.tHead.rows[0].cells].map((th) => th.textContent);
+  for (const tr of table.tBodies[0].rows) [...tr.cells].forEach((td, i) => { if (names[i]) td.dataset.label = names[i]; });
 }
 
 function render(result, unit) {
@@ -127,6 +134,7 @@ function render(result, unit) {
   });
   $('plan-table').tBodies[0].replaceChildren(...rows);
   $('plan-table').hidden = !rows.length;
+  labelCells($('plan-table'));
   $('plan-rejected').replaceChildren(...result.rejected.map((r) => el('li', `${formatCount(r.count)} × ${r.reason} (e.g. ${r.example})`)));
   const searched = result.by_gpus.map((r) => r.gpus);
   $('plan-status').textContent = (result.done ? '' : `Searching: ${formatCount(searched.length)} of ${formatCount(result.gpu_counts.length)} GPU counts so far (up to ${formatCount(searched[searched.length - 1])} GPUs); `) +

@@ -71,15 +71,27 @@ async function seventyB(width, height, min, max) {
 for (const [width, height] of [[1366, 900], [390, 844]]) {
   test(`Plan at ${width}px: Llama-3-70B over 64-1,024 H100s streams, the first rows before the last, one chart point per GPU count`, async () => {
     const { context, page } = await seventyB(width, height, 64, 1024);
+    // Each state the panel passes through, as drawn (the whole plan takes well under a second here).
+    await page.evaluate(() => {
+      const panel = document.querySelector('#plan-panel');
+      window.planStates = [];
+      new MutationObserver(() => {
+        if (panel.dataset.stream && panel.dataset.stream !== window.planStates.at(-1)?.stream)
+          window.planStates.push({ stream: panel.dataset.stream, status: document.querySelector('#plan-status').textContent,
+            counts: document.querySelectorAll('#plan-by-gpus tbody tr').length, points: document.querySelectorAll('#plan-chart .value-point').length,
+            rows: document.querySelectorAll('#plan-table tbody tr').length });
+      }).observe(panel, { attributes: true, attributeFilter: ['data-stream', 'data-partials'] });
+    });
     await page.click('#plan-run');
-    // A partial answer first: the core's ranking of the counts searched so far, its rows in the chart.
-    await page.waitForSelector('#plan-panel[data-stream="partial"]');
-    assert.match(await page.textContent('#plan-status'), /^Searching: \d of 5 GPU counts so far/);
-    const partialRows = await page.locator('#plan-by-gpus tbody tr').count();
-    assert.ok(partialRows >= 1 && partialRows < 5, `${partialRows} rows while streaming`);
-    assert.ok(await page.locator('#plan-table tbody tr').count() >= 1);
     await page.waitForSelector('#plan-panel[data-stream="done"]', { timeout: 60000 });
-    assert.ok(Number(await page.getAttribute('#plan-panel', 'data-partials')) >= 1);
+    // A partial answer first (the core's ranking of the counts searched so far, their rows in the chart), then the final one.
+    const states = await page.evaluate(() => window.planStates);
+    assert.deepEqual(states.map((x) => x.stream), ['partial', 'done']);
+    assert.match(states[0].status, /^Searching: 1 of 5 GPU counts so far \(up to 64 GPUs\)/);
+    assert.deepEqual([states[0].counts, states[0].points], [1, 1]);
+    assert.ok(states[0].rows >= 1);
+    assert.deepEqual([states[1].counts, states[1].points], [5, 5]);
+    assert.equal(await page.getAttribute('#plan-panel', 'data-partials'), '4');  // counts 64 … 512, then the last
     // The last answer is mp.plan()'s for the same request.
     const seq = Number(await page.inputValue('[name="train.seq_len"]'));
     const expected = mp.plan({ config: { mode: 'train', model: { preset: 'llama-3-70b' }, train: { seq_len: seq },
@@ -106,10 +118,24 @@ for (const [width, height] of [[1366, 900], [390, 844]]) {
 }
 
 test('Plan: changing the form while a plan streams stops it and says so', async () => {
-  const { context, page } = await seventyB(1366, 900, 64, 1024);
+  // DeepSeek-V3 at 32,768 tokens over 64-65,536 GPUs: 11 counts, over a second of search in the page.
+  const context = await env.browser.newContext({ viewport: { width: 1366, height: 900 } });
+  const { page, problems } = await watchedPage(context, env.server.origin);
+  env.problems.push(problems);
+  await page.goto(env.server.origin + '/index.html');
+  await page.waitForSelector('#output[data-computed]');
+  await page.locator('[name="mode"]').selectOption('train');
+  await page.locator('#model-preset').selectOption('deepseek-v3');
+  await page.locator('#gpu-preset').selectOption('h100-sxm-80gb');
+  await page.fill('[name="train.seq_len"]', '32768');
+  await page.waitForSelector('#output[data-computed]');
+  await page.locator('#plan-panel > summary').click();
+  await page.fill('#plan-min-gpus', '64');
+  await page.fill('#plan-max-gpus', '65536');
+  await page.fill('#plan-global-batch', '4096');
   await page.click('#plan-run');
   await page.waitForSelector('#plan-panel[data-stream="partial"]');
-  await page.fill('[name="train.seq_len"]', '2048');
+  await page.fill('[name="train.seq_len"]', '16384');
   await page.waitForSelector('#plan-panel[data-stream="stopped"]');
   assert.equal(await page.textContent('#plan-status'), 'The form changed: the plan was stopped; press Plan for this setup.');
   // Planning again runs to the end for the new setup.
