@@ -2,11 +2,13 @@
 // (the page's defaults otherwise, global batch 256) over 64-1,024 H100s, the time from the Plan click to
 // the first ranked rows on screen (the page's measure memplan:plan-first-rows) and to the whole plan
 // drawn (memplan:plan-all), median of several plans on one loaded page, with the machine's load average.
-//   node scripts/measure-plan-stream.mjs [runs]      (after scripts/build-web.sh)
+//   node scripts/measure-plan-stream.mjs [runs [preset min max global_batch seq_len]]   (after scripts/build-web.sh)
+//   e.g. node scripts/measure-plan-stream.mjs 5 deepseek-v3 64 65536 4096 32768
 import { cpus, loadavg } from 'node:os';
 import { launch, serve } from '../tests/e2e/harness.mjs';
 
 const RUNS = Number(process.argv[2] || 5);
+const [PRESET, MIN, MAX, BATCH, SEQ] = process.argv.length > 3 ? process.argv.slice(3) : ['llama-3-70b', '64', '1024', '256', ''];
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const server = await serve();
@@ -16,13 +18,14 @@ try {
   await page.goto(server.origin + '/index.html');
   await page.waitForSelector('#output[data-computed]');
   await page.locator('[name="mode"]').selectOption('train');
-  await page.locator('#model-preset').selectOption('llama-3-70b');
+  await page.locator('#model-preset').selectOption(PRESET);
   await page.locator('#gpu-preset').selectOption('h100-sxm-80gb');
+  if (SEQ) await page.fill('[name="train.seq_len"]', SEQ);
   await page.waitForSelector('#output[data-computed]');
   await page.locator('#plan-panel > summary').click();
-  await page.fill('#plan-min-gpus', '64');
-  await page.fill('#plan-max-gpus', '1024');
-  await page.fill('#plan-global-batch', '256');
+  await page.fill('#plan-min-gpus', MIN);
+  await page.fill('#plan-max-gpus', MAX);
+  await page.fill('#plan-global-batch', BATCH);
   const first = [];
   const all = [];
   const load = [loadavg()[0]];
@@ -37,7 +40,8 @@ try {
     load.push(loadavg()[0]);
   }
   const fmt = (xs) => xs.map((x) => Math.round(x)).join(', ');
-  console.log(`Llama-3-70B, 64-1,024 H100s, ${RUNS} plans on one page (${cpus().length} CPUs, 1-minute load ${Math.min(...load).toFixed(1)}-${Math.max(...load).toFixed(1)})`);
+  const seq = await page.inputValue('[name="train.seq_len"]');
+  console.log(`${PRESET} at ${seq} tokens, global batch ${BATCH}, ${MIN}-${MAX} H100s, ${RUNS} plans on one page (${cpus().length} CPUs, 1-minute load ${Math.min(...load).toFixed(1)}-${Math.max(...load).toFixed(1)})`);
   console.log(`first rows: median ${Math.round(median(first))} ms (${fmt(first)})`);
   console.log(`whole plan: median ${Math.round(median(all))} ms (${fmt(all)})`);
 } finally {

@@ -59,7 +59,7 @@ function renderChart(result, unit) {
     const middle = (t + b) / 2;
     nodes.push(svg('text', { x: 12, y: middle, class: 'axis', 'text-anchor': 'middle', transform: `rotate(-90 12 ${middle})` }, label));
   };
-  panel('value', g.value.yTicks, (v) => (train ? seconds(v) : formatTick(v)), train ? 'step time' : 'tokens/s per GPU');
+  panel('value', g.value.yTicks, (v) => (!train ? formatTick(v) : v >= 1 ? `${formatTick(v)} s` : `${formatTick(v * 1e3)} ms`), train ? 'step time' : 'tokens/s per GPU');
   panel('memory', g.memory.yTicks, formatTick, `${unitLabel(unit)} per GPU`);
   nodes.push(svg('text', { x: left, y: PANELS.value[0] - 10, class: 'axis panel-title' }, metric.axis));
   nodes.push(svg('text', { x: left, y: PANELS.memory[0] - 10, class: 'axis panel-title' }, 'its memory per GPU'));
