@@ -60,6 +60,17 @@ void print_text(const nlohmann::json& out) {
             for (const auto& t : l["terms"])
                 std::cout << "       " << t["name"].get<std::string>() << ": " << seconds_text(t["seconds"].get<double>()) << " — " << t["how"].get<std::string>() << "\n";
     }
+    if (out["by_gpus"].size() > 1) std::cout << "the best at each GPU count:\n";
+    for (const auto& row : out["by_gpus"]) {
+        if (out["by_gpus"].size() < 2) break;
+        std::cout << "  " << with_commas(row["gpus"].get<std::uint64_t>()) << " GPUs: " << with_commas(row["considered"].get<std::uint64_t>())
+                  << " tried, " << with_commas(row["fitting"].get<std::uint64_t>()) << " fit";
+        const auto& b = row["best"];
+        if (b.is_null()) std::cout << ", none fits\n";
+        else if (train) std::cout << "; step " << seconds_text(b["step_s"].get<double>()) << ", " << in_units(b["total_bytes"].get<std::uint64_t>(), true) << " per GPU, " << b["text"].get<std::string>() << "\n";
+        else std::cout << "; decode " << with_commas(static_cast<std::uint64_t>(b["decode_tokens_per_s_per_gpu"].get<double>())) << " tokens/s/GPU, "
+                       << in_units(b["total_bytes"].get<std::uint64_t>(), true) << " per GPU, " << b["text"].get<std::string>() << "\n";
+    }
     if (!out["rejected"].empty()) std::cout << "rejected:\n";
     for (const auto& r : out["rejected"])
         std::cout << "  " << with_commas(r["count"].get<std::uint64_t>()) << " × " << r["reason"].get<std::string>() << " (e.g. " << r["example"].get<std::string>() << ")\n";

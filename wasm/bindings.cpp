@@ -87,6 +87,11 @@ EMSCRIPTEN_BINDINGS(memplan_analysis) {
     emscripten::function("maxParams", &max_params);
     emscripten::function("analyze", &analyze);
     emscripten::function("plan", &plan);
+    // The planner one GPU count per step() (memplan/report/json.hpp plan_json_stream): web/memplan-api.js planSteps.
+    emscripten::class_<memplan::plan_json_stream>("PlanStream")
+        .constructor<std::string>()
+        .function("step", &memplan::plan_json_stream::step)
+        .function("done", &memplan::plan_json_stream::done);
     emscripten::function("resolveModel", &resolve_model);
     emscripten::function("compare", &compare);
     emscripten::function("searchPresets", &search_presets);

@@ -6,21 +6,46 @@
 //                                                                 run(config).then(({analysis} | {errors} | {timedOut}))
 
 /** Answers {id, config} messages with {id, analysis} (with preset_fits) or {id, errors}; {id, plan}
- * messages (a planner request) with {id, analysis: mp.plan(plan)}. */
+ * messages (a planner request) with {id, partial} after each GPU count the core searched
+ * (mp.planSteps) and {id, analysis} with the last, plan()'s answer; {cancel: id} stops that plan at
+ * its next count, answered {id, superseded: true}. */
 export function serveAnalysis(scope, load) {
   const ready = load();
+  const cancelled = new Set();
   scope.onmessage = async (event) => {
-    const { id, config, plan } = event.data;
+    const { id, config, plan, cancel } = event.data;
+    if (cancel !== undefined) {
+      cancelled.add(cancel);
+      return;
+    }
     try {
       const mp = await ready;
       if (plan) {
-        scope.postMessage({ id, analysis: mp.plan(plan) });
+        if (typeof mp.planSteps !== 'function') {
+          scope.postMessage({ id, analysis: mp.plan(plan) });
+          return;
+        }
+        for (const answer of mp.planSteps(plan)) {
+          if (answer.done) {
+            cancelled.delete(id);
+            scope.postMessage({ id, analysis: answer });
+            return;
+          }
+          scope.postMessage({ id, partial: answer });
+          await new Promise((resolve) => setTimeout(resolve, 0));  // lets a {cancel} message in
+          if (cancelled.has(id)) {
+            cancelled.delete(id);
+            scope.postMessage({ id, superseded: true });
+            return;  // leaving the loop frees the core's search
+          }
+        }
         return;
       }
       const analysis = mp.analyze(config);
       const fits = typeof mp.presetFits === 'function' ? mp.presetFits(config) : null;  // the core's list
       scope.postMessage({ id, analysis: fits ? { ...analysis, preset_fits: fits } : analysis });
     } catch (error) {
+      cancelled.delete(id);
       scope.postMessage({ id, errors: error.errors || [{ field: 'analysis', message: String(error && error.message) }] });
     }
   };
@@ -32,7 +57,10 @@ export function serveAnalysis(scope, load) {
  * replaced it). A request made while one is running waits for it (its answer is then of no use and
  * resolves as superseded) instead of stopping the worker: starting a fresh worker (a new WASM instance)
  * costs more than most analyses. Only the newest waiting request is kept; the time limit alone stops a worker.
- * `kind` names the message's payload: 'config' (analyze) or 'plan' (the layout planner).
+ * `kind` names the message's payload: 'config' (analyze) or 'plan' (the layout planner). A plan
+ * streams: run(request, onPartial) calls onPartial(answer) with each partial answer of the running
+ * request, and a newer request (or run.cancel()) asks the worker to stop it at its next GPU count
+ * rather than waiting for the whole search.
  */
 export function analysisClient(spawn, limitMs, kind = 'config') {
   let worker = null;
@@ -43,7 +71,7 @@ export function analysisClient(spawn, limitMs, kind = 'config') {
     if (worker) worker.terminate();
     worker = null;
   };
-  const start = (config, resolve) => {
+  const start = (config, resolve, onPartial) => {
     if (!worker) {
       try {
         worker = spawn();
@@ -52,7 +80,12 @@ export function analysisClient(spawn, limitMs, kind = 'config') {
         return;
       }
       worker.onmessage = (event) => {
-        if (current && event.data.id === current.id) finish(event.data.errors ? { errors: event.data.errors } : { analysis: event.data.analysis });
+        if (!current || event.data.id !== current.id) return;
+        if (event.data.partial) {
+          if (!current.cancelled && current.onPartial) current.onPartial(event.data.partial);
+          return;
+        }
+        finish(event.data.superseded ? { superseded: true } : event.data.errors ? { errors: event.data.errors } : { analysis: event.data.analysis });
       };
       worker.onerror = (event) => {
         event.preventDefault();
@@ -61,7 +94,7 @@ export function analysisClient(spawn, limitMs, kind = 'config') {
       };
     }
     const id = ++nextId;
-    current = { id, resolve, timer: setTimeout(() => { stop(); finish({ timedOut: true }); }, limitMs) };
+    current = { id, resolve, onPartial, cancelled: false, timer: setTimeout(() => { stop(); finish({ timedOut: true }); }, limitMs) };
     worker.postMessage({ id, [kind]: config });
   };
   function finish(outcome) {
@@ -70,14 +103,28 @@ export function analysisClient(spawn, limitMs, kind = 'config') {
     clearTimeout(done.timer);
     const next = waiting;
     waiting = null;
-    done.resolve(next ? { superseded: true } : outcome);
-    if (next) start(next.config, next.resolve);
+    done.resolve(next || done.cancelled ? { superseded: true } : outcome);
+    if (next) start(next.config, next.resolve, next.onPartial);
   }
-  return function run(config) {
-    return new Promise((resolve) => {
-      if (!current) return start(config, resolve);
-      if (waiting) waiting.resolve({ superseded: true });
-      waiting = { config, resolve };
-    });
+  /** Asks the worker to stop the running plan at its next GPU count (a plan client only). */
+  const cancelRunning = () => {
+    if (kind !== 'plan' || !current || current.cancelled || !worker) return;
+    current.cancelled = true;
+    worker.postMessage({ cancel: current.id });
   };
+  function run(config, onPartial) {
+    return new Promise((resolve) => {
+      if (!current) return start(config, resolve, onPartial);
+      if (waiting) waiting.resolve({ superseded: true });
+      waiting = { config, resolve, onPartial };
+      cancelRunning();
+    });
+  }
+  /** Stops the running request (it resolves as superseded) and drops a waiting one. */
+  run.cancel = () => {
+    if (waiting) waiting.resolve({ superseded: true });
+    waiting = null;
+    cancelRunning();
+  };
+  return run;
 }

@@ -129,6 +129,24 @@ export function wrap(core) {
      * {mode, gpu, top: [ranked layouts with memory and step-time rows], considered, fitting, rejected, empty_reason, errors}.
      */
     plan: (request) => checked(core.plan(configText(request ?? {}, 'plan'))),
+    /**
+     * plan() one GPU count at a time, counts ascending: yields the answer after each count (the core's
+     * ranking of the counts searched so far, `done: false`), the last being plan()'s exactly. Leaving
+     * the loop early frees the core's search.
+     */
+    planSteps: function* planSteps(request) {
+      if (typeof core.PlanStream !== 'function') absent('planSteps')();
+      const stream = new core.PlanStream(configText(request ?? {}, 'plan'));
+      try {
+        for (;;) {
+          const answer = checked(stream.step());
+          yield answer;
+          if (answer.done) return;
+        }
+      } finally {
+        stream.delete();
+      }
+    },
     /** memplan beside DeepSpeed, Megatron-LM, EleutherAI's calculators and accelerate: {memplan, tools, deepspeed_buffers, errors}. */
     compare: (config, options) => checked(core.compare(configText(config), hfText(options))),
     /** Preset ids matching what a person typed ("llama3 70b", "meta-llama/Llama-3.1-8B"), best first. */

@@ -558,12 +558,22 @@ export interface PlanResult {
   rejected: { reason: string; count: number; example: string }[];
   /** Non-empty when `top` is: the constraint that excluded everything. */
   empty_reason: string;
+  /** The GPU's memory every layout was checked against. */
+  gpu_memory_bytes: number;
+  /** Every GPU count the request searches: min_gpus, every power of two between, max_gpus. */
+  gpu_counts: number[];
+  /** One row per GPU count searched so far, ascending: its layouts tried and fitting and its best (null: none fits). */
+  by_gpus: { gpus: number; considered: number; fitting: number; best: PlanLayout | null }[];
+  /** false in planSteps() answers before the last: `top` ranks the counts of by_gpus only. */
+  done: boolean;
   errors: FieldError[];
 }
 
 export interface Memplan {
   /** The layout planner; throws MemplanError naming the field on a bad request. */
   plan(request: PlanRequest): PlanResult;
+  /** plan() one GPU count at a time, ascending: each answer ranks the counts searched so far; the last (done) is plan()'s. */
+  planSteps(request: PlanRequest): Generator<PlanResult, void, undefined>;
   /** Model-state bytes per GPU (ZeRO, mixed-precision Adam). Throws "stage must be 0, 1, 2 or 3" etc. */
   modelStateBytes(params: number, gpus: number, stage: number): number;
   /** Largest parameter count whose model states fit in gpuBytes per GPU. */

@@ -85,6 +85,87 @@ TEST_CASE("plan: a GPU range searches each power of two, top-N stays bounded", "
         CHECK(p.top[i - 1].time.tokens_per_s_per_gpu >= p.top[i].time.tokens_per_s_per_gpu * (1 - 1e-12));
 }
 
+namespace {
+/// Two layouts the same: the layout, its memory and its score.
+void same_layout(const plan_layout& a, const plan_layout& b) {
+    CAPTURE(layout_text(a, run_mode::train), layout_text(b, run_mode::train));
+    CHECK(layout_text(a, run_mode::train) == layout_text(b, run_mode::train));
+    CHECK(a.gpus == b.gpus);
+    CHECK(a.total_bytes == b.total_bytes);
+    CHECK(a.score_s == b.score_s);
+}
+}  // namespace
+
+TEST_CASE("plan: by_gpus, one row per GPU count tried, counts ascending, each best the top layout of that count", "[plan]") {
+    plan_request r = seventy_b(2);  // 2, 4, …, 64: nothing fits on 2 GPUs, something on 64
+    r.max_gpus = 64;
+    const plan_result p = plan(r);
+    REQUIRE(p.errors.empty());
+    REQUIRE(p.by_gpus.size() == 6);
+    const std::uint64_t expected[] = {2, 4, 8, 16, 32, 64};
+    std::uint64_t considered = 0, fitting = 0;
+    for (std::size_t i = 0; i < p.by_gpus.size(); ++i) {
+        const plan_count_row& row = p.by_gpus[i];
+        CAPTURE(row.gpus);
+        CHECK(row.gpus == expected[i]);
+        considered += row.considered;
+        fitting += row.fitting;
+        plan_request alone = seventy_b(row.gpus);
+        alone.top_n = 1;
+        const plan_result one = plan(alone);
+        CHECK(row.considered == one.considered);
+        CHECK(row.fitting == one.fitting);
+        CHECK(row.has_best == !one.top.empty());
+        if (row.has_best && !one.top.empty()) {
+            same_layout(row.best, one.top.front());
+            CHECK(row.best.gpus == row.gpus);
+        }
+    }
+    CHECK(considered == p.considered);
+    CHECK(fitting == p.fitting);
+    CHECK_FALSE(p.by_gpus.front().has_best);
+    CHECK(p.by_gpus.back().has_best);
+    // The best of the range is the best of one of its counts.
+    bool found = false;
+    for (const plan_count_row& row : p.by_gpus) found = found || (row.has_best && row.best.score_s == p.top.front().score_s);
+    CHECK(found);
+}
+
+TEST_CASE("plan_stream: one GPU count per step, the ranking of the counts so far, then exactly plan()", "[plan]") {
+    plan_request r = seventy_b(64);
+    r.max_gpus = 256;
+    r.top_n = 4;
+    plan_stream stream(r);
+    REQUIRE(stream.gpu_counts() == std::vector<std::uint64_t>{64, 128, 256});
+    CHECK_FALSE(stream.done());
+    REQUIRE(stream.step());
+    const plan_result first = stream.result();
+    REQUIRE(first.by_gpus.size() == 1);
+    CHECK(first.empty_reason.empty());
+    // After the first count the ranking is a plan of that count alone (top-N by the same score).
+    const plan_result sixty_four = plan([] { plan_request q = seventy_b(64); q.top_n = 4; return q; }());
+    REQUIRE(first.top.size() == sixty_four.top.size());
+    for (std::size_t i = 0; i < first.top.size(); ++i) same_layout(first.top[i], sixty_four.top[i]);
+    while (stream.step()) {
+    }
+    CHECK(stream.done());
+    CHECK_FALSE(stream.step());
+    const plan_result streamed = stream.result();
+    const plan_result whole = plan(r);
+    REQUIRE(streamed.top.size() == whole.top.size());
+    for (std::size_t i = 0; i < whole.top.size(); ++i) same_layout(streamed.top[i], whole.top[i]);
+    CHECK(streamed.by_gpus.size() == 3);
+    CHECK(streamed.considered == whole.considered);
+    CHECK(streamed.fitting == whole.fitting);
+    // A bad request is done at once, with its errors.
+    plan_request bad = r;
+    bad.top_n = 0;
+    plan_stream refused(bad);
+    CHECK(refused.done());
+    CHECK(refused.gpu_counts().empty());
+    CHECK(refused.result().errors.at(0).field == "plan.top_n");
+}
+
 TEST_CASE("plan: bad requests name the field and the range, an empty result says why", "[plan][errors]") {
     plan_request r = seventy_b(64);
     r.max_gpus = 1048576;  // beyond max_plan_gpus
@@ -121,6 +202,18 @@ TEST_CASE("plan: serving layouts ranked by decode throughput per GPU", "[plan][s
     const plan_layout& best = p.top.front();
     CHECK(best.decode_step_s >= 1e-9);
     CHECK(best.total_bytes + best.headroom_bytes == 85520809984ULL);
+    // One row per count tried (2, 4, 8), each best its count's highest decode throughput per GPU.
+    REQUIRE(p.by_gpus.size() == 3);
+    CHECK(p.by_gpus[0].gpus == 2);
+    CHECK(p.by_gpus[1].gpus == 4);
+    CHECK(p.by_gpus[2].gpus == 8);
+    for (const plan_count_row& row : p.by_gpus) {
+        plan_request alone = r;
+        alone.min_gpus = alone.max_gpus = row.gpus;
+        const plan_result one = plan(alone);
+        REQUIRE(row.has_best == !one.top.empty());
+        if (row.has_best) CHECK(row.best.decode_tokens_per_s_per_gpu == one.top.front().decode_tokens_per_s_per_gpu);
+    }
 }
 
 TEST_CASE("plan_json and step_time_json: the JSON interface of mp.plan()", "[plan][json]") {
@@ -134,6 +227,28 @@ TEST_CASE("plan_json and step_time_json: the JSON interface of mp.plan()", "[pla
     CHECK(bad["errors"][0]["field"] == "plan.gpu");
     const auto big = nlohmann::json::parse(plan_json(R"({"config": {"model": {"preset": "llama-3-8b"}}, "gpu": "h100-sxm-80gb", "min_gpus": 1, "max_gpus": 1000000, "global_batch": 8})"));
     CHECK(big["errors"][0]["field"] == "plan.max_gpus");
+    // by_gpus and gpu_counts: every count searched, each row with its best layout (null where none fits).
+    const auto range = nlohmann::json::parse(plan_json(R"({"config": {"model": {"preset": "llama-3-8b"}, "train": {"seq_len": 4096}},
+        "gpu": "h100-sxm-80gb", "min_gpus": 1, "max_gpus": 8, "global_batch": 64, "top_n": 2})"));
+    REQUIRE(range["errors"].empty());
+    CHECK(range["gpu_counts"] == nlohmann::json::array({1, 2, 4, 8}));
+    CHECK(range["done"] == true);
+    REQUIRE(range["by_gpus"].size() == 4);
+    for (std::size_t i = 0; i < 4; ++i) CHECK(range["by_gpus"][i]["gpus"] == range["gpu_counts"][i]);
+    CHECK(range["by_gpus"][0]["best"].is_null());  // 8B training with Adam does not fit one 80 GB GPU
+    CHECK(range["by_gpus"][3]["best"]["text"].is_string());
+    // The stream: done false until its last step, whose text is plan_json's.
+    plan_json_stream stream(R"({"config": {"model": {"preset": "llama-3-8b"}, "train": {"seq_len": 4096}},
+        "gpu": "h100-sxm-80gb", "min_gpus": 1, "max_gpus": 8, "global_batch": 64, "top_n": 2})");
+    const auto first = nlohmann::json::parse(stream.step());
+    CHECK(first["done"] == false);
+    CHECK(first["by_gpus"].size() == 1);
+    std::string last;
+    while (!stream.done()) last = stream.step();
+    CHECK(nlohmann::json::parse(last) == range);
+    plan_json_stream refused(R"({"config": {}, "gpu": "nope", "gpus": 8})");
+    CHECK(nlohmann::json::parse(refused.step())["errors"][0]["field"] == "plan.gpu");
+    CHECK(refused.done());
     const auto one = nlohmann::json::parse(step_time_json(R"({"config": {"model": {"preset": "llama-3-8b"}, "parallel": {"gpus": 8, "zero_stage": 3}},
         "gpu": "h100-sxm-80gb", "global_batch": 64})"));
     REQUIRE(one["errors"].empty());

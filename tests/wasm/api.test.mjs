@@ -298,3 +298,28 @@ test('plan() ranks layouts that fit, each with its memory and step-time rows; ba
   throwsMessage(() => mp.plan({ ...request, config: { ...request.config, train: { seq_len: Infinity } } }),
     'plan.config.train.seq_len: must be a finite number (NaN and infinities have no JSON form)');
 });
+
+test('plan().by_gpus: one row per GPU count searched, ascending, each best the top of a plan of that count; planSteps() streams to plan()', () => {
+  const request = { config: { mode: 'train', model: { preset: 'llama-3-8b' }, train: { seq_len: 4096 } },
+    gpu: 'h100-sxm-80gb', min_gpus: 1, max_gpus: 8, global_batch: 64, top_n: 3 };
+  const p = mp.plan(request);
+  assert.deepEqual(p.gpu_counts, [1, 2, 4, 8]);
+  assert.deepEqual(p.by_gpus.map((r) => r.gpus), [1, 2, 4, 8]);
+  assert.equal(p.done, true);
+  assert.equal(p.gpu_memory_bytes, mp.gpus().find((g) => g.id === 'h100-sxm-80gb').capacity_bytes);
+  assert.equal(p.by_gpus.reduce((a, r) => a + r.considered, 0), p.considered);
+  assert.equal(p.by_gpus.reduce((a, r) => a + r.fitting, 0), p.fitting);
+  for (const row of p.by_gpus) {
+    const alone = mp.plan({ ...request, min_gpus: row.gpus, max_gpus: row.gpus, top_n: 1 });
+    assert.equal(row.fitting, alone.fitting);
+    assert.deepEqual(row.best, alone.top[0] ?? null);
+  }
+  assert.equal(p.by_gpus[0].best, null);  // 8B with Adam does not fit one 80 GB GPU
+  const steps = [...mp.planSteps(request)];
+  assert.deepEqual(steps.map((s) => s.by_gpus.length), [1, 2, 3, 4]);
+  assert.deepEqual(steps.map((s) => s.done), [false, false, false, true]);
+  assert.deepEqual(steps[3], p);
+  // Leaving early frees the search; a bad request throws as plan() does.
+  for (const s of mp.planSteps(request)) if (!s.done) break;
+  throwsMessage(() => [...mp.planSteps({ ...request, gpu: 'nope' })], 'plan.gpu: must be a GPU id from the catalogue (memplan gpus), got "nope"');
+});

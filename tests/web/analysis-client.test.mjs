@@ -85,3 +85,44 @@ test('a plan client posts {id, plan} and the worker answers with mp.plan() of it
   assert.deepEqual(await run({ gpus: 8 }), { analysis: { top: [{ gpus: 8 }] } });
   assert.deepEqual(log, ['post']);
 });
+
+/** A core whose planSteps yields one answer per count of request.counts, the last done; `freed` counts generators closed. */
+function streamingCore(state) {
+  return {
+    plan: () => { throw new Error('plan() is not called when planSteps exists'); },
+    *planSteps(request) {
+      try {
+        for (let i = 1; i <= request.counts; i++) yield { n: request.n, seen: i, done: i === request.counts };
+      } finally {
+        state.freed++;
+      }
+    },
+  };
+}
+
+test('a plan streams: each partial answer of the running request, then the final one', async () => {
+  const state = { freed: 0 };
+  const run = analysisClient(() => fakeWorker(streamingCore(state), []), 1000, 'plan');
+  const partials = [];
+  const outcome = await run({ n: 1, counts: 3 }, (p) => partials.push(p.seen));
+  assert.deepEqual(partials, [1, 2]);
+  assert.deepEqual(outcome, { analysis: { n: 1, seen: 3, done: true } });
+  assert.equal(state.freed, 1);
+});
+
+test('a newer plan stops the running one at its next count; cancel() stops it without a successor', async () => {
+  const state = { freed: 0 };
+  const run = analysisClient(() => fakeWorker(streamingCore(state), []), 1000, 'plan');
+  const seen = [];
+  const first = run({ n: 1, counts: 1000 }, (p) => {
+    seen.push(p.seen);
+    if (p.seen === 2) second = run({ n: 2, counts: 2 }, () => {});  // typed while the first streams
+  });
+  let second = null;
+  assert.deepEqual(await first, { superseded: true });
+  assert.ok(seen.length < 10, `stopped early, after ${seen.length} partial answers`);
+  assert.deepEqual(await second, { analysis: { n: 2, seen: 2, done: true } });
+  const third = run({ n: 3, counts: 1000 }, () => run.cancel());
+  assert.deepEqual(await third, { superseded: true });
+  assert.equal(state.freed, 3);  // every search was closed
+});

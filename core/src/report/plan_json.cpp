@@ -2,6 +2,7 @@
 // rates from the catalogue (io/gpus.cpp), calls plan() and writes each ranked layout with its memory
 // and its step-time rows. No arithmetic here beyond unit-free copying.
 #include <algorithm>
+#include <memory>
 
 #include <nlohmann/json.hpp>
 
@@ -121,13 +122,16 @@ std::string read_request(const std::string& text, ordered_json& doc, plan_reques
 
 }  // namespace
 
-std::string plan_json(const std::string& request_json) {
+namespace {
+
+/// A plan request's members read into `r` (the configuration and GPU included): "" when they read,
+/// else the failure's JSON.
+std::string read_plan_request(const std::string& request_json, plan_request& r, std::string& gpu_id) {
     ordered_json doc;
-    plan_request r;
     const gpu_entry* gpu = nullptr;
     diagnostics errors;
     if (std::string failure = read_request(request_json, doc, r, gpu, errors); !failure.empty()) return failure;
-    const std::string gpu_id = gpu != nullptr ? gpu->id : "";
+    gpu_id = gpu != nullptr ? gpu->id : "";
     const std::uint64_t gpus = count_member(doc, "gpus", 0, errors);
     r.min_gpus = count_member(doc, "min_gpus", gpus, errors);
     r.max_gpus = count_member(doc, "max_gpus", gpus != 0 ? gpus : r.min_gpus, errors);
@@ -141,22 +145,71 @@ std::string plan_json(const std::string& request_json) {
     r.max_micro_batch = count_member(doc, "max_micro_batch", r.max_micro_batch, errors);
     r.max_zero_stage = static_cast<std::int64_t>(std::min<std::uint64_t>(count_member(doc, "max_zero_stage", 3, errors), 4));
     if (!errors.empty()) return detail::dump_json(failed(errors));
-    const plan_result result = plan(r);
+    return "";
+}
+
+/// The answer of a plan, final or of the GPU counts searched so far (`done`).
+std::string plan_result_json(const plan_stream& stream, run_mode mode, const std::string& gpu_id, std::uint64_t capacity) {
+    const plan_result result = stream.result();
     if (!result.errors.empty()) return detail::dump_json(failed(result.errors));
     ordered_json top = ordered_json::array();
-    for (const plan_layout& l : result.top) top.push_back(layout_json(l, r.base.mode));
+    for (const plan_layout& l : result.top) top.push_back(layout_json(l, mode));
+    ordered_json by_gpus = ordered_json::array();
+    for (const plan_count_row& row : result.by_gpus)
+        by_gpus.push_back(ordered_json{{"gpus", row.gpus}, {"considered", row.considered}, {"fitting", row.fitting},
+                                       {"best", row.has_best ? layout_json(row.best, mode) : ordered_json(nullptr)}});
     ordered_json rejected = ordered_json::array();
     for (const plan_rejection& x : result.rejected)
         rejected.push_back(ordered_json{{"reason", x.reason}, {"count", x.count}, {"example", x.example}});
-    ordered_json out{{"mode", r.base.mode == run_mode::train ? "train" : "infer"},
+    ordered_json out{{"mode", mode == run_mode::train ? "train" : "infer"},
                      {"gpu", gpu_id},
+                     {"gpu_memory_bytes", capacity},
                      {"top", top},
                      {"considered", result.considered},
                      {"fitting", result.fitting},
                      {"rejected", rejected},
                      {"empty_reason", result.empty_reason},
+                     {"gpu_counts", stream.gpu_counts()},
+                     {"by_gpus", by_gpus},
+                     {"done", stream.done()},
                      {"errors", ordered_json::array()}};
     return detail::dump_json(out);
+}
+
+}  // namespace
+
+struct plan_json_stream::parts {
+    std::string failure;  ///< the request's failure JSON, or ""
+    std::string gpu_id;
+    run_mode mode = run_mode::train;
+    std::uint64_t capacity = 0;  ///< the GPU's memory the layouts were checked against
+    std::unique_ptr<plan_stream> stream;
+};
+
+plan_json_stream::plan_json_stream(const std::string& request_json) : p_(std::make_unique<parts>()) {
+    plan_request r;
+    p_->failure = read_plan_request(request_json, r, p_->gpu_id);
+    if (!p_->failure.empty()) return;
+    p_->mode = r.base.mode;
+    p_->capacity = r.base.gpu_memory_bytes;
+    p_->stream = std::make_unique<plan_stream>(r);
+}
+
+plan_json_stream::~plan_json_stream() = default;
+
+bool plan_json_stream::done() const { return !p_->stream || p_->stream->done(); }
+
+std::string plan_json_stream::step() {
+    if (!p_->stream) return p_->failure;
+    p_->stream->step();
+    return plan_result_json(*p_->stream, p_->mode, p_->gpu_id, p_->capacity);
+}
+
+std::string plan_json(const std::string& request_json) {
+    plan_json_stream stream(request_json);
+    std::string out = stream.step();
+    while (!stream.done()) out = stream.step();
+    return out;
 }
 
 std::string step_time_json(const std::string& request_json) {

@@ -14,7 +14,7 @@ namespace memplan {
 namespace {
 
 /// The GPU counts searched: min, every power of two strictly between, max.
-std::vector<std::uint64_t> gpu_counts(std::uint64_t lo, std::uint64_t hi) {
+std::vector<std::uint64_t> counts_searched(std::uint64_t lo, std::uint64_t hi) {
     std::vector<std::uint64_t> out{lo};
     for (std::uint64_t g = 1; g < hi; g *= 2)
         if (g > lo) out.push_back(g);
@@ -95,163 +95,197 @@ diagnostics check(const plan_request& r) {
     return out;
 }
 
-void serving_plan(const plan_request& r, const model_counts& counts, plan_result& out, rejections& why) {
-    top_list top{static_cast<std::size_t>(r.top_n), {}};
+/// What a plan carries from one GPU count to the next: the request, what every count reuses, the
+/// bounded ranking, the rejected families and the per-count rows.
+struct search_state {
+    plan_request r;
+    model_counts counts;
+    std::vector<std::uint64_t> gpus;  ///< the counts to search, ascending
+    std::size_t next = 0;             ///< the next of them
+    bool stopped = false;             ///< max_plan_layouts reached
+    top_list top;
+    rejections why;
+    plan_result out;                  ///< considered, fitting, by_gpus, empty_reason (top and rejected: above)
+    model_profile profile;
+    std::vector<dtype> weights, caches;                  ///< serving: weight and KV precisions tried
+    std::vector<std::uint64_t> eps, cps;                 ///< training: expert and context parallel sizes
+    std::vector<recompute_mode> policies;                ///< training: recompute policies tried
+};
+
+/// A fitting layout: offered to the ranking, and kept as its count's best when it beats that count's
+/// best so far (strictly: the first at equal scores, as the ranking breaks ties).
+void offer(search_state& s, plan_count_row& row, plan_layout&& layout) {
+    ++s.out.fitting;
+    ++row.fitting;
+    if (!row.has_best || layout.score_s < row.best.score_s) {
+        row.best = layout;
+        row.has_best = true;
+    }
+    s.top.offer(std::move(layout));
+}
+
+void prepare_serving(search_state& s) {
+    const estimate_config& base = s.r.base;
+    s.profile = profile_model(base.model, base.infer.context_len);
+    s.weights = {base.infer.weight_dtype};
+    for (const dtype d : {dtype::fp8, dtype::int4})
+        if (dtype_bits(d) < dtype_bits(base.infer.weight_dtype)) s.weights.push_back(d);
+    s.caches = {base.infer.kv_dtype};
+    if (dtype_bits(base.infer.kv_dtype) > 8) s.caches.push_back(dtype::fp8);
+}
+
+void serving_count(search_state& s, std::uint64_t gpus, plan_count_row& row) {
+    const plan_request& r = s.r;
     const estimate_config& base = r.base;
-    const model_profile profile = profile_model(base.model, base.infer.context_len);
     const double layers = static_cast<double>(std::max<std::uint64_t>(1, base.model.num_hidden_layers));
     const double h = static_cast<double>(base.model.hidden_size);
-    std::vector<dtype> weights{base.infer.weight_dtype};
-    for (const dtype d : {dtype::fp8, dtype::int4})
-        if (dtype_bits(d) < dtype_bits(base.infer.weight_dtype)) weights.push_back(d);
-    std::vector<dtype> caches{base.infer.kv_dtype};
-    if (dtype_bits(base.infer.kv_dtype) > 8) caches.push_back(dtype::fp8);
-    for (const std::uint64_t gpus : gpu_counts(r.min_gpus, r.max_gpus))
-        for (std::uint64_t tp = 1; tp <= gpus && tp <= 64; tp *= 2)
-            for (std::uint64_t pp = 1; tp * pp <= gpus && pp <= 64; pp *= 2) {
-                if (gpus % (tp * pp) != 0) continue;
+    for (std::uint64_t tp = 1; tp <= gpus && tp <= 64; tp *= 2)
+        for (std::uint64_t pp = 1; tp * pp <= gpus && pp <= 64; pp *= 2) {
+            if (gpus % (tp * pp) != 0) continue;
+            plan_layout l;
+            l.gpus = gpus;
+            l.tp = tp;
+            l.pp = pp;
+            l.dp = gpus / (tp * pp);  // replicas
+            if (r.tp_within_node && tp > base.parallel.gpus_per_node) {
+                s.why.add("tensor parallelism wider than a node (parallel.gpus_per_node = " + std::to_string(base.parallel.gpus_per_node) + ")", l, base.mode);
+                continue;
+            }
+            for (const dtype wd : s.weights)
+                for (const dtype kd : s.caches) {
+                    ++s.out.considered;
+                    ++row.considered;
+                    l.weight_dtype = wd;
+                    l.kv_dtype = kd;
+                    estimate_config k = base;
+                    k.parallel.gpus = tp * pp;  // one replica: per-GPU memory does not depend on replicas
+                    k.parallel.tp = tp;
+                    k.parallel.pp = pp;
+                    k.parallel.cp = 1;
+                    k.parallel.ep = 1;
+                    k.parallel.virtual_stages = 1;
+                    k.infer.weight_dtype = wd;
+                    k.infer.kv_dtype = kd;
+                    const diagnostics invalid = validate(k);
+                    if (!invalid.empty()) {
+                        s.why.add(invalid.front().field + " " + invalid.front().message, l, base.mode);
+                        continue;
+                    }
+                    estimate_result e;
+                    if (!detail::serves(k, s.counts, &e)) {
+                        s.why.add(e.errors.empty() ? "does not fit (serve) the GPU's memory" : e.errors.front().message, l, base.mode);
+                        continue;
+                    }
+                    l.total_bytes = e.per_gpu.total;
+                    l.headroom_bytes = base.gpu_memory_bytes - std::min(base.gpu_memory_bytes, e.per_gpu.total);
+                    // Decode: each GPU reads its weights and the batch's KV cache once per step (memory-
+                    // bound, Pope et al. 2022 §2), plus two tp all-reduces of batch × h per layer.
+                    const double bytes = static_cast<double>(e.per_gpu.weights + e.per_gpu.kv_cache);
+                    const double batch = static_cast<double>(base.infer.batch);
+                    const double all_reduce = tp > 1 ? 2 * (static_cast<double>(tp) - 1) / static_cast<double>(tp) * batch * h * 2 /
+                                                               r.gpu.intra_node_bytes_per_s + 2 * (static_cast<double>(tp) - 1) * r.gpu.intra_node_latency_s
+                                                     : 0;
+                    l.decode_step_s = bytes / r.gpu.hbm_bytes_per_s + 2 * std::ceil(layers / static_cast<double>(pp)) * all_reduce;
+                    l.decode_tokens_per_s_per_gpu = batch / l.decode_step_s / static_cast<double>(tp);
+                    // Prefill: the executed forward FLOPs of batch prompts of context_len on the replica's GPUs.
+                    const double peak = (wd == dtype::fp8 && r.gpu.dense_fp8_flops_per_s > 0) ? r.gpu.dense_fp8_flops_per_s : r.gpu.dense_bf16_flops_per_s;
+                    l.prefill_s = s.profile.flops.executed * batch * static_cast<double>(base.infer.context_len) /
+                                  (static_cast<double>(tp * pp) * peak * r.gpu.gemm_efficiency);
+                    l.score_s = 1 / l.decode_tokens_per_s_per_gpu;
+                    offer(s, row, plan_layout(l));
+                }
+        }
+}
+
+void prepare_training(search_state& s) {
+    const estimate_config& base = s.r.base;
+    const model_config& model = base.model;
+    s.profile = profile_model(model, base.train.seq_len);
+    s.eps = {1};
+    for (std::uint64_t e = 2; model.num_experts != 0 && e <= model.num_experts && e <= 64; e *= 2)
+        if (model.num_experts % e == 0) s.eps.push_back(e);
+    s.cps = {1};  // context parallelism for long sequences: chunks of at least 4,096 tokens
+    for (std::uint64_t c = 2; c <= 8 && base.train.seq_len / c >= 4096; c *= 2) s.cps.push_back(c);
+    s.policies = {recompute_mode::none, recompute_mode::selective, recompute_mode::full};
+    if (!s.r.vary_recompute) s.policies = {base.train.recompute};
+}
+
+/// One GPU count of the training search; false when max_plan_layouts stopped it.
+bool training_count(search_state& s, std::uint64_t gpus, plan_count_row& row) {
+    const plan_request& r = s.r;
+    const estimate_config& base = r.base;
+    const std::uint64_t layers = base.model.num_hidden_layers;
+    const std::uint64_t global = r.global_batch_sequences;
+    for (std::uint64_t tp = 1; tp <= gpus && tp <= 64; tp *= 2)
+        for (std::uint64_t pp = 1; tp * pp <= gpus && pp <= std::min<std::uint64_t>(64, layers); pp *= 2)
+            for (const std::uint64_t cp : s.cps) {
+                if (gpus % (tp * pp * cp) != 0) continue;
                 plan_layout l;
                 l.gpus = gpus;
                 l.tp = tp;
                 l.pp = pp;
-                l.dp = gpus / (tp * pp);  // replicas
+                l.cp = cp;
+                l.dp = gpus / (tp * pp * cp);
                 if (r.tp_within_node && tp > base.parallel.gpus_per_node) {
-                    why.add("tensor parallelism wider than a node (parallel.gpus_per_node = " + std::to_string(base.parallel.gpus_per_node) + ")", l, base.mode);
+                    s.why.add("tensor parallelism wider than a node (parallel.gpus_per_node = " + std::to_string(base.parallel.gpus_per_node) + ")", l, base.mode);
                     continue;
                 }
-                for (const dtype wd : weights)
-                    for (const dtype kd : caches) {
-                        ++out.considered;
-                        l.weight_dtype = wd;
-                        l.kv_dtype = kd;
-                        estimate_config k = base;
-                        k.parallel.gpus = tp * pp;  // one replica: per-GPU memory does not depend on replicas
-                        k.parallel.tp = tp;
-                        k.parallel.pp = pp;
-                        k.parallel.cp = 1;
-                        k.parallel.ep = 1;
-                        k.parallel.virtual_stages = 1;
-                        k.infer.weight_dtype = wd;
-                        k.infer.kv_dtype = kd;
-                        const diagnostics invalid = validate(k);
+                if (global % l.dp != 0) {
+                    s.why.add("plan.global_batch (" + std::to_string(global) + ") is not a multiple of dp", l, base.mode);
+                    continue;
+                }
+                for (const std::uint64_t ep : s.eps)
+                    for (std::uint64_t v = 1; v <= (pp > 1 && r.interleave ? 4 : 1); v *= 2) {
+                        if (v > 1 && layers % (pp * v) != 0) continue;  // interleaving needs equal chunks
+                        l.ep = ep;
+                        l.virtual_stages = v;
+                        const diagnostics invalid = validate(laid_out(base, l, r.sequence_parallel));
                         if (!invalid.empty()) {
-                            why.add(invalid.front().field + " " + invalid.front().message, l, base.mode);
+                            s.why.add(invalid.front().field + " " + invalid.front().message, l, base.mode);
                             continue;
                         }
-                        estimate_result e;
-                        if (!detail::serves(k, counts, &e)) {
-                            why.add(e.errors.empty() ? "does not fit (serve) the GPU's memory" : e.errors.front().message, l, base.mode);
-                            continue;
+                        bool any = false;
+                        const std::uint64_t per_replica = global / l.dp;
+                        for (std::int64_t zero = 0; zero <= r.max_zero_stage; ++zero)
+                            for (const recompute_mode policy : s.policies)
+                                // The micro-batch ascending: activations grow with it, so the first that
+                                // does not fit ends the sweep.
+                                for (std::uint64_t mb = 1; mb <= per_replica && mb <= r.max_micro_batch; mb *= 2) {
+                                    if (per_replica % mb != 0) continue;
+                                    if (s.out.considered >= max_plan_layouts) {
+                                        s.out.empty_reason = "stopped after " + std::to_string(max_plan_layouts) + " layouts (max_plan_layouts): narrow plan.min_gpus … plan.max_gpus";
+                                        return false;
+                                    }
+                                    ++s.out.considered;
+                                    ++row.considered;
+                                    l.zero_stage = zero;
+                                    l.recompute = policy;
+                                    l.micro_batch = mb;
+                                    const estimate_config k = laid_out(base, l, r.sequence_parallel);
+                                    const estimate_result e = detail::estimate_totals(k, s.counts);
+                                    if (!e.errors.empty() || !e.fits) break;
+                                    step_options o = r.step;
+                                    o.global_batch_sequences = global;
+                                    plan_layout fit = l;
+                                    fit.time = step_time(k, s.profile, r.gpu, o);
+                                    if (!fit.time.errors.empty()) break;
+                                    any = true;
+                                    fit.total_bytes = e.per_gpu.total;
+                                    fit.headroom_bytes = base.gpu_memory_bytes - e.per_gpu.total;
+                                    // One GPU count: the step time; over a range the GPU-seconds per step
+                                    // (the inverse of tokens/s per GPU), so that more GPUs do not win by count alone.
+                                    fit.score_s = fit.time.step_s * static_cast<double>(gpus);
+                                    offer(s, row, std::move(fit));
+                                }
+                        if (!any) {
+                            l.zero_stage = 3;
+                            l.recompute = recompute_mode::full;
+                            l.micro_batch = 1;
+                            s.why.add("does not fit the GPU's memory at any ZeRO stage, recompute policy or micro-batch", l, base.mode);
                         }
-                        ++out.fitting;
-                        l.total_bytes = e.per_gpu.total;
-                        l.headroom_bytes = base.gpu_memory_bytes - std::min(base.gpu_memory_bytes, e.per_gpu.total);
-                        // Decode: each GPU reads its weights and the batch's KV cache once per step (memory-
-                        // bound, Pope et al. 2022 §2), plus two tp all-reduces of batch × h per layer.
-                        const double bytes = static_cast<double>(e.per_gpu.weights + e.per_gpu.kv_cache);
-                        const double batch = static_cast<double>(base.infer.batch);
-                        const double all_reduce = tp > 1 ? 2 * (static_cast<double>(tp) - 1) / static_cast<double>(tp) * batch * h * 2 /
-                                                                   r.gpu.intra_node_bytes_per_s + 2 * (static_cast<double>(tp) - 1) * r.gpu.intra_node_latency_s
-                                                         : 0;
-                        l.decode_step_s = bytes / r.gpu.hbm_bytes_per_s + 2 * std::ceil(layers / static_cast<double>(pp)) * all_reduce;
-                        l.decode_tokens_per_s_per_gpu = batch / l.decode_step_s / static_cast<double>(tp);
-                        // Prefill: the executed forward FLOPs of batch prompts of context_len on the replica's GPUs.
-                        const double peak = (wd == dtype::fp8 && r.gpu.dense_fp8_flops_per_s > 0) ? r.gpu.dense_fp8_flops_per_s : r.gpu.dense_bf16_flops_per_s;
-                        l.prefill_s = profile.flops.executed * batch * static_cast<double>(base.infer.context_len) /
-                                      (static_cast<double>(tp * pp) * peak * r.gpu.gemm_efficiency);
-                        l.score_s = 1 / l.decode_tokens_per_s_per_gpu;
-                        top.offer(plan_layout(l));
                     }
             }
-    out.top = std::move(top.items);
-}
-
-void training_plan(const plan_request& r, const model_counts& counts, plan_result& out, rejections& why) {
-    top_list top{static_cast<std::size_t>(r.top_n), {}};
-    const estimate_config& base = r.base;
-    const model_config& model = base.model;
-    const model_profile profile = profile_model(model, base.train.seq_len);
-    const std::uint64_t layers = model.num_hidden_layers;
-    const std::uint64_t global = r.global_batch_sequences;
-    std::vector<std::uint64_t> eps{1};
-    for (std::uint64_t e = 2; model.num_experts != 0 && e <= model.num_experts && e <= 64; e *= 2)
-        if (model.num_experts % e == 0) eps.push_back(e);
-    std::vector<std::uint64_t> cps{1};  // context parallelism for long sequences: chunks of at least 4,096 tokens
-    for (std::uint64_t c = 2; c <= 8 && base.train.seq_len / c >= 4096; c *= 2) cps.push_back(c);
-    std::vector<recompute_mode> policies{recompute_mode::none, recompute_mode::selective, recompute_mode::full};
-    if (!r.vary_recompute) policies = {base.train.recompute};
-    for (const std::uint64_t gpus : gpu_counts(r.min_gpus, r.max_gpus))
-        for (std::uint64_t tp = 1; tp <= gpus && tp <= 64; tp *= 2)
-            for (std::uint64_t pp = 1; tp * pp <= gpus && pp <= std::min<std::uint64_t>(64, layers); pp *= 2)
-                for (const std::uint64_t cp : cps) {
-                    if (gpus % (tp * pp * cp) != 0) continue;
-                    plan_layout l;
-                    l.gpus = gpus;
-                    l.tp = tp;
-                    l.pp = pp;
-                    l.cp = cp;
-                    l.dp = gpus / (tp * pp * cp);
-                    if (r.tp_within_node && tp > base.parallel.gpus_per_node) {
-                        why.add("tensor parallelism wider than a node (parallel.gpus_per_node = " + std::to_string(base.parallel.gpus_per_node) + ")", l, base.mode);
-                        continue;
-                    }
-                    if (global % l.dp != 0) {
-                        why.add("plan.global_batch (" + std::to_string(global) + ") is not a multiple of dp", l, base.mode);
-                        continue;
-                    }
-                    for (const std::uint64_t ep : eps)
-                        for (std::uint64_t v = 1; v <= (pp > 1 && r.interleave ? 4 : 1); v *= 2) {
-                            if (v > 1 && layers % (pp * v) != 0) continue;  // interleaving needs equal chunks
-                            l.ep = ep;
-                            l.virtual_stages = v;
-                            const diagnostics invalid = validate(laid_out(base, l, r.sequence_parallel));
-                            if (!invalid.empty()) {
-                                why.add(invalid.front().field + " " + invalid.front().message, l, base.mode);
-                                continue;
-                            }
-                            bool any = false;
-                            const std::uint64_t per_replica = global / l.dp;
-                            for (std::int64_t zero = 0; zero <= r.max_zero_stage; ++zero)
-                                for (const recompute_mode policy : policies)
-                                    // The micro-batch ascending: activations grow with it, so the first that
-                                    // does not fit ends the sweep.
-                                    for (std::uint64_t mb = 1; mb <= per_replica && mb <= r.max_micro_batch; mb *= 2) {
-                                        if (per_replica % mb != 0) continue;
-                                        if (out.considered >= max_plan_layouts) {
-                                            out.empty_reason = "stopped after " + std::to_string(max_plan_layouts) + " layouts (max_plan_layouts): narrow plan.min_gpus … plan.max_gpus";
-                                            out.top = std::move(top.items);
-                                            return;
-                                        }
-                                        ++out.considered;
-                                        l.zero_stage = zero;
-                                        l.recompute = policy;
-                                        l.micro_batch = mb;
-                                        const estimate_config k = laid_out(base, l, r.sequence_parallel);
-                                        const estimate_result e = detail::estimate_totals(k, counts);
-                                        if (!e.errors.empty() || !e.fits) break;
-                                        step_options o = r.step;
-                                        o.global_batch_sequences = global;
-                                        plan_layout fit = l;
-                                        fit.time = step_time(k, profile, r.gpu, o);
-                                        if (!fit.time.errors.empty()) break;
-                                        any = true;
-                                        ++out.fitting;
-                                        fit.total_bytes = e.per_gpu.total;
-                                        fit.headroom_bytes = base.gpu_memory_bytes - e.per_gpu.total;
-                                        // One GPU count: the step time; over a range the GPU-seconds per step
-                                        // (the inverse of tokens/s per GPU), so that more GPUs do not win by count alone.
-                                        fit.score_s = fit.time.step_s * static_cast<double>(gpus);
-                                        top.offer(std::move(fit));
-                                    }
-                            if (!any) {
-                                l.zero_stage = 3;
-                                l.recompute = recompute_mode::full;
-                                l.micro_batch = 1;
-                                why.add("does not fit the GPU's memory at any ZeRO stage, recompute policy or micro-batch", l, base.mode);
-                            }
-                        }
-                }
-    out.top = std::move(top.items);
+    return true;
 }
 
 }  // namespace
@@ -272,24 +306,54 @@ std::string layout_text(const plan_layout& l, run_mode mode) {
     return out;
 }
 
-plan_result plan(const plan_request& request) {
-    plan_result out;
-    out.errors = check(request);
+struct plan_stream::state : search_state {};
+
+plan_stream::plan_stream(const plan_request& request) : s_(std::make_unique<state>()) {
+    search_state& s = *s_;
+    s.r = request;
+    s.top.n = static_cast<std::size_t>(request.top_n);
+    s.out.errors = check(request);
+    if (s.out.errors.empty()) s.out.errors = validate(request.base);
+    if (!s.out.errors.empty()) return;
+    s.counts = count_model(request.base.model);
+    s.gpus = counts_searched(request.min_gpus, request.max_gpus);
+    if (request.base.mode == run_mode::infer) prepare_serving(s);
+    else prepare_training(s);
+}
+
+plan_stream::~plan_stream() = default;
+
+bool plan_stream::done() const { return !s_->out.errors.empty() || s_->stopped || s_->next >= s_->gpus.size(); }
+
+const std::vector<std::uint64_t>& plan_stream::gpu_counts() const { return s_->gpus; }
+
+bool plan_stream::step() {
+    if (done()) return false;
+    search_state& s = *s_;
+    const std::uint64_t gpus = s.gpus[s.next++];
+    s.out.by_gpus.push_back(plan_count_row{gpus, 0, 0, false, {}});
+    if (s.r.base.mode == run_mode::infer) serving_count(s, gpus, s.out.by_gpus.back());
+    else s.stopped = !training_count(s, gpus, s.out.by_gpus.back());
+    return true;
+}
+
+plan_result plan_stream::result() const {
+    const search_state& s = *s_;
+    plan_result out = s.out;
     if (!out.errors.empty()) return out;
-    const diagnostics invalid = validate(request.base);
-    if (!invalid.empty()) {
-        out.errors = invalid;
-        return out;
-    }
-    const model_counts counts = count_model(request.base.model);
-    rejections why;
-    if (request.base.mode == run_mode::infer) serving_plan(request, counts, out, why);
-    else training_plan(request, counts, out, why);
-    out.rejected = why.sorted();
-    if (out.top.empty() && out.empty_reason.empty())
+    out.top = s.top.items;
+    out.rejected = s.why.sorted();
+    if (done() && out.top.empty() && out.empty_reason.empty())
         out.empty_reason = out.rejected.empty() ? "no layout to try in plan.min_gpus … plan.max_gpus"
                                                 : "every layout was excluded; the largest family: " + out.rejected.front().reason;
     return out;
+}
+
+plan_result plan(const plan_request& request) {
+    plan_stream stream(request);
+    while (stream.step()) {
+    }
+    return stream.result();
 }
 
 }  // namespace memplan

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "memplan/base/types.hpp"
@@ -101,8 +102,26 @@ std::string eleuther_report_json(const eleuther_report& report);
 /// The layout planner (search/plan.hpp) over JSON: {"config": {…estimate configuration…}, "gpu": ID,
 /// "gpus": N | "min_gpus": A, "max_gpus": B, "global_batch": sequences (training), "top_n": N,
 /// "gemm_efficiency", "attention_efficiency", "tp_within_node"} → {"top": [...], "considered",
-/// "fitting", "rejected", "empty_reason", "errors"} (docs/planner.md).
+/// "fitting", "rejected", "empty_reason", "gpu_memory_bytes" (the capacity checked against), "gpu_counts" (every count searched), "by_gpus" (one row per
+/// count: {gpus, considered, fitting, best: layout | null}), "done": true, "errors"} (docs/planner.md).
 std::string plan_json(const std::string& request_json);
+
+/// plan_json one GPU count at a time (search/plan.hpp plan_stream): each step() searches the next count
+/// and returns the answer so far in plan_json's form, "done": false until the last count, whose answer
+/// is plan_json's exactly. A bad request: the first step() returns its errors and done() is true.
+class plan_json_stream {
+public:
+    explicit plan_json_stream(const std::string& request_json);
+    ~plan_json_stream();
+    plan_json_stream(const plan_json_stream&) = delete;
+    plan_json_stream& operator=(const plan_json_stream&) = delete;
+    std::string step();
+    bool done() const;
+
+private:
+    struct parts;
+    std::unique_ptr<parts> p_;
+};
 
 /// The step-time model (search/step_time.hpp) of one configuration as laid out: {"config", "gpu",
 /// "global_batch", efficiencies} → {"step_s", "tokens_per_s_per_gpu", "mfu", …, "terms", "total_bytes", "fits"}.

@@ -3,10 +3,13 @@
 // for memory with estimate() and the fitting ones ranked by the step-time model (step_time.hpp: at one
 // GPU count by step time, over a range by GPU-seconds per step);
 // serving layouts (TP × PP, replicas, weight and KV precision) by decode throughput. Only a bounded
-// top-N is kept while the layouts stream past; rejected families are counted with their reason.
+// top-N is kept while the layouts stream past; rejected families are counted with their reason, and
+// each GPU count tried keeps one summary row (its best layout). plan_stream searches one GPU count per
+// step, so that a caller can show the ranking of the counts searched so far.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -59,8 +62,20 @@ struct plan_rejection {
     std::string example;
 };
 
+/// One GPU count the planner tried: how many layouts it enumerated there, how many fit, and the best
+/// of them (the first at that count's best score, as the ranking breaks ties: the top layout of a plan
+/// of that count alone).
+struct plan_count_row {
+    std::uint64_t gpus = 0;
+    std::uint64_t considered = 0;
+    std::uint64_t fitting = 0;
+    bool has_best = false;  ///< false: no layout fits at this count
+    plan_layout best;
+};
+
 struct plan_result {
     std::vector<plan_layout> top;           ///< ranked, best first, at most top_n
+    std::vector<plan_count_row> by_gpus;    ///< one row per GPU count searched, counts ascending
     std::uint64_t considered = 0;           ///< layouts enumerated
     std::uint64_t fitting = 0;              ///< of those, valid and fitting memory
     std::vector<plan_rejection> rejected;   ///< why the others were excluded, the largest family first
@@ -70,6 +85,28 @@ struct plan_result {
 
 /// Plans `request`; every layout evaluated is estimate()'s and step_time()'s answer.
 plan_result plan(const plan_request& request);
+
+/// The same search one GPU count at a time, counts ascending: after each step(), result() is the
+/// ranking of the counts searched so far (the same bounded top-N, not a merge of separate plans); once
+/// done(), it is exactly plan(request). A bad request is done at once with result().errors set.
+class plan_stream {
+public:
+    explicit plan_stream(const plan_request& request);
+    ~plan_stream();
+    plan_stream(const plan_stream&) = delete;
+    plan_stream& operator=(const plan_stream&) = delete;
+    /// Searches the next GPU count; false when there was none left (or the search had stopped).
+    bool step();
+    bool done() const;
+    /// Every GPU count the request searches (min_gpus, every power of two between, max_gpus); empty for a bad request.
+    const std::vector<std::uint64_t>& gpu_counts() const;
+    /// The answer so far; `empty_reason` is set only once done().
+    plan_result result() const;
+
+private:
+    struct state;
+    std::unique_ptr<state> s_;
+};
 
 /// "tp 8 × pp 4 × dp 2, ZeRO 1, selective recompute, micro-batch 1" for a layout.
 std::string layout_text(const plan_layout& layout, run_mode mode);
