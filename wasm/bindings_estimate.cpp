@@ -50,6 +50,9 @@ std::string schema() { return memplan::schema_json(); }
 /// core/data/gpus.json as compiled in: the GPU catalogue.
 std::string gpus() { return memplan::gpu_catalogue_json(); }
 
+/// One catalogue GPU by its exact id ({id, name, capacity_bytes}), or null.
+std::string gpu(std::string id) { return memplan::gpu_json(id); }
+
 /// How each breakdown row is computed, per run mode (`memplan explain --json`).
 std::string explanations() { return memplan::explanations_json(); }
 
@@ -76,6 +79,7 @@ EMSCRIPTEN_BINDINGS(memplan_estimate) {
     emscripten::function("schema", &schema);
     emscripten::function("searchGpus", &search_gpus);
     emscripten::function("gpus", &gpus);
+    emscripten::function("gpu", &gpu);
     emscripten::function("parseQuantity", &parse_quantity);
     emscripten::function("parseField", &parse_field);
     emscripten::function("explanations", &explanations);

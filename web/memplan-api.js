@@ -174,6 +174,8 @@ export function wrap(core) {
     schema: once(() => JSON.parse(core.schema())),
     /** The GPU catalogue (core/data/gpus.json's `gpus`, each with the core's capacity_bytes for fit verdicts), parsed once and frozen. */
     gpus: once(() => JSON.parse(core.gpus()).gpus),
+    /** One catalogue GPU by its exact id: {id, name, capacity_bytes}, or null (without reading the whole catalogue). */
+    gpu: (id) => JSON.parse(core.gpu(String(id ?? ''))),
     /**
      * The fine-tuning recipes (core/data/recipes.json's `recipes`: [{id, label, source, values}], values
      * mapping configuration paths to values), parsed once and frozen; `memplan recipes`, `--recipe ID`.

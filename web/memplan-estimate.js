@@ -237,7 +237,7 @@ function readAttributes(element, mp) {
   const gpu = element.getAttribute('gpu');
   let gpuEntry = null;
   if (gpu !== null) {
-    gpuEntry = mp.gpus().find((g) => g.id === gpu.trim()) || null;
+    gpuEntry = mp.gpu(gpu.trim());  // one entry: the whole catalogue is read only by the editable form
     if (gpuEntry) setPath(config, 'gpu.memory_bytes', gpuEntry.capacity_bytes);
     else {
       const guess = mp.searchGpus(gpu)[0];

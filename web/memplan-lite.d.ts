@@ -6,7 +6,7 @@ import type { LoadOptions, Memplan } from './memplan.js';
 export { MemplanError } from './memplan.js';
 
 /** What the estimate-only module answers: Memplan's estimate, stored documents and number parser. */
-export type MemplanLite = Pick<Memplan, 'estimate' | 'estimateJson' | 'schema' | 'presets' | 'presetNames' | 'gpus' | 'searchGpus' |
+export type MemplanLite = Pick<Memplan, 'estimate' | 'estimateJson' | 'schema' | 'presets' | 'presetNames' | 'gpus' | 'gpu' | 'searchGpus' |
   'recipes' | 'explanations' | 'parseQuantity' | 'parseField'>;
 
 /** Loads the estimate-only module once; later calls return the same promise. */

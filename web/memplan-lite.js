@@ -3,7 +3,7 @@
 //   import { load } from './memplan-lite.js';
 //   const mp = await load();
 //   mp.estimate({ model: { preset: 'llama-3.1-8b' }, mode: 'infer' });
-// It has estimate, estimateJson, schema, presets, presetNames, gpus, searchGpus, recipes, explanations, parseQuantity and parseField,
+// It has estimate, estimateJson, schema, presets, presetNames, gpus, gpu, searchGpus, recipes, explanations, parseQuantity and parseField,
 // exactly as memplan.js has them (the same core sources); the analyses (analyze, compare, presetFits,
 // searchPresets, resolveModel, engines, the ZeRO card, the Hugging Face Hub readers) throw a MemplanError naming memplan.js.
 import createMemplanEstimateCore from './memplan-estimate-core.js';

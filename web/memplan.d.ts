@@ -620,6 +620,8 @@ export interface Memplan {
   checkpointApi(hfConfig: string | object, apiReply: string | object): CheckpointFromApi;
   /** The GPU catalogue (core/data/gpus.json), parsed once; frozen. */
   gpus(): readonly GpuEntry[];
+  /** One catalogue GPU by its exact id, or null: what an answer for one GPU needs, without the whole catalogue. */
+  gpu(id: string): { id: string; name: string; capacity_bytes: number } | null;
   /**
    * A number as people write it ("8B", "8k", "80 GiB", "8,000,000,000"), read by the core's parser;
    * throws MemplanError naming `field` (default "value") for anything else or above `max` (default 2^53).

@@ -8,6 +8,7 @@
 
 #include "memplan/io/gpus.hpp"
 #include "memplan/base/units.hpp"
+#include "memplan/report/json.hpp"
 
 using namespace memplan;
 
@@ -149,4 +150,13 @@ TEST_CASE("the catalogue JSON is the compiled table", "[gpus]") {
         for (const auto& a : j.at("aliases")) aliases += (aliases.empty() ? "" : "|") + a.get<std::string>();
         CHECK(aliases == all[i].aliases);
     }
+}
+
+TEST_CASE("one GPU by its exact id, with the capacity a fit verdict uses", "[gpus]") {
+    const auto h100 = nlohmann::json::parse(memplan::gpu_json("h100-sxm-80gb"));
+    CHECK(h100["id"] == "h100-sxm-80gb");
+    CHECK(h100["name"] == memplan::find_gpu("h100-sxm-80gb")->name);
+    CHECK(h100["capacity_bytes"].get<std::uint64_t>() == 85520809984ULL);  // 81,559 MiB, the nvidia-smi total
+    CHECK(memplan::gpu_json("h100") == "null");  // an exact id only; searching is search_gpus
+    CHECK(memplan::gpu_json("") == "null");
 }

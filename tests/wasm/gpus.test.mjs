@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { load, MemplanError } from '../../dist/memplan.js';
+import { load as loadLite } from '../../dist/memplan-lite.js';
 
 const mp = await load();
 
@@ -22,6 +23,17 @@ test('gpus() is the core catalogue, parsed once and frozen', () => {
   for (const g of gpus) assert.match(g.source, /^https:\/\//);
   // Text crosses the WASM boundary as UTF-8.
   assert.match(gpus.find((g) => g.id === 'b300-288gb').note, /÷ 8/);
+});
+
+test('gpu(id) is one catalogue entry by its exact id, the same capacity as gpus() has; null for any other text', async () => {
+  for (const id of ['h100-sxm-80gb', 'h100-pcie-80gb', 'm4-max-128gb']) {
+    const entry = mp.gpus().find((g) => g.id === id);
+    assert.deepEqual(mp.gpu(id), { id, name: entry.name, capacity_bytes: entry.capacity_bytes });
+  }
+  for (const text of ['h100', 'H100-SXM-80GB', '', ' h100-sxm-80gb', '{"id":1}']) assert.equal(mp.gpu(text), null, text);
+  // The estimate-only module (the element's) answers the same.
+  const lite = await loadLite();
+  assert.deepEqual(lite.gpu('rtx-4090-24gb'), mp.gpu('rtx-4090-24gb'));
 });
 
 test('parseQuantity reads numbers as people write them, exactly as the core', () => {

@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "io/json_text.hpp"
+#include "memplan/io/gpus.hpp"
 #include "memplan/config/field_text.hpp"
 #include "memplan/serving/serving.hpp"
 #include "memplan/io/json.hpp"
@@ -189,6 +190,16 @@ std::string outcome_json_text(const outcome<std::uint64_t>& result) {
     ordered_json out;
     out["value"] = result.ok() ? ordered_json(result.value) : ordered_json(nullptr);
     out["errors"] = errors_json(result.errors);
+    return dump_json(out);
+}
+
+std::string gpu_json(const std::string& id) {
+    const gpu_entry* gpu = find_gpu(id);
+    if (gpu == nullptr) return "null";
+    ordered_json out;
+    out["id"] = gpu->id;
+    out["name"] = gpu->name;
+    out["capacity_bytes"] = gpu_capacity_bytes(*gpu);
     return dump_json(out);
 }
 

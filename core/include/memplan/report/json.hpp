@@ -43,6 +43,11 @@ std::string outcome_json_text(const outcome<std::uint64_t>& result);
 /// unknown path, or a field that is not a number, is an error too).
 std::string field_text_json(const std::string& path, const std::string& text);
 
+/// One GPU of the catalogue by its exact id: {"id", "name", "capacity_bytes" (gpu_capacity_bytes)}, or
+/// null for an id the catalogue does not hold. What an answer for one GPU needs, without writing the
+/// whole catalogue (gpu_catalogue_json) and reading it back.
+std::string gpu_json(const std::string& id);
+
 // ---- analyze (report/analyze_json.cpp)
 
 /// parse_config + analyze, as JSON: {estimate, stages, suggestions, sweep, limits, context_sweep,
