@@ -488,15 +488,25 @@ TEST_CASE("DeepSeek-V3.2: per token and layer the fp8_ds_mla latent (656 B) and 
             CHECK(r.per_gpu.kv_cache == 2ULL * 4096 * 61 * layer);
         }
         // vLLM: the indexer's cache is a layer of its own in the one KV cache group, pages summed
-        // (UniformTypeKVCacheSpecs): a block of 16 tokens is 61 · 16 · layer bytes; with MTP one layer more.
+        // (UniformTypeKVCacheSpecs); blocks of 64 tokens, forced for the sparse backend (vllm/platforms/cuda.py):
+        // 61 · 64 · layer bytes; with MTP one layer more.
         for (const bool mtp : {false, true}) {
             CAPTURE(mtp);
             estimate_config c = deepseek_v32(std::string(R"({"engine": "vllm", "max_model_len": 32768, "kv_dtype": ")") + kv + R"("})", mtp);
             c.parallel.gpus = c.parallel.tp = 8;
             c.gpu_memory_bytes = 141000000000ULL;
             const auto r = run(c);
-            CHECK(r.serving.page_bytes == (mtp ? 62ULL : 61ULL) * 16 * layer);
+            CHECK(r.serving.block_size == 64);
+            CHECK(r.serving.page_bytes == (mtp ? 62ULL : 61ULL) * 64 * layer);
             CHECK(r.serving.num_blocks == r.serving.kv_cache_bytes / r.serving.page_bytes);
+            CHECK(r.serving.kv_capacity_tokens == r.serving.num_blocks * 64);
+            // A given block size does not change it; a warning says so.
+            c.infer.block_size = 16;
+            const auto given = run(c);
+            CHECK(given.serving.page_bytes == r.serving.page_bytes);
+            bool warned = false;
+            for (const auto& w : given.warnings) warned = warned || w.field == "infer.block_size";
+            CHECK(warned);
         }
         // SGLang: max_total_num_tokens = rest // cell, the cell counting the fp8 latent as 576 B
         // (get_cell_size_per_token at 001ccef0) while the NSA pool stores 656 B per token and layer.

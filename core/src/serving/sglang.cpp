@@ -33,6 +33,11 @@ serving_result sglang_size_pool(const engine_inputs& in, serving_result s, diagn
     // DeepSeek-V3.2 under an fp8 cache 576 B of latent per layer, while the pool then stores 656 B
     // (budget.cpp profiled_bytes_of), so the pool outgrows rest by that difference, as SGLang allocates it.
     const u128 cell = in.profiled_token_bytes;
+    if (in.config.model.index_n_heads != 0 && page != 64)
+        warnings.push_back({"infer.block_size", "SGLang sets page_size 64 for DeepSeek Sparse Attention on CUDA "
+                                                "(server_args.py: \"Setting page size to 64 for DeepSeek DSA\"), and some "
+                                                "releases turn on DP attention for it (attention weights on every GPU), "
+                                                "which memplan does not reproduce: set infer.block_size 64"});
     u128 tokens = rest > 0 ? static_cast<u128>(rest) / cell / page * page : 0;
     if (cell != per_token)
         warnings.push_back({"infer.kv_dtype", "SGLang sizes max_total_num_tokens by a cell of " + std::to_string(to_u64(cell)) +
