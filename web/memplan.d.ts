@@ -85,6 +85,10 @@ export interface ModelConfig {
   qk_rope_head_dim?: number;
   /** MLA value width: Per-head value width. 0 … 65536. Default: 0. */
   v_head_dim?: number;
+  /** Indexer heads (DSA): Query heads of DeepSeek Sparse Attention's lightning indexer on every MLA layer; 0: none. 0 … 65536. Default: 0. */
+  index_n_heads?: number;
+  /** Indexer width (DSA): Head width of the lightning indexer; its key (fp8 with an fp32 scale) is cached per token. 0 … 65536. Default: 0. */
+  index_head_dim?: number;
   /** Router bias: A bias per expert on each router (gpt-oss; DeepSeek-V3 e_score_correction_bias). Default: false. */
   router_bias?: boolean;
   /** Shared expert gate: A sigmoid gate h×1 on the shared expert (Qwen2-MoE, Qwen3-Next). Default: true. */

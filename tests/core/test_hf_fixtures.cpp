@@ -236,6 +236,55 @@ TEST_CASE("HF fixtures: DeepSeek-V3 MTP module is README_WEIGHTS' 11.5B decoder 
     CHECK(q.total == 671026419200ULL + 11610068224ULL);
 }
 
+TEST_CASE("HF fixtures: DeepSeek-V3.2 is DeepSeek-V3 plus a lightning indexer of 13,959,424 per MLA layer",
+          "[hf][fixtures][mla][dsa]") {
+    // DeepSeek-V3.2-Exp inference/model.py Indexer (vLLM vllm/model_executor/models/deepseek_v2.py Indexer at
+    // 002d6073): wq_b q_lora_rank × index_n_heads · index_head_dim = 1536 · 64 · 128, wk h × index_head_dim =
+    // 7168 · 128, k_norm a LayerNorm's weight and bias 2 · 128, weights_proj h × index_n_heads = 7168 · 64.
+    const std::uint64_t indexer = 1536ULL * 64 * 128 + 7168ULL * 128 + 2 * 128 + 7168ULL * 64;
+    CHECK(indexer == 13959424ULL);
+    const json v32 = load("hf", "deepseek_v3_2");
+    const param_breakdown p = count_of(v32);
+    // Every other tensor is DeepSeek-V3's (the same config but the index_* keys): 61 MLA layers, each with one.
+    CHECK(p.total == 671026419200ULL + 61 * indexer);
+    CHECK(p.total == 671877944064ULL);
+    CHECK(p.active == 37552297472ULL + 61 * indexer);
+    CHECK(p.parts.attention.total == count_of(load("hf", "deepseek_v3")).parts.attention.total + 61 * indexer);
+    // The MTP module is a decoder layer like the last: it has an indexer too.
+    json with_mtp = v32;
+    with_mtp["mtp"] = true;
+    const param_breakdown q = count_of(with_mtp);
+    CHECK(q.parts.mtp.total == 11610068224ULL + indexer);
+    CHECK(q.total == 683501971712ULL);
+    // Published: the Hub's model page of deepseek-ai/DeepSeek-V3.2 gives the safetensors count, "685B params",
+    // which counts every stored tensor: the MTP layer's own copies of embed_tokens and shared_head.head (2 · V · h,
+    // shared with the main model in memplan's count and in the engines) and the fp32 weight_scale_inv of every fp8
+    // matrix (one element per 128 × 128 block). memplan's count plus those two matches the published figure.
+    std::uint64_t scales = q.mtp_layer.native_scale_bytes / 4;
+    for (const layer_params& l : q.layers) scales += l.native_scale_bytes / 4;
+    const std::uint64_t stored = q.total + 2ULL * 129280 * 7168 + scales;
+    // Scales per ⌈out/128⌉ · ⌈in/128⌉: an MLA layer 11,448 + the indexer's wq_b 768 and wk 56; a dense MLP 24,192;
+    // an MoE layer's 257 experts 257 · 2,688; 61 MLA layers, 3 dense, 58 MoE, and the MTP layer (MLA + MoE).
+    CHECK(scales == 62ULL * (11448 + 768 + 56) + 3ULL * 24192 + 59ULL * 257 * 2688);
+    CHECK(stored == 685396921376ULL);
+    CHECK(matches_published(stored, "685"));
+    CHECK_FALSE(matches_published(q.total, "685"));  // the difference is those stored copies and scales
+    // index_topk changes compute only: any value counts the same; the key is read, not ignored.
+    json topk = v32;
+    topk["index_topk"] = 512;
+    CHECK(count_of(topk).total == p.total);
+    topk["index_topk"] = "many";
+    CHECK_FALSE(parse_config(R"({"mode": "infer"})", topk.dump()).ok());
+    // The resolved model (memplan's keys) keeps the indexer.
+    const json resolved = json::parse(resolve_model_json(R"({"mode": "infer"})", v32.dump()));
+    REQUIRE(resolved["errors"].empty());
+    CHECK(resolved["model"]["index_n_heads"] == 64);
+    CHECK(resolved["model"]["index_head_dim"] == 128);
+    const json again = json::parse(estimate_json(json{{"model", resolved["model"]}, {"mode", "infer"}}.dump()));
+    REQUIRE(again["errors"].empty());
+    CHECK(again["params"] == p.total);
+}
+
 TEST_CASE("HF fixtures: Qwen3-VL-8B counts its language model — the vision tower is refused by name",
           "[hf][fixtures][vision]") {
     json vl = load("hf_refused", "qwen3_vl_8b_instruct");
@@ -267,10 +316,19 @@ TEST_CASE("HF fixtures: real configs of families memplan does not count are refu
     // MiniMax-M2.5 (minimax_m2): unknown family whose keys (use_qk_norm, qk_norm_type, the MTP keys) may change
     // the count.
     CHECK(fields_of("minimax_m2_5").find("hf_config.model_type") != std::string::npos);
-    // DeepSeek-V3.2 (deepseek_v32): the sparse-attention indexer's keys are refused, and the family unknown.
-    const std::string v32 = fields_of("deepseek_v3_2");
-    CHECK(v32.find("hf_config.index_n_heads") != std::string::npos);
-    CHECK(v32.find("hf_config.model_type") != std::string::npos);
+    // DeepSeek-V3.2's indexer keys on another family are refused by name (the fixture itself is counted above).
+    json v3_indexer = load("hf", "deepseek_v3");
+    v3_indexer["index_n_heads"] = 64;
+    v3_indexer["index_head_dim"] = 128;
+    v3_indexer["index_topk"] = 2048;
+    const auto indexer = parse_config(R"({"mode": "infer"})", v3_indexer.dump());
+    REQUIRE_FALSE(indexer.ok());
+    std::string indexer_fields;
+    for (const auto& e : indexer.errors) indexer_fields += e.field + " ";
+    for (const char* key : {"hf_config.index_n_heads", "hf_config.index_head_dim", "hf_config.index_topk"}) {
+        CAPTURE(key);
+        CHECK(indexer_fields.find(key) != std::string::npos);
+    }
     // MiMo-7B (mimo): its MTP layer count is a key no known family of that name defines.
     CHECK(fields_of("mimo_7b_base").find("hf_config.num_nextn_predict_layers") != std::string::npos);
     // Nemotron 3 Nano (nemotron_h with MoE layers): the 'E' layers of hybrid_override_pattern and the expert keys.

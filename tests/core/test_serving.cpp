@@ -452,6 +452,120 @@ TEST_CASE("vLLM: MLA pages hold one latent per token, replicated on every tensor
     }
 }
 
+namespace {
+/// DeepSeek-V3.2's config.json (tests/data/hf/deepseek_v3_2.json) as the model, with `infer` settings.
+estimate_config deepseek_v32(const std::string& infer, bool mtp = false) {
+    std::ifstream in(std::string(MEMPLAN_DATA_DIR) + "/hf/deepseek_v3_2.json");
+    REQUIRE(in.good());
+    std::stringstream text;
+    text << in.rdbuf();
+    nlohmann::json model = nlohmann::json::parse(text.str());
+    model.erase("_source");
+    if (mtp) model["mtp"] = true;
+    return parse(R"({"mode": "infer", "model": )" + model.dump() + R"(, "infer": )" + infer + "}");
+}
+}  // namespace
+
+TEST_CASE("DeepSeek-V3.2: per token and layer the fp8_ds_mla latent (656 B) and the indexer's key (132 B)",
+          "[serving][vllm][sglang][mla][dsa]") {
+    // fp8: 512 fp8 latent values + 4 fp32 scales (one per 128) + 64 bf16 rotary values = 656 B
+    // (vllm/v1/kv_cache_interface.py MLAAttentionSpec.real_page_size_bytes at 001cabc1); the indexer's key:
+    // 128 fp8 values + one fp32 scale = 132 B (vllm/model_executor/models/deepseek_v2.py Indexer at 002d6073).
+    // bf16: the latent's 576 values at 2 B, and the same indexer key.
+    const u64 fp8_layer = 512 + 16 + 128 + 132, bf16_layer = 576 * 2 + 132;
+    CHECK(fp8_layer == 788);
+    for (const char* kv : {"fp8", "bf16"}) {
+        CAPTURE(kv);
+        const u64 layer = std::string(kv) == "fp8" ? fp8_layer : bf16_layer;
+        // Plain accounting: 61 layers, each the same on every tp rank.
+        const estimate_config plain = deepseek_v32(std::string(R"({"kv_dtype": ")") + kv + R"(", "batch": 2, "context_len": 4096})");
+        estimate_config split = plain;
+        split.parallel.gpus = split.parallel.tp = 8;
+        for (const estimate_config& c : {plain, split}) {
+            const auto r = estimate(c);
+            REQUIRE(r.errors.empty());
+            CHECK(r.details.kv_cache_bytes_per_token == 61 * layer);
+            CHECK(r.per_gpu.kv_cache == 2ULL * 4096 * 61 * layer);
+        }
+        // vLLM: the indexer's cache is a layer of its own in the one KV cache group, pages summed
+        // (UniformTypeKVCacheSpecs); blocks of 64 tokens, forced for the sparse backend (vllm/platforms/cuda.py):
+        // 61 · 64 · layer bytes; with MTP one layer more.
+        for (const bool mtp : {false, true}) {
+            CAPTURE(mtp);
+            estimate_config c = deepseek_v32(std::string(R"({"engine": "vllm", "max_model_len": 32768, "kv_dtype": ")") + kv + R"("})", mtp);
+            c.parallel.gpus = c.parallel.tp = 8;
+            c.gpu_memory_bytes = 141000000000ULL;
+            const auto r = run(c);
+            CHECK(r.serving.block_size == 64);
+            CHECK(r.serving.page_bytes == (mtp ? 62ULL : 61ULL) * 64 * layer);
+            CHECK(r.serving.num_blocks == r.serving.kv_cache_bytes / r.serving.page_bytes);
+            CHECK(r.serving.kv_capacity_tokens == r.serving.num_blocks * 64);
+            // A given block size does not change it; a warning says so.
+            c.infer.block_size = 16;
+            const auto given = run(c);
+            CHECK(given.serving.page_bytes == r.serving.page_bytes);
+            bool warned = false;
+            for (const auto& w : given.warnings) warned = warned || w.field == "infer.block_size";
+            CHECK(warned);
+        }
+        // SGLang: max_total_num_tokens = rest // cell, the cell counting the fp8 latent as 576 B
+        // (get_cell_size_per_token at 001ccef0) while the NSA pool stores 656 B per token and layer.
+        estimate_config c = deepseek_v32(std::string(R"({"engine": "sglang", "mem_fraction_static_permille": 880, "max_model_len": 32768, "kv_dtype": ")") + kv + R"("})");
+        c.parallel.gpus = c.parallel.tp = 8;
+        c.gpu_memory_bytes = 141000000000ULL;
+        const auto r = run(c);
+        const u64 cell = 61 * (std::string(kv) == "fp8" ? 576 + 132 : layer);
+        const u64 reserved = (141000000000ULL * 120 + 999) / 1000;
+        const u64 tokens = (141000000000ULL - r.serving.weights_bytes - r.serving.non_torch_bytes - reserved) / cell;
+        CHECK(r.serving.page_bytes == 61 * layer);
+        CHECK(r.serving.kv_capacity_tokens == tokens);
+        CHECK(r.serving.kv_cache_bytes == tokens * 61 * layer);
+        bool warned = false;
+        for (const auto& w : r.warnings) warned = warned || (w.field == "infer.kv_dtype" && w.message.find("656-byte") != std::string::npos);
+        CHECK(warned == (std::string(kv) == "fp8"));
+    }
+}
+
+TEST_CASE("DeepSeek-V3 without an indexer keeps its 576-value latent under every engine and dtype",
+          "[serving][vllm][sglang][mla][dsa]") {
+    for (const char* kv : {"fp8", "bf16"}) {
+        CAPTURE(kv);
+        const u64 bytes = std::string(kv) == "fp8" ? 1 : 2;
+        estimate_config c = parse(std::string(R"({"mode": "infer", "model": {"preset": "deepseek-v3"},
+            "infer": {"engine": "vllm", "max_model_len": 32768, "weight_dtype": "fp8", "kv_dtype": ")") + kv + R"("}})");
+        c.parallel.gpus = c.parallel.tp = 8;
+        c.gpu_memory_bytes = 141000000000ULL;
+        CHECK(run(c).serving.page_bytes == 61ULL * 16 * 576 * bytes);
+        c.infer.engine = serving_engine::sglang;
+        c.infer.mem_fraction_static_permille = 880;
+        const auto r = run(c);
+        CHECK(r.serving.page_bytes == 61ULL * 576 * bytes);
+        CHECK(r.serving.kv_cache_bytes == r.serving.kv_capacity_tokens * 61 * 576 * bytes);
+        c.infer.engine = serving_engine::none;
+        CHECK(estimate(c).details.kv_cache_bytes_per_token == 61ULL * 576 * bytes);
+    }
+}
+
+TEST_CASE("DeepSeek-V3.2 is refused where its cache is not modelled", "[serving][dsa][errors]") {
+    estimate_config trt = deepseek_v32(R"({"engine": "trtllm", "max_model_len": 8192})");
+    trt.parallel.gpus = trt.parallel.tp = 8;
+    trt.gpu_memory_bytes = 141000000000ULL;
+    const auto r = estimate(trt);
+    REQUIRE_FALSE(r.errors.empty());
+    CHECK(r.errors[0].field == "infer.engine");
+    estimate_config old = deepseek_v32(R"({"engine": "vllm", "engine_version": "0.10", "max_model_len": 8192})");
+    old.parallel.gpus = old.parallel.tp = 8;
+    old.gpu_memory_bytes = 141000000000ULL;
+    const auto o = estimate(old);
+    REQUIRE_FALSE(o.errors.empty());
+    CHECK(o.errors[0].field == "infer.engine_version");
+    // An indexer without MLA, or with a width the fp8 layout does not divide, is refused by name.
+    const auto no_mla = estimate(parse(R"({"mode": "infer", "model": {"preset": "llama-3-8b", "index_n_heads": 64,
+        "index_head_dim": 128}})"));
+    REQUIRE_FALSE(no_mla.errors.empty());
+    CHECK(no_mla.errors[0].field == "model.index_n_heads");
+}
+
 TEST_CASE("engines refuse recurrent-state layers rather than size them wrongly", "[serving][hybrid]") {
     // Jamba's Mamba layers hold a fixed state per sequence. vLLM's hybrid allocator is reproduced (the
     // "[hybrid][vllm]" cases below); SGLang's and TensorRT-LLM's state pools are not, and they say so

@@ -288,6 +288,8 @@ void read_model_keys(object_reader& r, model_config& m) {
     r.integer("qk_nope_head_dim", m.qk_nope_head_dim, 0, 65536);
     r.integer("qk_rope_head_dim", m.qk_rope_head_dim, 0, 65536);
     r.integer("v_head_dim", m.v_head_dim, 0, 65536);
+    r.integer("index_n_heads", m.index_n_heads, 0, 65536);
+    r.integer("index_head_dim", m.index_head_dim, 0, 65536);
     r.boolean("router_bias", m.router_bias);
     r.boolean("shared_expert_gate", m.shared_expert_gate);
     r.integer("linear_num_key_heads", m.linear_num_key_heads, 0, 65536);

@@ -62,7 +62,10 @@ parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, s
     // - sliding window / chunked layers keep at most `window` / `chunk` tokens (Beltagy et al. 2020;
     //   Jiang et al. 2023, Mistral §2; Llama 4 attention_chunk_size);
     // - MLA caches one latent of kv_lora_rank + qk_rope_head_dim per token, the same on every tp rank
-    //   (DeepSeek-V2 §2.1.2; vLLM's MLA backends keep the latent unsplit);
+    //   (DeepSeek-V2 §2.1.2; vLLM's MLA backends keep the latent unsplit); with DeepSeek Sparse Attention's
+    //   indexer, the bytes vLLM and SGLang store (arch.hpp sparse_mla_token_bytes: the fp8_ds_mla latent under
+    //   kv_dtype fp8, and the indexer's fp8 key with its scale whatever kv_dtype) — the layout follows the
+    //   model, as those engines choose it, so kv_dtype keeps its meaning and needs no new value;
     // - linear attention and Mamba keep a fixed state per sequence in infer.state_dtype, split over tp.
     const auto kinds = resolved_layer_attention(m);
     const auto groups = kv_layer_groups(m);
@@ -74,6 +77,7 @@ parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, s
     const u128 heads = ceil_div(resolved_kv_heads(m), p.tp);
     const u128 full_tokens = ceil_div(inf.context_len, p.cp);
     u128 token_elements = 0, kv_elements = 0, state_elements = 0;
+    u128 sparse_token_bytes = 0, sparse_bytes = 0;  // MLA layers with the sparse-attention indexer, in bytes
     for (u128 l = sp.first_layer; l < sp.first_layer + sp.layers && l < kinds.size(); ++l) {
         const attention_kind k = kinds[static_cast<std::size_t>(l)];
         const kv_layer_group g = group_of(k);
@@ -91,6 +95,12 @@ parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, s
                 break;
             }
             case attention_kind::mla:
+                if (g.index_head_dim != 0) {
+                    const u128 per_token = sparse_mla_token_bytes(g, inf.kv_dtype);
+                    sparse_token_bytes += per_token;
+                    sparse_bytes += per_token * full_tokens;
+                    break;
+                }
                 token_elements += g.latent_dim;
                 kv_elements += u128{g.latent_dim} * full_tokens;
                 break;
@@ -100,8 +110,8 @@ parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, s
         }
     }
     r.state_per_sequence = bytes_of(state_elements, inf.state_dtype);
-    r.kv = bytes_of(kv_elements * inf.batch, inf.kv_dtype) + r.state_per_sequence * inf.batch;
-    r.kv_per_token = bytes_of(token_elements, inf.kv_dtype);
+    r.kv = bytes_of(kv_elements * inf.batch, inf.kv_dtype) + sparse_bytes * inf.batch + r.state_per_sequence * inf.batch;
+    r.kv_per_token = bytes_of(token_elements, inf.kv_dtype) + sparse_token_bytes;
 
     // Forward workspace: the largest set of tensors live at once inside one layer during one prefill
     // pass (forward_live_bytes_per_token). The pass holds batch × prefill tokens, or with chunked prefill

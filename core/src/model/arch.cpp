@@ -108,6 +108,18 @@ diagnostics validate_architecture(const model_config& m) {
         errors.push_back({"model.attention_chunk_size", "is required by the chunked layers of model.layer_types"});
     if (k.mla != 0 && (m.kv_lora_rank == 0 || m.qk_nope_head_dim + m.qk_rope_head_dim == 0 || m.v_head_dim == 0))
         errors.push_back({"model.kv_lora_rank", "MLA layers need kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim and v_head_dim"});
+    // DeepSeek Sparse Attention's indexer: wq_b reads the query latent and both caches keep an fp32 scale per 128
+    // values (DeepSeek-V3.2-Exp inference/model.py Indexer; sparse_mla_token_bytes).
+    if ((m.index_n_heads == 0) != (m.index_head_dim == 0))
+        errors.push_back({"model.index_n_heads", "the sparse-attention indexer needs both index_n_heads and index_head_dim"});
+    else if (m.index_n_heads != 0 && (k.mla == 0 || m.q_lora_rank == 0))
+        errors.push_back({"model.index_n_heads", "the sparse-attention indexer is modelled on MLA layers with q_lora_rank "
+                                                 "(DeepSeek-V3.2) only"});
+    else if (m.index_n_heads != 0 && (m.index_head_dim % 128 != 0 || m.kv_lora_rank % 128 != 0 ||
+                                      m.index_head_dim < m.qk_rope_head_dim))
+        errors.push_back({"model.index_head_dim", "the sparse-attention caches are modelled for index_head_dim and "
+                                                  "kv_lora_rank multiples of 128 (one fp32 scale per 128 values), "
+                                                  "index_head_dim at least qk_rope_head_dim"});
     if (k.linear != 0 && (m.linear_num_key_heads == 0 || m.linear_num_value_heads == 0 || m.linear_key_head_dim == 0 ||
                           m.linear_value_head_dim == 0 || m.linear_conv_kernel_dim == 0))
         errors.push_back({"model.linear_num_value_heads", "linear-attention layers need linear_num_key_heads, "
@@ -221,6 +233,16 @@ layer_build build_layer(const model_config& m, attention_kind a, layer_mlp_kind 
             L.attention += h * kv_a + bias * kv_a + m.kv_lora_rank +
                            u128{m.kv_lora_rank} * heads * (u128{m.qk_nope_head_dim} + m.v_head_dim) +
                            heads * m.v_head_dim * h + bias * h;
+            if (m.index_n_heads != 0) {
+                // DeepSeek-V3.2-Exp inference/model.py Indexer (vLLM deepseek_v2.py Indexer at 002d6073): wq_b
+                // q_lora×(index_n_heads·index_head_dim), wk h×index_head_dim, k_norm a LayerNorm (weight and bias)
+                // over index_head_dim, weights_proj h×index_n_heads; no biases. weights_proj is bf16 in the
+                // checkpoint (that file's comment) and unquantized in vLLM (quant_config=None): not a packed matrix.
+                const u128 n = m.index_n_heads, d = m.index_head_dim;
+                mats.push_back({"indexer.wq_b", m.q_lora_rank, n * d, 1, false});
+                mats.push_back({"indexer.wk", h, d, 1, false});
+                L.attention += u128{m.q_lora_rank} * n * d + h * d + 2 * d + h * n;
+            }
             break;
         }
         case attention_kind::linear: {
@@ -553,6 +575,11 @@ diagnostics architecture_warnings(const model_config& m, run_mode mode) {
                              "layers keep other tensors, so the activation figure is an approximation"
                            : "the prefill workspace is sized as for a GQA attention layer with this model's MLP; MLA, "
                              "linear-attention, Mamba and mixed dense/MoE layers differ, so that row is an approximation"});
+    if (m.index_n_heads != 0)
+        out.push_back({"model.index_n_heads",
+                       "DeepSeek Sparse Attention: the indexer's weights and cache are counted; its scores of each "
+                       "query against every cached token (a workspace of their own) are not in the activation "
+                       "figure, and index_topk's sparsity is not in the step time"});
     return out;
 }
 
@@ -599,11 +626,14 @@ std::vector<kv_layer_group> kv_layer_groups(const model_config& m) {
     if (m.num_hidden_layers == 0 || m.hidden_size == 0 || m.num_attention_heads == 0) return out;
     const layer_kind_counts k = count_layer_kinds(m);
     const std::uint64_t kv = resolved_kv_heads(m), d = resolved_head_dim(m);
-    if (k.full != 0) out.push_back({attention_kind::full, k.full, kv, d, 0, 0, 0});
-    if (k.sliding != 0) out.push_back({attention_kind::sliding, k.sliding, kv, d, 0, m.sliding_window, 0});
-    if (k.chunked != 0) out.push_back({attention_kind::chunked, k.chunked, kv, d, 0, m.attention_chunk_size, 0});
-    if (k.mla != 0)  // one latent per token: kv_lora_rank + qk_rope_head_dim (DeepSeek-V2 §2.1.2, Eq. 10–11)
-        out.push_back({attention_kind::mla, k.mla, 0, 0, m.kv_lora_rank + m.qk_rope_head_dim, 0, 0});
+    if (k.full != 0) out.push_back({attention_kind::full, k.full, kv, d, 0, 0, 0, 0, 0});
+    if (k.sliding != 0) out.push_back({attention_kind::sliding, k.sliding, kv, d, 0, m.sliding_window, 0, 0, 0});
+    if (k.chunked != 0) out.push_back({attention_kind::chunked, k.chunked, kv, d, 0, m.attention_chunk_size, 0, 0, 0});
+    // One latent per token: kv_lora_rank + qk_rope_head_dim (DeepSeek-V2 §2.1.2, Eq. 10–11); with DeepSeek
+    // Sparse Attention also the indexer's key of index_head_dim (DeepSeek-V3.2-Exp inference/model.py Indexer k_cache).
+    if (k.mla != 0)
+        out.push_back({attention_kind::mla, k.mla, 0, 0, m.kv_lora_rank + m.qk_rope_head_dim, 0, 0, m.qk_rope_head_dim,
+                       m.index_n_heads != 0 ? m.index_head_dim : 0});
     if (k.linear != 0) {
         // vLLM mamba_utils.py gated_delta_net_state_shape: conv state (K − 1) × (2·nk·dk + nv·dv) and
         // recurrent state nv × dk × dv per sequence.
@@ -611,7 +641,7 @@ std::vector<kv_layer_group> kv_layer_groups(const model_config& m) {
             2 * m.linear_num_key_heads * m.linear_key_head_dim + m.linear_num_value_heads * m.linear_value_head_dim;
         const std::uint64_t state = (m.linear_conv_kernel_dim > 0 ? m.linear_conv_kernel_dim - 1 : 0) * conv_dim +
                                     m.linear_num_value_heads * m.linear_key_head_dim * m.linear_value_head_dim;
-        out.push_back({attention_kind::linear, k.linear, 0, 0, 0, 0, state});
+        out.push_back({attention_kind::linear, k.linear, 0, 0, 0, 0, state, 0, 0});
     }
     if (k.mamba != 0) {
         // vLLM mamba_utils.py: Mamba-1 conv (K − 1) × I and SSM I × N; Mamba-2 conv (K − 1) × (I + 2GN)
@@ -619,7 +649,7 @@ std::vector<kv_layer_group> kv_layer_groups(const model_config& m) {
         const std::uint64_t conv_dim =
             m.mamba_version == 2 ? m.mamba_d_inner + 2 * m.mamba_n_groups * m.mamba_d_state : m.mamba_d_inner;
         const std::uint64_t state = (m.mamba_d_conv > 0 ? m.mamba_d_conv - 1 : 0) * conv_dim + m.mamba_d_inner * m.mamba_d_state;
-        out.push_back({attention_kind::mamba, k.mamba, 0, 0, 0, 0, state});
+        out.push_back({attention_kind::mamba, k.mamba, 0, 0, 0, 0, state, 0, 0});
     }
     return out;
 }
@@ -632,6 +662,23 @@ std::uint64_t cache_elements_per_token(const kv_layer_group& g) {
         case attention_kind::mla: return g.latent_dim;
         default: return 0;
     }
+}
+
+std::uint64_t sparse_mla_token_bytes(const kv_layer_group& g, dtype kv) {
+    constexpr std::uint64_t quant_block = 128;  // one fp32 scale per 128 values in both caches
+    const std::uint64_t nope = g.latent_dim - g.rope_dim;
+    // fp8: vLLM's fp8_ds_mla (vllm/v1/kv_cache_interface.py MLAAttentionSpec.real_page_size_bytes, 656 per token at
+    // vllm-project/vllm 001cabc1; vllm/model_executor/models/config.py DeepseekV32ForCausalLM turns an fp8 cache
+    // into it) and SGLang's NSA pool (model_runner_kv_cache_mixin.py calculate_mla_kv_cache_dim at sgl-project/sglang
+    // 001ccef0): kv_lora_rank fp8 values + kv_lora_rank / 128 fp32 scales + the rotary part in bf16,
+    // 512 + 16 + 128 = 656 B. Other dtypes: the latent's elements at their width, as without the indexer.
+    const std::uint64_t latent = kv == dtype::fp8 ? nope + nope / quant_block * 4 + g.rope_dim * 2
+                                                  : (g.latent_dim * dtype_bits(kv) + 7) / 8;
+    // The indexer's key cache, whatever the KV dtype: index_head_dim fp8 values + an fp32 scale per 128 (vLLM
+    // vllm/model_executor/models/deepseek_v2.py Indexer: head_dim + head_dim // quant_block_size * 4 uint8 per token,
+    // vllm-project/vllm 002d6073; SGLang NSATokenToKVPool index_k_with_scale_buffer), 128 + 4 = 132 B.
+    const std::uint64_t index_key = g.index_head_dim + g.index_head_dim / quant_block * 4;
+    return latent + index_key;
 }
 
 }  // namespace memplan

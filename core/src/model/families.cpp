@@ -489,6 +489,25 @@ const std::vector<model_family>& model_families() {
             .keys(deepseek_keys())
             .reads(read_deepseek)
             .layers({A::mla}, {F::dense, F::moe}),
+        // DeepSeek-V3.2 (DeepSeek-V3.2-Exp inference/model.py; vLLM deepseek_v2.py at 002d6073): DeepSeek-V3's
+        // layers and MTP module, each MLA layer with DeepSeek Sparse Attention's lightning indexer (arch.cpp).
+        row("deepseek_v32", "DeepSeek-V3.2")
+            .architecture("DeepseekV32ForCausalLM")
+            .llama_style()
+            .with(&model_config::shared_expert_gate, false)
+            .with(&model_config::router_bias, true)
+            .keys([] {
+                auto keys = deepseek_keys();
+                keys.push_back({"index_n_heads", "sparse-attention indexer query heads (wq_b, weights_proj)"});
+                keys.push_back({"index_head_dim", "sparse-attention indexer head width, its key cached per token"});
+                keys.push_back({"index_topk", "tokens each query attends to: compute only, no weights and no cache"});
+                return keys;
+            }())
+            .reads([](hf_config_keys& keys, model_config& m) {
+                read_deepseek(keys, m);
+                keys.integer("index_topk", 0, 1, 16777216);  // checked, and read for nothing: compute only
+            })
+            .layers({A::mla}, {F::dense, F::moe}),
         // modeling_glm4_moe.py: q/k/v biases (attention_bias; o_proj has none); router with
         // e_score_correction_bias; DeepSeek's MoE layout; q_norm/k_norm with use_qk_norm.
         row("glm4_moe", "GLM-4-MoE")
@@ -646,6 +665,7 @@ const std::vector<const char*>& family_only_keys() {
         "num_nextn_predict_layers", "mtp_num_hidden_layers", "kv_lora_rank", "q_lora_rank", "qk_nope_head_dim",
         "qk_rope_head_dim", "v_head_dim", "intermediate_size_mlp", "use_qk_norm", "vision_config", "audio_config",
         "attn_type_list", "moe_shared_expert_intermediate_size", "shared_intermediate_size", "index_n_heads",
+        "index_head_dim", "index_topk",
         "moe_intermediate_size_mlp", "num_experts_per_layer", "moe_every_n_layers", "dense_intermediate_size"};
     return keys;
 }

@@ -33,8 +33,24 @@ u128 kv_element_bytes(dtype type) { return dtype_bits(type) / 8; }
 /// vllm/config/model.py get_num_kv_heads; SGLang: model_config.get_num_kv_heads(tp)); MLA: one latent
 /// of latent_dim per token, replicated on every rank, no ×2 (vLLM MLAAttentionSpec.real_page_size_bytes).
 u128 token_bytes_of(const kv_layer_group& g, std::uint64_t tp, dtype kv) {
+    // DeepSeek Sparse Attention (DeepSeek-V3.2): the latent in the engines' fp8 layout and the indexer's key cache
+    // (arch.hpp sparse_mla_token_bytes); vLLM gives the indexer's cache its own layers of the same kind, one KV cache
+    // group whose page is the sum of their pages (vllm/v1/kv_cache_interface.py UniformTypeKVCacheSpecs at 001cabc1),
+    // so the two add per token and layer.
+    if (g.kind == attention_kind::mla && g.index_head_dim != 0) return sparse_mla_token_bytes(g, kv);
     if (g.kind == attention_kind::mla) return u128{g.latent_dim} * kv_element_bytes(kv);
     return 2 * ceil_div(g.kv_heads, tp) * g.head_dim * kv_element_bytes(kv);
+}
+
+/// What SGLang's profile_max_num_token counts per token for an MLA layer with the sparse-attention indexer:
+/// (kv_lora_rank + qk_rope_head_dim) · the KV element's bytes + the indexer's key and scale
+/// (model_runner_kv_cache_mixin.py get_cell_size_per_token at sgl-project/sglang 001ccef0), while its NSA pool stores
+/// the fp8 latent as 656 B (calculate_mla_kv_cache_dim): 576 + 132 = 708 B counted, 656 + 132 = 788 B stored.
+/// Assumed: NSA attention backends other than trtllm (--nsa-prefill-backend / --nsa-decode-backend trtllm keep
+/// the 576-value latent, which memplan does not model).
+u128 profiled_bytes_of(const kv_layer_group& g, dtype kv) {
+    if (g.kind != attention_kind::mla || g.index_head_dim == 0) return 0;
+    return u128{g.latent_dim} * kv_element_bytes(kv) + g.index_head_dim + g.index_head_dim / 128 * 4;
 }
 
 /// The GPU's layers: the reported stage's share of each layer kind (sliding layers in proportion,
@@ -74,7 +90,18 @@ std::vector<layer_spec> layers_on_gpu(const estimate_config& c, const engine& e,
                                                                                    m.num_hidden_layers));
         left -= static_cast<std::uint64_t>(share);
         if (share == 0) continue;
+        if (g.index_head_dim != 0 && e.id == serving_engine::trtllm) {
+            errors.push_back({"infer.engine", "TensorRT-LLM's cache for DeepSeek Sparse Attention (the indexer's keys "
+                                              "beside the latent) is not modelled by memplan: infer.engine vllm or sglang"});
+            return {};
+        }
+        if (g.index_head_dim != 0 && e.id == serving_engine::vllm && c.infer.engine_version < engine_release::v0_11) {
+            errors.push_back({"infer.engine_version", "vLLM serves DeepSeek Sparse Attention (DeepSeek-V3.2) from "
+                                                      "release 0.11 on"});
+            return {};
+        }
         layer_spec l{g.kind, recurrent ? 0 : token_bytes_of(g, tp, kv), g.window_tokens, share};
+        l.profiled_token_bytes = profiled_bytes_of(g, kv);
         if (recurrent && !e.state_page(m, g.kind, tp, c.infer.state_dtype, l.state_bytes, errors)) return {};
         out.push_back(l);
     }
@@ -112,6 +139,7 @@ std::vector<layer_spec> layers_on_gpu(const estimate_config& c, const engine& e,
                 return {};
             }
         layer_spec l{g->kind, token_bytes_of(*g, tp, kv), g->window_tokens, m.num_nextn_predict_layers};
+        l.profiled_token_bytes = profiled_bytes_of(*g, kv);
         l.draft = true;
         out.push_back(l);
     }
@@ -288,14 +316,16 @@ serving_result serving_for_stage(const estimate_config& c, const estimate_result
     s.non_torch_bytes = to_u64(non_torch);
 
     u128 per_token = 0, draft_per_token = 0;  // KV bytes of one token over every layer of the GPU (of the draft's)
+    u128 profiled_per_token = 0;
     for (const layer_spec& l : layers) {
         per_token += l.token_bytes * l.count;
+        profiled_per_token += (l.profiled_token_bytes != 0 ? l.profiled_token_bytes : l.token_bytes) * l.count;
         if (l.draft) draft_per_token += l.token_bytes * l.count;
     }
     const u128 len = s.max_model_len;
 
     const detail::engine_inputs in{c,         layers,    total,           weights,         activation, non_torch,
-                                   graphs,    per_token, draft_per_token, len,             batched};
+                                   graphs,    per_token, profiled_per_token, draft_per_token, len, batched};
     return e->size_pool(in, s, warnings, errors);
 }
 

@@ -24,6 +24,9 @@ struct layer_spec {
     u128 count;         ///< layers of this spec on the GPU
     u128 state_bytes = 0;  ///< linear attention / Mamba: the engine's unpadded state page of one sequence
     bool draft = false;    ///< a layer of the speculative-decoding draft (a draft model or the MTP modules)
+    /// Bytes per token SGLang's profiler counts for this layer where they differ from what its pool stores
+    /// (the sparse-attention MLA layers of DeepSeek-V3.2 under an fp8 cache); 0 = token_bytes.
+    u128 profiled_token_bytes = 0;
 };
 
 /// What the budget step gives an engine: the GPU's layers and the memory counted outside the KV cache.
@@ -36,6 +39,7 @@ struct engine_inputs {
     u128 non_torch_bytes;      ///< memory outside PyTorch's allocator: measured or assumed
     u128 cuda_graph_bytes;     ///< CUDA-graph memory counted before the pool: measured or the release's estimate
     u128 token_bytes;          ///< KV bytes of one token over every layer of the GPU
+    u128 profiled_token_bytes; ///< of one token over every layer as SGLang's profiler counts them (layer_spec)
     u128 draft_token_bytes;    ///< of which the draft's layers
     u128 max_model_len;        ///< the longest request the engine must hold
     std::uint64_t batched_tokens;  ///< tokens of one scheduler step (the profiling run)

@@ -29,7 +29,22 @@ serving_result sglang_size_pool(const engine_inputs& in, serving_result s, diagn
     s.budget_bytes = to_u64(total - reserved);
     const i128 free_after_load = static_cast<i128>(total) - static_cast<i128>(weights + non_torch);
     const i128 rest = free_after_load - static_cast<i128>(reserved);
-    u128 tokens = rest > 0 ? static_cast<u128>(rest) / per_token / page * page : 0;
+    // The cell is what the profiler counts per token (engine.hpp layer_spec::profiled_token_bytes): for
+    // DeepSeek-V3.2 under an fp8 cache 576 B of latent per layer, while the pool then stores 656 B
+    // (budget.cpp profiled_bytes_of), so the pool outgrows rest by that difference, as SGLang allocates it.
+    const u128 cell = in.profiled_token_bytes;
+    if (in.config.model.index_n_heads != 0 && page != 64)
+        warnings.push_back({"infer.block_size", "SGLang sets page_size 64 for DeepSeek Sparse Attention on CUDA "
+                                                "(server_args.py: \"Setting page size to 64 for DeepSeek DSA\"), and some "
+                                                "releases turn on DP attention for it (attention weights on every GPU), "
+                                                "which memplan does not reproduce: set infer.block_size 64"});
+    u128 tokens = rest > 0 ? static_cast<u128>(rest) / cell / page * page : 0;
+    if (cell != per_token)
+        warnings.push_back({"infer.kv_dtype", "SGLang sizes max_total_num_tokens by a cell of " + std::to_string(to_u64(cell)) +
+                                                  " B per token (the fp8 latent as kv_lora_rank + qk_rope_head_dim bytes) "
+                                                  "while its NSA pool stores " + std::to_string(to_u64(per_token)) +
+                                                  " B per token (the 656-byte fp8 layout of its NSA backends other than trtllm): the pool is "
+                                                  "larger than the share it was sized from"});
     // Sliding-window layers: SGLang gives them a separate, smaller pool (SWAKVPool) for the
     // architectures python/sglang/srt/configs/model_config.py is_hybrid_swa_model lists — of memplan's
     // families (their rows' sglang_swa_pool) gpt_oss (GptOssForCausalLM) and llama4
@@ -78,7 +93,7 @@ serving_result sglang_size_pool(const engine_inputs& in, serving_result s, diagn
     if (!s.starts) {
         // The smallest fraction (in thousandths) that leaves one page: rest grows with the fraction.
         const std::uint64_t fewest = 1000 - largest_true(999, [&](std::uint64_t k) {  // k = 1000 − fraction
-            return free_after_load - static_cast<i128>(permille_up(total, k)) >= static_cast<i128>(per_token * page);
+            return free_after_load - static_cast<i128>(permille_up(total, k)) >= static_cast<i128>(cell * page);
         });
         s.refusal = "Not enough memory: the memory free after loading (" +
                     gib_text(to_u64(free_after_load > 0 ? static_cast<u128>(free_after_load) : 0)) +

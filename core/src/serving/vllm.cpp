@@ -206,7 +206,14 @@ serving_result vllm_size_pool(const engine_inputs& in, serving_result s, diagnos
     const u128 total = in.total_bytes, weights = in.weights_bytes, activation = in.activation_bytes;
     const u128 non_torch = in.non_torch_bytes, len = in.max_model_len;
     const std::uint64_t batched = in.batched_tokens;
-    const std::uint64_t block = inf.block_size != 0 ? inf.block_size : 16;  // CacheConfig.block_size default
+    // CacheConfig.block_size default 16; DeepSeek Sparse Attention (a model with index_topk) is forced to 64
+    // blocks whatever is given (vllm/platforms/cuda.py check_and_update_config at vllm-project/vllm 002db495,
+    // "Forcing kv cache block size to 64 for FlashMLASparse backend").
+    const bool sparse = in.config.model.index_n_heads != 0;
+    const std::uint64_t block = sparse ? 64 : inf.block_size != 0 ? inf.block_size : 16;
+    if (sparse && inf.block_size != 0 && inf.block_size != 64)
+        warnings.push_back({"infer.block_size", "vLLM forces blocks of 64 tokens for DeepSeek Sparse Attention "
+                                                "(FlashMLASparse): " + std::to_string(inf.block_size) + " is not used"});
     s.block_size = block;
     // Budget (vllm/v1/worker/gpu_worker.py determine_available_memory): requested memory
     // ⌈total × gpu_memory_utilization⌉ less the profiled non-KV memory: weights, the activation peak
@@ -219,7 +226,7 @@ serving_result vllm_size_pool(const engine_inputs& in, serving_result s, diagnos
     const i128 available = inf.kv_cache_memory_bytes != 0
                                ? static_cast<i128>(inf.kv_cache_memory_bytes)
                                : static_cast<i128>(requested) - static_cast<i128>(weights + activation + non_torch + graphs);
-    const vllm_pool pool = vllm_groups(layers, inf.block_size != 0 ? inf.block_size : block, errors);
+    const vllm_pool pool = vllm_groups(layers, block, errors);
     if (!errors.empty()) return serving_result{};
     if (pool.state_groups != 0) {
         // The attention block size vLLM sets for a hybrid model; a recurrent-only model's block is

@@ -109,6 +109,9 @@ struct model_config {
     std::uint64_t qk_nope_head_dim = 0;
     std::uint64_t qk_rope_head_dim = 0;   ///< decoupled rotary key width, cached beside the latent
     std::uint64_t v_head_dim = 0;
+    // DeepSeek Sparse Attention's lightning indexer on every MLA layer (DeepSeek-V3.2): 0 = none.
+    std::uint64_t index_n_heads = 0;      ///< indexer query heads (config.json index_n_heads)
+    std::uint64_t index_head_dim = 0;     ///< indexer head width, also its cached key per token (index_head_dim)
     // Mixture of experts, beyond num_experts / experts_per_token / moe_intermediate_size.
     bool router_bias = false;             ///< a bias (or e_score_correction_bias) of num_experts per router
     bool shared_expert_gate = true;       ///< a sigmoid gate h×1 on the shared expert (Qwen2-MoE, Qwen3-Next)

@@ -88,12 +88,19 @@ struct kv_layer_group {
     std::uint64_t latent_dim = 0;     ///< MLA: kv_lora_rank + qk_rope_head_dim cached per token
     std::uint64_t window_tokens = 0;  ///< tokens kept (sliding window or chunk); 0 = all tokens
     std::uint64_t state_elements_per_sequence = 0;  ///< linear attention / Mamba: conv + recurrent state per layer
+    std::uint64_t rope_dim = 0;       ///< MLA: of latent_dim, the rotary part (qk_rope_head_dim)
+    std::uint64_t index_head_dim = 0; ///< MLA with a sparse-attention indexer: its key cached per token; 0 = none
 };
 /// The cache layout per layer kind (layers with no cache are left out).
 std::vector<kv_layer_group> kv_layer_groups(const model_config& model);
 
 /// Elements each token adds to one layer's cache (K and V, or the MLA latent), before tp.
 std::uint64_t cache_elements_per_token(const kv_layer_group& group);
+
+/// Bytes each token adds to one MLA layer of a model with DeepSeek Sparse Attention's indexer (group.index_head_dim
+/// != 0), with KV elements of `kv`, as vLLM and SGLang store it: the latent (fp8: the fp8_ds_mla layout, fp8
+/// values with an fp32 scale per 128 and the rotary part in bf16) plus the indexer's fp8 key with its fp32 scale.
+std::uint64_t sparse_mla_token_bytes(const kv_layer_group& group, dtype kv);
 
 
 /// Counts the parameters of `model`'s architecture; errors name the inconsistent field.
