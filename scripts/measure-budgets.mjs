@@ -22,10 +22,11 @@ import { DIST, launch, serve } from '../tests/e2e/harness.mjs';
 // went from 216 KB to about 516 KB raw, 188 KB gzipped; docs/budgets.md). The check holds the line at
 // 230 KiB until the layout planner and step-time model, the per-field number reading, vLLM's predicted
 // start-up terms, the Hub import's families and the training phases landed (247.1 KiB measured,
-// docs/budgets.md "This round's growth"), and at 265 KiB since the Hub reader (its bindings and web/hub.js)
-// and the chunked-prefill rows landed (263.5 KiB measured, docs/budgets.md "The Hub reader's growth"),
+// docs/budgets.md "This round's growth"), and at 275 KiB since the Hub reader (its bindings and web/hub.js),
+// the chunked-prefill rows, the streamed plan with its chart and DeepSeek-V3.2 landed (271.1 KiB measured,
+// docs/budgets.md "The Hub reader's growth"),
 // until the core is made smaller again; 150 KiB stays the goal that docs/budgets.md reports.
-const BUDGET_GZIP_BYTES = 265 * 1024;
+const BUDGET_GZIP_BYTES = 275 * 1024;
 const GOAL_GZIP_BYTES = 150 * 1024;
 const BUDGET_FIRST_RESULT_MS = 300;
 const RUNS = 9;
