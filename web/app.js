@@ -98,6 +98,29 @@ function presetModel(id) {
   return presetModels.get(id);
 }
 
+/**
+ * The model a family names, for a model typed by hand or reopened from a link (no preset, no pasted
+ * config): the core's resolution of the state's model_type and its numbers, so that the flags the family
+ * implies (Qwen3's QK-norm) are the core's and only the fields the form changed go on top (buildConfig's
+ * base). Null without a model_type, or when the core cannot resolve it (the form's own errors follow).
+ */
+function familyModel(state) {
+  if (!state['model.model_type']) return null;
+  const { config } = buildConfig(spec, state, parse);
+  const numbers = Object.entries(config.model).filter(([key, value]) => typeof value === 'number' || key === 'model_type');
+  try {
+    return mp.resolveModel({ model: Object.fromEntries(numbers) }).model;
+  } catch {
+    return null;
+  }
+}
+
+/** The base of the model the state sends: the preset's, the pasted config's, or the family's (buildConfig). */
+function modelBaseOf(state) {
+  if (state['model.preset']) return presetModel(state['model.preset']);
+  return pastedModel || familyModel(state);
+}
+
 /** Model fields of a stored preset as the core resolves it (null for an unknown id). */
 function presetFields(id) {
   if (!presetCache.has(id)) {
@@ -122,7 +145,7 @@ function linkOf(state) {
 function restorePin(text) {
   const { state } = decodeState(spec, '#' + text, presetFields);
   const preset = state['model.preset'];
-  const { config, errors } = buildConfig(spec, state, parse, preset ? presetModel(preset) : null);
+  const { config, errors } = buildConfig(spec, state, parse, preset ? presetModel(preset) : familyModel(state));
   if (errors.length) return false;
   try {
     const result = mp.estimate(config);
@@ -159,7 +182,7 @@ function update() {
   showModeAndGpu(spec, state, preset, preset ? presetFields(preset.id) : null);
   history.replaceState(null, '', location.pathname + location.search + linkOf(state));
   $('share').href = location.href;
-  const { config, errors, parsed } = buildConfig(spec, state, parse, state['model.preset'] ? presetModel(state['model.preset']) : pastedModel);
+  const { config, errors, parsed } = buildConfig(spec, state, parse, modelBaseOf(state));
   let result;
   if (!errors.length) {
     try {
@@ -353,7 +376,7 @@ function drawLinkFirst() {
   const { state, rejected } = decodeState(spec, location.hash, presetFields);
   if (rejected.length) return false;
   const preset = state['model.preset'];
-  const { config, errors } = buildConfig(spec, state, parse, preset ? presetModel(preset) : null);
+  const { config, errors } = buildConfig(spec, state, parse, preset ? presetModel(preset) : familyModel(state));
   if (errors.length) return false;
   let result;
   try {

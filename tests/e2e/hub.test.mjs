@@ -338,6 +338,8 @@ test('what is not a model id is refused naming the field; offline, a link keeps 
   assert.equal(await page2.inputValue('[name="model.hidden_size"]'), '1024');
   assert.equal(await page2.inputValue('[name="model.num_hidden_layers"]'), '28');
   assert.match(await page2.textContent('#model-summary'), /^596M /);
+  // Exactly the pasted model's count: the family's QK-norm comes from the core, not a false sent by the form.
+  assert.equal(await page2.getAttribute('#model-summary', 'data-params'), '596049920');
   assert.equal(new URLSearchParams(await page2.evaluate(() => location.hash.slice(1))).get('hub'), ID);
   await context.close();
 });
