@@ -16,6 +16,7 @@
 #include "memplan/model/arch.hpp"
 #include "memplan/io/json.hpp"
 #include "memplan/config/schema.hpp"
+#include "estimate_runner.hpp"
 
 using namespace memplan;
 using json = nlohmann::json;
@@ -43,16 +44,7 @@ std::string config(const std::string& model, const std::string& train) {
     return "{\"mode\": \"train\", " + model + ", \"train\": {" + train + "}}";
 }
 
-estimate_result run(const std::string& text) {
-    const auto parsed = parse_config(text);
-    INFO(text);
-    INFO((parsed.ok() ? std::string() : parsed.errors[0].field + ": " + parsed.errors[0].message));
-    REQUIRE(parsed.ok());
-    auto r = estimate(parsed.value);
-    INFO((r.errors.empty() ? std::string() : r.errors[0].field + ": " + r.errors[0].message));
-    REQUIRE(r.errors.empty());
-    return r;
-}
+using memplan_test::run;
 
 /// Field of the first error (parse or estimate).
 std::string first_error(const std::string& text) {

@@ -9,19 +9,12 @@
 #include "memplan/api/estimate.hpp"
 #include "memplan/io/json.hpp"
 #include "memplan/report/json.hpp"
+#include "estimate_runner.hpp"
 
 using namespace memplan;
 
 namespace {
-estimate_result run(const std::string& config) {
-    const auto parsed = parse_config(config);
-    INFO(config);
-    REQUIRE(parsed.ok());
-    auto r = estimate(parsed.value);
-    INFO((r.errors.empty() ? std::string() : r.errors[0].field + ": " + r.errors[0].message));
-    REQUIRE(r.errors.empty());
-    return r;
-}
+using memplan_test::run;
 std::uint64_t states(const estimate_result& r) {
     const memory_breakdown& b = r.per_gpu;
     return b.weights + b.gradients + b.optimizer_states + b.communication + b.misc;
