@@ -115,10 +115,13 @@ function familyModel(state) {
   }
 }
 
-/** The base of the model the state sends: the preset's, the pasted config's, or the family's (buildConfig). */
-function modelBaseOf(state) {
+/**
+ * The base of the model the state sends (buildConfig): the preset's, else the pasted config's (only the
+ * form's own state has one), else the family's.
+ */
+function modelBaseOf(state, pasted = null) {
   if (state['model.preset']) return presetModel(state['model.preset']);
-  return pastedModel || familyModel(state);
+  return pasted || familyModel(state);
 }
 
 /** Model fields of a stored preset as the core resolves it (null for an unknown id). */
@@ -144,8 +147,7 @@ function linkOf(state) {
 /** A pin of a link (its state's hash) computed again, as the page computes an answer; false when it has errors. */
 function restorePin(text) {
   const { state } = decodeState(spec, '#' + text, presetFields);
-  const preset = state['model.preset'];
-  const { config, errors } = buildConfig(spec, state, parse, preset ? presetModel(preset) : familyModel(state));
+  const { config, errors } = buildConfig(spec, state, parse, modelBaseOf(state));
   if (errors.length) return false;
   try {
     const result = mp.estimate(config);
@@ -182,7 +184,7 @@ function update() {
   showModeAndGpu(spec, state, preset, preset ? presetFields(preset.id) : null);
   history.replaceState(null, '', location.pathname + location.search + linkOf(state));
   $('share').href = location.href;
-  const { config, errors, parsed } = buildConfig(spec, state, parse, modelBaseOf(state));
+  const { config, errors, parsed } = buildConfig(spec, state, parse, modelBaseOf(state, pastedModel));
   let result;
   if (!errors.length) {
     try {
@@ -375,8 +377,7 @@ function drawLinkFirst() {
   if (linkSetsNothing(location.hash) || params.getAll(PIN_KEY).length) return false;
   const { state, rejected } = decodeState(spec, location.hash, presetFields);
   if (rejected.length) return false;
-  const preset = state['model.preset'];
-  const { config, errors } = buildConfig(spec, state, parse, preset ? presetModel(preset) : familyModel(state));
+  const { config, errors } = buildConfig(spec, state, parse, modelBaseOf(state));
   if (errors.length) return false;
   let result;
   try {
