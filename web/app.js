@@ -25,6 +25,7 @@ import { wireConfigImport } from './config-import.js';
 import { hubLink, wireHub } from './hub.js';
 import { analysisClient, serveAnalysis } from './analysis-client.js';
 import { renderFinetune, wireFinetune } from './finetune-view.js';
+import { renderStepPeak } from './step-view.js';
 import { renderServing } from './serving-view.js';
 import { renderCompare } from './compare-view.js';
 import { notePlanSetup, wirePlan } from './plan-view.js';
@@ -202,6 +203,7 @@ function update() {
     showParsed(parsed, showErrors(errors, spec, state, touched));
     clearModelSummary();
     $('setup').textContent = '';
+    renderStepPeak(null);
     shown = null;
     return finished(ticket);
   }
@@ -217,6 +219,7 @@ function update() {
   renderBreakdown(result, unit, rows);
   renderModelSummary(result, unit);
   renderFinetune(result, null, unit);
+  renderStepPeak(result, unit);
   renderServing(mp, result, null, unit);
   renderCompare(mp, config, unit);
   renderPins(spec, pins, { label: setup, config, result }, unit, rows);

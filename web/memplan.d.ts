@@ -239,6 +239,8 @@ export interface Config {
     loss_chunks?: number;
     /** Kernels: fused CUDA kernels, or eager PyTorch (Hugging Face RMSNorm keeps fp32 copies of its input). Default: 'fused'. */
     kernels?: 'fused' | 'eager';
+    /** Framework: The training framework run: memplan states its conventions, refuses layouts it does not have and names the figure its log prints (allocated or reserved). none: no framework named. Default: 'none'. */
+    framework?: 'none' | 'torchtitan' | 'hf_trainer' | 'trl' | 'torchtune' | 'litgpt' | 'unsloth' | 'axolotl' | 'megatron' | 'deepspeed';
   };
   infer?: {
     /** Batch: Concurrent sequences. 1 … 1048576 sequences. Default: 1. */

@@ -62,6 +62,11 @@ MEMPLAN_NAME_TABLE(base_precision, {base_precision::bf16, "bf16"}, {base_precisi
 MEMPLAN_NAME_TABLE(float_precision, {float_precision::fp32, "fp32"}, {float_precision::bf16, "bf16"},
                    {float_precision::fp16, "fp16"})
 MEMPLAN_NAME_TABLE(kernel_kind, {kernel_kind::fused, "fused"}, {kernel_kind::eager, "eager"})
+MEMPLAN_NAME_TABLE(train_framework, {train_framework::none, "none"}, {train_framework::torchtitan, "torchtitan"},
+                   {train_framework::hf_trainer, "hf_trainer"}, {train_framework::trl, "trl"},
+                   {train_framework::torchtune, "torchtune"}, {train_framework::litgpt, "litgpt"},
+                   {train_framework::unsloth, "unsloth"}, {train_framework::axolotl, "axolotl"},
+                   {train_framework::megatron, "megatron"}, {train_framework::deepspeed, "deepspeed"})
 #undef MEMPLAN_NAME_TABLE
 
 const name_table<attention_kind>& names_of(attention_kind) {
@@ -103,6 +108,7 @@ MEMPLAN_NAME_FUNCTIONS(adapter_kind)
 MEMPLAN_NAME_FUNCTIONS(base_precision)
 MEMPLAN_NAME_FUNCTIONS(float_precision)
 MEMPLAN_NAME_FUNCTIONS(kernel_kind)
+MEMPLAN_NAME_FUNCTIONS(train_framework)
 #undef MEMPLAN_NAME_FUNCTIONS
 
 // fsdp_strategy: unset writes as "" (config.hpp); attention and per-layer MLP kinds have no choice list.

@@ -87,5 +87,6 @@ const name_table<adapter_kind>& names_of(adapter_kind);
 const name_table<base_precision>& names_of(base_precision);
 const name_table<float_precision>& names_of(float_precision);
 const name_table<kernel_kind>& names_of(kernel_kind);
+const name_table<train_framework>& names_of(train_framework);
 
 }  // namespace memplan::detail

@@ -137,6 +137,10 @@ const std::vector<field_spec>& config_fields() {
         MEMPLAN_CHOICE("train.kernels", train.kernels, "Kernels",
                        "fused CUDA kernels, or eager PyTorch (Hugging Face RMSNorm keeps fp32 copies of its input).",
                        train_only),
+        MEMPLAN_CHOICE("train.framework", train.framework, "Framework",
+                       "The training framework run: memplan states its conventions, refuses layouts it does not have "
+                       "and names the figure its log prints (allocated or reserved). none: no framework named.",
+                       train_only),
 
         MEMPLAN_INTEGER("infer.batch", infer.batch, 1, max_batch_size, "Batch", "Concurrent sequences.",
                         "sequences", infer_only),

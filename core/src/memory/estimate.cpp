@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "memory/stage.hpp"
+#include "memplan/memory/frameworks.hpp"
 
 namespace memplan {
 
@@ -40,7 +41,7 @@ bool assign_checked(u128 value, const char* field, std::uint64_t& out, diagnosti
 /// them (Megatron-LM's and DeepSpeed's contiguous gradient buffers). Live memory is linear in the share of
 /// layers already differentiated (activations freed, gradients complete), so its maximum over backward
 /// is at one of the two ends counted here.
-bool assign_phases(const parts128& s, std::uint64_t misc, step_phases& out, diagnostics& errors) {
+bool assign_phases(const parts128& s, std::uint64_t misc, train_framework framework, step_phases& out, diagnostics& errors) {
     const u128 states = s.weights + s.gradients + s.optimizer + s.communication + misc;
     const u128 kept = s.activations - s.working_set;
     const u128 values[] = {states + s.dequant + kept + s.logits,
@@ -57,6 +58,11 @@ bool assign_phases(const parts128& s, std::uint64_t misc, step_phases& out, diag
         }
     }
     out.optimizer_temp_bytes = static_cast<std::uint64_t>(s.optimizer_temp);  // ≤ optimizer_step_bytes
+    const reserved_range reserved = reserved_peak_range(out.peak_bytes);
+    out.reserved_low_bytes = reserved.low_bytes;
+    out.reserved_typical_bytes = reserved.typical_bytes;
+    out.reserved_high_bytes = reserved.high_bytes;
+    out.framework = framework;
     out.present = true;
     return true;
 }
@@ -217,7 +223,7 @@ estimate_result estimate_memory(const estimate_config& c, const estimate_options
         for (const auto& w : train ? counts.train_warnings : counts.infer_warnings) r.warnings.push_back(w);
     if (train) d.layer_activations = layer.tensors;
     detail::finetune_details(c, busiest, r);
-    if (train && !assign_phases(busiest, c.misc_bytes, d.phases, r.errors)) {
+    if (train && !assign_phases(busiest, c.misc_bytes, c.train.framework, d.phases, r.errors)) {
         r.per_gpu = memory_breakdown{};
         r.details = estimate_details{};
         return r;

@@ -4,6 +4,7 @@
 
 #include "memplan/model/adapters.hpp"
 #include "memplan/memory/comm_buffers.hpp"
+#include "memplan/memory/frameworks.hpp"
 #include "memory/stage.hpp"
 
 namespace memplan::detail {
@@ -153,7 +154,11 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
     // FusedAdam (deepspeed/ops/adam/fused_adam.py, multi_tensor_applier) and the 8-bit kernels update in
     // place; the other optimizers are counted without temporaries (docs in core/data/explanations.json).
     const bool offload_step = p.offload_optimizer != offload_target::none;
-    if (t.optimizer == optimizer_kind::adam && !offload_step && p.comm_buffers != comm_buffer_model::deepspeed) {
+    // A framework whose AdamW is the fused kernel (torch.optim.AdamW(fused=True), in place) has none
+    // (memplan/memory/frameworks.hpp).
+    const framework_conventions& framework = conventions_of(t.framework);
+    if (t.optimizer == optimizer_kind::adam && !offload_step && p.comm_buffers != comm_buffer_model::deepspeed &&
+        !framework.fused_optimizer) {
         const u128 stepped = t.optimizer_in_backward ? std::min(o_elems, p.zero_stage >= 1 ? ceil_div(one_layer, dense_group) : one_layer)
                                                      : o_elems;
         r.optimizer_temp = stepped * (t.optimizer_state_dtype == float_precision::fp32 ? 4 : 2);
@@ -179,7 +184,9 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
 
     // DeepSpeed keeps an allgather bucket (stage ≥ 1) and, at stage 3, up to stage3_max_live_parameters
     // gathered parameters; neither exceeds this GPU's parameters.
-    if (!adapter && p.comm_buffers == comm_buffer_model::deepspeed && p.zero_stage >= 1) {
+    // train.framework deepspeed implies DeepSpeed's buffers (memplan/memory/frameworks.hpp).
+    const bool deepspeed_buffers = p.comm_buffers == comm_buffer_model::deepspeed || t.framework == train_framework::deepspeed;
+    if (!adapter && deepspeed_buffers && p.zero_stage >= 1) {
         // As DeepSpeed allocates them (deepspeed/runtime/zero/stage_1_and_2.py, stage3.py; the terms
         // and their sources are in reference.cpp deepspeed_comm_buffer_bytes).
         deepspeed_comm_config d;
@@ -192,6 +199,16 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
         d.bytes_per_element = std::max<std::uint64_t>(1, dtype_bits(t.weight_dtype) / 8);
         d.largest_layer_params = m.params == 0 ? deepspeed_largest_layer_params(m) : 0;
         r.communication += deepspeed_comm_buffer_bytes(d).allocated_bytes;
+    } else if (!adapter && framework.fsdp2_buffers && p.zero_stage >= 3) {
+        // FSDP2 (torch.distributed.fsdp.fully_shard, one unit per block and one each for the embedding and
+        // the output layer) all-gathers a unit's parameters in the bf16 param_dtype just before use and
+        // prefetches the next unit's, forward and backward: two units of 2 bytes each; a unit's backward
+        // leaves its unsharded bf16 gradients, copied into an fp32 reduce-scatter input (reduce_dtype
+        // fp32): 2 + 4 bytes each, until the copy-in frees the gradients (pytorch/pytorch
+        // torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py at 010ae4a89516fa3be548ab16dff711414ec12d0b,
+        // foreach_all_gather; foreach_reduce: reduce_scatter_input in reduce_dtype, then
+        // unsharded_grads.clear()). Counted at the largest unit: a block, the embedding or the output layer.
+        r.communication += 2 * 2 * one_layer + (2 + 4) * one_layer;
     } else if (!adapter) {
         if (p.zero_stage >= 1) r.communication += bytes_of(std::min<u128>(p.zero_bucket_params, local), t.weight_dtype);
         if (p.zero_stage >= 3) r.communication += bytes_of(std::min<u128>(p.zero3_max_live_params, local), t.weight_dtype);
@@ -261,6 +278,10 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
         // chunk of tokens at a time: the fp32 part shrinks to ⌈·/C⌉; C = 1 is the unchunked loss.
         const u128 logit_elements = s_local * t.micro_batch * ceil_div(m.vocab_size, tp);
         r.logits = 2 * logit_elements + ceil_div(4 * logit_elements, t.loss_chunks);
+        // A loss that upcasts the logits and whose trainer drops the 2-byte ones before backward
+        // (torchtitan: cross_entropy(pred.float()), then del pred) keeps only the fp32 log-probabilities:
+        // the linear's backward needs its input, the cast's backward nothing (frameworks.hpp).
+        if (framework.frees_bf16_logits) r.logits = ceil_div(4 * logit_elements, t.loss_chunks);
         // At the start of backward nll_loss's gradient of the fp32 log-probabilities and log_softmax's
         // gradient of its input are alive at once beside the saved log-probabilities, 4 bytes each, one chunk
         // at a time when chunked (PyTorch tools/autograd/derivatives.yaml: nll_loss_backward and

@@ -8,6 +8,7 @@
 #include "memplan/model/adapters.hpp"
 #include "memplan/model/arch.hpp"
 #include "memplan/config/schema.hpp"
+#include "memplan/memory/frameworks.hpp"
 
 namespace memplan {
 
@@ -82,6 +83,8 @@ diagnostics validate(const estimate_config& c, const diagnostics* architecture_e
         errors.push_back({"parallel.offload_params", "needs parallel.zero_stage 3"});
     if (p.virtual_stages > 1 && p.pp == 1)
         errors.push_back({"parallel.virtual_stages", "needs parallel.pp above 1"});
+    // A layout the named framework does not have (memplan/memory/frameworks.hpp).
+    if (c.mode == run_mode::train) check_framework(c, errors);
     if (c.mode == run_mode::train && c.train.seq_len % p.cp != 0)
         errors.push_back({"train.seq_len", "must be a multiple of parallel.cp (" + std::to_string(p.cp) + ")"});
     const bool integer_weights = c.infer.weight_dtype == dtype::int4 || c.infer.weight_dtype == dtype::int8;

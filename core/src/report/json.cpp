@@ -7,6 +7,7 @@
 #include "io/json_text.hpp"
 #include "memplan/io/gpus.hpp"
 #include "memplan/config/field_text.hpp"
+#include "memplan/memory/frameworks.hpp"
 #include "memplan/serving/serving.hpp"
 #include "memplan/io/json.hpp"
 #include "report/json.hpp"
@@ -81,7 +82,18 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
                                                     {"optimizer_temp_bytes", ph.optimizer_temp_bytes},
                                                     {"peak", step_phase_names[static_cast<int>(ph.peak)]},
                                                     {"peak_bytes", ph.peak_bytes},
-                                                    {"figure", "allocated"}};
+                                                    {"figure", "allocated"},
+                                                    {"reserved_low_bytes", ph.reserved_low_bytes},
+                                                    {"reserved_typical_bytes", ph.reserved_typical_bytes},
+                                                    {"reserved_high_bytes", ph.reserved_high_bytes}};
+            // The framework whose conventions apply and the figure its log prints (memory/frameworks.hpp).
+            const framework_conventions& f = conventions_of(ph.framework);
+            out["details"]["framework"] = ordered_json{{"id", to_string(f.id)},
+                                                       {"label", f.label},
+                                                       {"version", f.version},
+                                                       {"logs", allocator_figure_names[static_cast<int>(f.logs)]},
+                                                       {"log_text", f.log_text},
+                                                       {"log_unit", f.log_unit}};
         }
         write_model_details(out["details"], d);
         if (r.has_capacity)

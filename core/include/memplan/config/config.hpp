@@ -44,6 +44,11 @@ enum class float_precision { fp32, bf16, fp16 };
 /// How a layer's element-wise operations run: fused CUDA kernels (norm kernels keep their input and
 /// fp32 statistics) or eager PyTorch (Hugging Face LlamaRMSNorm keeps its fp32 upcast input).
 enum class kernel_kind { fused, eager };
+
+/// The training framework whose conventions an estimate states (memplan/memory/frameworks.hpp): which
+/// layouts it has, and which allocator figure its log prints. none: no framework named (PyTorch's
+/// allocated bytes, memplan's own conventions).
+enum class train_framework { none, torchtitan, hf_trainer, trl, torchtune, litgpt, unsloth, axolotl, megatron, deepspeed };
 /// What mixes tokens in one layer: softmax attention over all cached tokens (full), over the last
 /// `sliding_window` tokens (sliding), within chunks of `attention_chunk_size` tokens (chunked, Llama 4),
 /// multi-head latent attention (mla, DeepSeek-V2/V3), linear attention with a recurrent state
@@ -218,6 +223,7 @@ struct train_config {
     bool activation_offload = false;    ///< checkpointed layer inputs kept in host memory (needs recompute full)
     std::uint64_t loss_chunks = 1;      ///< chunked cross-entropy: the fp32 logits are upcast chunk by chunk
     kernel_kind kernels = kernel_kind::fused;  ///< fused CUDA kernels or eager PyTorch (norms)
+    train_framework framework = train_framework::none;  ///< the framework whose conventions are stated
 };
 
 /// How serving memory is counted: plain accounting (weights + batch × context KV cache), or the
@@ -317,6 +323,7 @@ const char* to_string(adapter_kind kind);
 const char* to_string(base_precision precision);
 const char* to_string(float_precision precision);
 const char* to_string(kernel_kind kind);
+const char* to_string(train_framework framework);
 
 /// Parses a name; false when `name` is not one of the names above.
 bool parse_enum(const std::string& name, dtype& out);
@@ -338,6 +345,7 @@ bool parse_enum(const std::string& name, adapter_kind& out);
 bool parse_enum(const std::string& name, base_precision& out);
 bool parse_enum(const std::string& name, float_precision& out);
 bool parse_enum(const std::string& name, kernel_kind& out);
+bool parse_enum(const std::string& name, train_framework& out);
 
 /// The allowed names of an enumeration, comma-separated in declaration order ("fp32,bf16,…");
 /// the argument only selects the enumeration.
@@ -357,6 +365,7 @@ const char* choice_names(adapter_kind);
 const char* choice_names(base_precision);
 const char* choice_names(float_precision);
 const char* choice_names(kernel_kind);
+const char* choice_names(train_framework);
 const char* choice_names(checkpoint_format);
 
 /// ZeRO stage of an FSDP strategy (unset: -1).

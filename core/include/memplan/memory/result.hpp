@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "memplan/base/types.hpp"
+#include "memplan/config/config.hpp"
 #include "memplan/memory/activations.hpp"
 #include "memplan/model/parts.hpp"
 
@@ -44,6 +45,12 @@ struct step_phases {
     std::uint64_t optimizer_temp_bytes = 0;  ///< of which the update's temporaries (foreach Adam's sqrt of the second moment)
     std::uint64_t peak_bytes = 0;            ///< the largest of the four
     step_phase peak = step_phase::forward_end;  ///< the phase that reaches peak_bytes (the first of equals)
+    /// The caching allocator's reserved peak for peak_bytes, as a range (memplan/memory/frameworks.hpp
+    /// reserved_peak_range): what torch.cuda.max_memory_reserved() would print.
+    std::uint64_t reserved_low_bytes = 0;
+    std::uint64_t reserved_typical_bytes = 0;  ///< at the median ratio of the public measurements
+    std::uint64_t reserved_high_bytes = 0;
+    train_framework framework = train_framework::none;  ///< train.framework: whose conventions applied
 };
 
 /// Figures behind the breakdown, for display and checking.

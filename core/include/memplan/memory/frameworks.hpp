@@ -1,0 +1,59 @@
+// memplan — the training frameworks an estimate can name (train.framework): what each one's memory log
+// prints, which layouts it has, and the conventions memplan applies for it; and the PyTorch caching
+// allocator's reserved peak beside the allocated one.
+#pragma once
+
+#include <cstdint>
+
+#include "memplan/base/types.hpp"
+#include "memplan/config/config.hpp"
+
+namespace memplan {
+
+/// Which of the caching allocator's peaks a framework's log prints.
+enum class allocator_figure { allocated, reserved, both, none };
+constexpr const char* allocator_figure_names[] = {"allocated", "reserved", "both", "none"};
+
+/// One framework's conventions, as memplan states them on the verdict.
+struct framework_conventions {
+    train_framework id = train_framework::none;
+    const char* label = "";       ///< "torchtitan"
+    const char* version = "";     ///< the upstream repository and commit whose code these facts are read from
+    allocator_figure logs = allocator_figure::none;  ///< the peak its training log prints
+    const char* log_text = "";    ///< what the log prints and the call behind it
+    const char* log_unit = "";    ///< "GiB" (2^30) or "GB" (1e9): the divisor of the printed figure
+    const char* conventions = ""; ///< what memplan applies for it (loss path, optimizer step, layouts)
+    const char* source = "";      ///< the upstream file(s) of the facts above, at the commit
+    bool fused_optimizer = false; ///< its default AdamW updates in place (no foreach temporaries)
+    bool frees_bf16_logits = false;  ///< its loss upcasts the logits and frees the 2-byte ones before backward
+    bool fsdp2_buffers = false;   ///< sharding is FSDP2's (fully_shard): its all-gather and reduce-scatter buffers
+};
+
+/// The conventions of `framework` (every enumerator has an entry).
+const framework_conventions& conventions_of(train_framework framework);
+
+/// Refusals of a configuration the named framework cannot run, each naming train.framework or the
+/// field it contradicts (appended to `errors`; nothing when train.framework is none).
+void check_framework(const estimate_config& config, diagnostics& errors);
+
+/// The caching allocator's reserved peak for an allocated peak, as a range (never one factor): the
+/// allocated bytes rounded up to the allocator's 2 MiB granularity, times the smallest, the median and
+/// the largest reserved/allocated ratio of the public measurements in
+/// tests/data/allocator/allocator-pairs.json.
+struct reserved_range {
+    std::uint64_t low_bytes = 0;
+    std::uint64_t typical_bytes = 0;  ///< at the median ratio
+    std::uint64_t high_bytes = 0;
+};
+reserved_range reserved_peak_range(std::uint64_t allocated_peak_bytes);
+
+/// The band's ratios in thousandths (reserved / allocated), with the corpus they come from.
+struct reserved_band {
+    std::uint64_t low_permille;
+    std::uint64_t median_permille;
+    std::uint64_t high_permille;
+    std::uint64_t measurements;  ///< pairs in the corpus
+};
+reserved_band reserved_ratio_band();
+
+}  // namespace memplan
