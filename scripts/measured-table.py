@@ -33,12 +33,38 @@ def signed(a, b):
     return "%+.1f %%" % (100.0 * (a - b) / b)
 
 
+def band_table():
+    """The public runs that print both allocator peaks, from tests/data/allocator/allocator-pairs.json."""
+    with open(os.path.join(ROOT, "tests", "data", "allocator", "allocator-pairs.json")) as f:
+        pairs = json.load(f)["pairs"]
+    counted = [p for p in pairs if p["phase"] == "training"]
+    ratios = sorted(p["max_reserved_bytes"] / p["max_allocated_bytes"] for p in counted)
+    n = len(ratios)
+    median = ratios[n // 2] if n % 2 else (ratios[n // 2 - 1] + ratios[n // 2]) / 2
+    out = ["## Allocated against reserved: the band", "",
+           "Runs whose log prints both `max_memory_allocated` and `max_memory_reserved` of the same window",
+           "(`tests/data/allocator/allocator-pairs.json`, each with its quote). memplan's reserved range is the",
+           "allocated peak rounded to whole 2 MiB times the smallest and the largest ratio of the %d training runs;" % n,
+           "its typical figure uses the median. Smallest %.3f, median %.3f, largest %.3f." % (ratios[0], median, ratios[-1]), "",
+           "| run | framework | max allocated | max reserved | reserved / allocated |", "|---|---|---:|---:|---:|"]
+    for p in sorted(counted, key=lambda p: p["max_reserved_bytes"] / p["max_allocated_bytes"]):
+        out.append("| [%s](%s) | %s | %.2f GiB | %.2f GiB | %.3f |" % (
+            p["id"], p["source"], p["framework"], p["max_allocated_bytes"] / GIB, p["max_reserved_bytes"] / GIB,
+            p["max_reserved_bytes"] / p["max_allocated_bytes"]))
+    left = [p["id"] for p in pairs if p["phase"] != "training"]
+    if left:
+        out += ["", "Listed in the file but not counted (not a training loop): " + ", ".join(left) + "."]
+    return out
+
+
 def main():
     cli = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "dev", "memplan")
     lines = [BEGIN, "## Public measurements under their recipe", "",
              "One file per public source in `tests/data/measured/`, every setting stated there; memplan runs the",
              "configuration of each row (`tests/core/test_measured.cpp` checks the same rows). Total: the",
-             "steady-state sum `per_gpu.total`; step peak: `details.phases.peak_bytes`, the largest phase.",
+             "steady-state sum `per_gpu.total`; step peak: `details.phases.peak_bytes`, the largest phase (allocated);",
+             "a source that prints the reserved peak is compared with `details.phases.reserved_typical_bytes`, the",
+             "allocated peak at the median reserved/allocated ratio of the public pairs below, with the range beside it.",
              "Error = (memplan − published) / published. memplan's figures are in the unit the source prints: GB = 10^9, GiB = 2^30 bytes.", "",
              "| source | row | GPU | published | memplan total | error | step peak (phase) | error |",
              "|---|---|---|---:|---:|---:|---:|---:|"]
@@ -52,12 +78,23 @@ def main():
             r = estimate(cli, row["config"])
             total, ph = r["per_gpu"]["total"], r["details"]["phases"]
             published = row["published_bytes"]
+            # A source printing the allocator's reserved peak (torchtitan) is compared with memplan's reserved
+            # range: its median-ratio figure, and the range beside it.
+            reserved = row.get("figure") == "reserved"
             gap = " (stated gap)" if "known_gap" in row else ""
             # memplan's figures in the unit the source prints (GB = 10^9 or GiB = 2^30), so a row reads across.
             unit, scale = ("GB", 1e9) if row["published_text"].endswith(" GB") else ("GiB", GIB)
-            lines.append("| [%s](%s) | %s | %s | %s | %.2f %s | %s | %.2f %s (%s) | %s%s |" % (
+            if reserved:
+                peak = ph["reserved_typical_bytes"]
+                peak_text = "reserved %.2f %s (%.2f to %.2f; allocated %.2f at %s)" % (
+                    peak / scale, unit, ph["reserved_low_bytes"] / scale, ph["reserved_high_bytes"] / scale,
+                    ph["peak_bytes"] / scale, ph["peak"])
+            else:
+                peak = ph["peak_bytes"]
+                peak_text = "%.2f %s (%s)" % (peak / scale, unit, ph["peak"])
+            lines.append("| [%s](%s) | %s | %s | %s | %.2f %s | %s | %s | %s%s |" % (
                 name, source["source"], row["label"], row["gpu"], row["published_text"], total / scale, unit,
-                signed(total, published), ph["peak_bytes"] / scale, unit, ph["peak"], signed(ph["peak_bytes"], published), gap))
+                signed(total, published), peak_text, signed(peak, published), gap))
             if gap and row["known_gap"] not in gap_reasons:
                 gap_reasons.append(row["known_gap"])
         notes += ["- %s: figure: %s. Left out: %s" % (name, source["figure"], " ".join(source.get("left_out", [])))]
@@ -65,7 +102,7 @@ def main():
             notes += ["  Modelling note: " + source["modelling_note"]]
         notes += ["  Stated gap: " + reason for reason in gap_reasons]
         gap_reasons = []
-    lines += [""] + notes + [END]
+    lines += [""] + notes + [""] + band_table() + [END]
     doc = os.path.join(ROOT, "docs", "validation.md")
     with open(doc) as f:
         text = f.read()

@@ -265,3 +265,29 @@ test('preset search: the core ranks, Enter picks the top match, every preset sho
   assert.equal(await page.inputValue('#model-preset'), 'qwen3-30b-a3b');
   assert.equal(await page.getAttribute('#model-summary', 'data-params'), '30532122624');
 });
+
+test("the step's peak by phase: torchtitan named, its reserved figure and the range the core gives, the refusal of ZeRO-1", async () => {
+  const page = await open();
+  await setAll(page, { mode: 'train', 'model.preset': 'llama-3.1-8b', 'parallel.gpus': '8', 'parallel.zero_stage': '3',
+    'train.micro_batch': '2', 'train.seq_len': '8192', 'train.framework': 'torchtitan', 'gpu.preset': 'custom', 'gpu.custom_gb': '96' });
+  const expected = mp.estimate({ mode: 'train', model: { preset: 'llama-3.1-8b' }, parallel: { gpus: 8, zero_stage: 3 },
+    gpu: { memory_bytes: 96e9 }, train: { micro_batch: 2, seq_len: 8192, framework: 'torchtitan' } });
+  const ph = expected.details.phases;
+  assert.equal(expected.details.framework.logs, 'reserved');
+  // Every phase's bytes are the core's, the peak phase marked.
+  for (const key of ['forward_end', 'loss_backward', 'layer_backward', 'optimizer_step'])
+    assert.equal(Number(await page.getAttribute(`#step-phases tr[data-phase="${key}"] td`, 'data-value')), ph[key], key);
+  assert.equal(await page.getAttribute(`#step-phases tr[data-phase="${ph.peak}"]`, 'class'), 'peak');
+  // The line under the verdict: the allocated peak, the reserved range, and which one torchtitan prints.
+  const line = await page.textContent('#step-peak');
+  assert.match(line, /^Step peak: .* allocated \(start of backward/);
+  assert.match(line, /reserved by PyTorch's caching allocator .* to .*\. torchtitan prints the reserved peak\.$/);
+  assert.match(await page.textContent('#step-framework'), /torchtitan \(pytorch\/torchtitan at b5bcd76c/);
+  assert.match(page.url(), /train\.framework=torchtitan/);
+  // A layout torchtitan does not have is refused in the field's words.
+  await setAll(page, { 'parallel.zero_stage': '1' });
+  assert.match(await page.textContent('#errors'), /torchtitan/);
+  // Inference: no step line.
+  await setAll(page, { 'parallel.zero_stage': '3', mode: 'infer' });
+  assert.equal(await page.isVisible('#step-peak'), false);
+});
