@@ -11,6 +11,7 @@
 #include "memplan/io/explanations.hpp"
 #include "memplan/io/presets.hpp"
 #include "memplan/io/recipes.hpp"
+#include "memplan/memory/frameworks.hpp"
 #include "memplan/serving/serving.hpp"
 #include "memplan/report/json.hpp"
 #include "memplan/config/schema.hpp"
@@ -80,7 +81,29 @@ void print_engines() {
     std::cout << "budget terms (serving.*):\n";
     for (const budget_term& t : budget_terms()) std::cout << "  " << t.label << " (" << t.key << "): " << t.formula << "\n";
 }
+void print_frameworks() {
+    for (const train_framework id : all_train_frameworks) {
+        const char* name = to_string(id);
+        const framework_conventions& f = conventions_of(id);
+        std::cout << name << ": " << f.label;
+        if (*f.version != 0) std::cout << " (" << f.version << ")";
+        std::cout << "\n    its log prints: " << allocator_figure_names[static_cast<int>(f.logs)] << " — " << f.log_text
+                  << "\n    conventions: " << f.conventions << "\n    source: " << f.source << "\n";
+    }
+    const reserved_band band = reserved_ratio_band();
+    const auto ratio = [](std::uint64_t permille) {  // 1171 -> "1.171"
+        char text[32];
+        std::snprintf(text, sizeof text, "%llu.%03llu", static_cast<unsigned long long>(permille / 1000),
+                      static_cast<unsigned long long>(permille % 1000));
+        return std::string(text);
+    };
+    std::cout << "reserved peak: the allocated peak rounded to 2 MiB, times " << ratio(band.low_permille) << " to "
+              << ratio(band.high_permille) << " (median " << ratio(band.median_permille) << ", " << band.measurements
+              << " public runs)\n";
+}
 }  // namespace
+
+int run_frameworks(const std::vector<std::string>& argv) { return run_listing(argv, frameworks_json, print_frameworks); }
 
 int run_engines(const std::vector<std::string>& argv) { return run_listing(argv, engines_json, print_engines); }
 

@@ -32,6 +32,7 @@ int run_schema(const std::vector<std::string>& args);              // cmd_preset
 int run_recipes(const std::vector<std::string>& args);             // cmd_presets.cpp
 int run_explain(const std::vector<std::string>& args);             // cmd_presets.cpp
 int run_engines(const std::vector<std::string>& args);             // cmd_presets.cpp
+int run_frameworks(const std::vector<std::string>& args);          // cmd_presets.cpp
 int run_deepspeed_estimate(const std::vector<std::string>& args);  // cmd_reference.cpp
 int run_megatron_memory(const std::vector<std::string>& args);     // cmd_reference.cpp
 int run_plan(const std::vector<std::string>& args);                // cmd_plan.cpp

@@ -81,6 +81,10 @@ const std::vector<command>& commands() {
          "  memplan engines [--json]\n"
          "      the serving engines reproduced: each one's share field and flag, its budget, its upstream source\n",
          run_engines},
+        {"frameworks",
+         "  memplan frameworks [--json]\n"
+         "      the training frameworks train.framework names: the figure each one's log prints, its conventions, its source\n",
+         run_frameworks},
         {"deepspeed-estimate",
          "  memplan deepspeed-estimate --stage 2|3 --params P [--largest-layer-params P] [--gpus-per-node N] [--nodes N]\n"
          "      DeepSpeed's estimate_zero2/3_model_states_mem_needs table, reproduced (its \"GB\" are GiB)\n",

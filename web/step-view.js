@@ -22,9 +22,10 @@ export function stepPeakText(result, unit) {
   const reserved = ph.reserved_low_bytes === ph.reserved_high_bytes
     ? formatBytes(ph.reserved_low_bytes, unit)
     : `${formatBytes(ph.reserved_low_bytes, unit)} to ${formatBytes(ph.reserved_high_bytes, unit)}`;
-  const log = !f || f.logs === 'none' ? ''
-    : f.logs === 'both' ? ` ${f.label} prints both.`
-      : ` ${f.label} prints the ${f.logs} peak.`;
+  const log = !f || f.id === 'none' ? ' No framework named: memplan\'s own conventions.'
+    : f.logs === 'none' ? ` ${f.label} prints neither.`
+      : f.logs === 'both' ? ` ${f.label} prints both.`
+        : ` ${f.label} prints the ${f.logs} peak.`;
   return `Step peak: ${formatBytes(ph.peak_bytes, unit)} allocated (${phase ? phase[1].toLowerCase() : ph.peak}); ` +
     `reserved by PyTorch's caching allocator ${reserved}.${log}`;
 }

@@ -20,6 +20,8 @@ using nlohmann::json;
 namespace {
 const char* const all_frameworks[] = {"none", "torchtitan", "hf_trainer", "trl", "torchtune",
                                       "litgpt", "unsloth", "axolotl", "megatron", "deepspeed"};
+static_assert(sizeof(all_frameworks) / sizeof(all_frameworks[0]) ==
+              sizeof(all_train_frameworks) / sizeof(all_train_frameworks[0]));
 
 /// Llama 3.1 8B trained on 8 GPUs (FSDP / ZeRO-3 unless `parallel` says otherwise), 2 × 8,192 tokens.
 std::string titan_config(const std::string& framework, const std::string& parallel = R"("gpus": 8, "zero_stage": 3)") {
@@ -62,6 +64,12 @@ TEST_CASE("every framework has its own entry with a label, a pinned version and 
         const auto errors = errors_of(titan_config(name));
         for (const auto& e : errors) CHECK(e.message.find(to_string(f)) != std::string::npos);
     }
+    // The listing names every framework once, in the schema's order.
+    const json listing = json::parse(frameworks_json());
+    REQUIRE(listing["frameworks"].size() == std::size(all_frameworks));
+    for (std::size_t i = 0; i < std::size(all_frameworks); ++i) CHECK(listing["frameworks"][i]["id"] == all_frameworks[i]);
+    CHECK(listing["frameworks"][1]["logs"] == "reserved");
+    CHECK(listing["reserved_band"]["measurements"] == 24);
     train_framework unknown{};
     CHECK_FALSE(parse_enum("fairseq", unknown));
     const auto parsed = parse_config(R"({"model": {"preset": "llama-3.1-8b"}, "mode": "train", "train": {"framework": "fairseq"}})");

@@ -29,6 +29,12 @@ struct framework_conventions {
     bool fsdp2_buffers = false;   ///< sharding is FSDP2's (fully_shard): its all-gather and reduce-scatter buffers
 };
 
+/// Every value of train_framework, in declaration order.
+constexpr train_framework all_train_frameworks[] = {
+    train_framework::none,    train_framework::torchtitan, train_framework::hf_trainer, train_framework::trl,
+    train_framework::torchtune, train_framework::litgpt,   train_framework::unsloth,    train_framework::axolotl,
+    train_framework::megatron, train_framework::deepspeed};
+
 /// The conventions of `framework` (every enumerator has an entry).
 const framework_conventions& conventions_of(train_framework framework);
 

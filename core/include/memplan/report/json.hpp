@@ -98,6 +98,12 @@ std::string model_presets_json();
 /// source of its arithmetic, and the terms of the budget it divides into KV pages (serving_result's fields).
 std::string engines_json();
 
+/// {"frameworks": [{"id", "label", "version", "logs", "log_text", "log_unit", "conventions", "source"}, …],
+///  "reserved_band": {"low_permille", "median_permille", "high_permille", "measurements"}}: the values of
+/// train.framework with what each one's log prints (memplan/memory/frameworks.hpp) and the band of
+/// reserved / allocated the reserved range uses.
+std::string frameworks_json();
+
 // ---- EleutherAI's transformer_mem.py (report/eleuther_json.cpp)
 
 /// {"params": "6.9 B", "unit": "GiB", "rows": {label: GiB, …}}: the script's report as JSON, each
