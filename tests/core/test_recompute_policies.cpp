@@ -10,9 +10,11 @@
 #include <vector>
 
 #include "memplan/api/estimate.hpp"
+#include "memplan/io/gpus.hpp"
 #include "memplan/io/json.hpp"
 #include "memplan/memory/activations.hpp"
 #include "memplan/model/arch.hpp"
+#include "memplan/search/step_time.hpp"
 #include "estimate_runner.hpp"
 
 using namespace memplan;
@@ -219,4 +221,40 @@ TEST_CASE("recompute policies refused where they are not modelled", "[training][
     // Tensor and sequence parallelism are modelled.
     CHECK(run(llama_config(R"("gpus": 8, "tp": 2, "sequence_parallel": true)", R"("recompute": "selective_op")")).errors.empty());
     CHECK(run(llama_config(R"("gpus": 8, "tp": 2)", R"("recompute": "selective_op")")).errors.empty());
+}
+
+TEST_CASE("step time: selective_op re-runs the linears it does not keep, recompute_layers a share of the forward",
+          "[step_time][recompute]") {
+    const auto parsed = parse_config(R"({"model": {"preset": "llama-3-8b"}, "parallel": {"gpus": 8, "pp": 2},
+        "train": {"seq_len": 8192, "micro_batch": 1}})");
+    REQUIRE(parsed.ok());
+    estimate_config c = parsed.value;
+    const gpu_entry* gpu = find_gpu("h100-sxm-80gb");
+    REQUIRE(gpu != nullptr);
+    const auto time = [&](recompute_mode mode, u64 layers) {
+        c.train.recompute = mode;
+        c.train.recompute_layers = layers;
+        const step_time_result r = step_time(c, gpu->perf, step_options{});
+        REQUIRE(r.errors.empty());
+        return r;
+    };
+    const auto compute = [](const step_time_result& r) {
+        for (const step_term& t : r.terms)
+            if (t.name == "compute") return t.seconds;
+        return -1.0;
+    };
+    const auto none = time(recompute_mode::none, 0), full = time(recompute_mode::full, 0);
+    const auto op = time(recompute_mode::selective_op, 0);
+    CHECK(compute(none) < compute(op));
+    CHECK(compute(op) < compute(full));
+    // Executed FLOPs: 3 passes plus the forward of wk, wo and w3 (the recomputed mms), per token 2·d_in·d_out each.
+    // Tokens of the step: without recompute the executed FLOPs are 3 forward passes per token.
+    const double tokens = none.hardware_flops_per_step / (3 * forward_flops_per_token(c.model, 8192).executed);
+    const double recomputed = 2.0 * 32 * (4096.0 * 1024 + 4096.0 * 4096 + 4096.0 * 14336);
+    CHECK(op.hardware_flops_per_step == Approx(none.hardware_flops_per_step + recomputed * tokens).epsilon(1e-9));
+    // Every layer of the stage (16) is full recompute; N layers a share N/16 of its extra compute.
+    CHECK(compute(time(recompute_mode::full, 16)) == Approx(compute(full)));
+    CHECK(compute(time(recompute_mode::full, 4)) == Approx(compute(none) + (compute(full) - compute(none)) * 4 / 16));
+    CHECK(time(recompute_mode::full, 4).hardware_flops_per_step ==
+          Approx(none.hardware_flops_per_step + (full.hardware_flops_per_step - none.hardware_flops_per_step) * 4 / 16));
 }
