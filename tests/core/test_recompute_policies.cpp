@@ -14,6 +14,7 @@
 #include "memplan/io/json.hpp"
 #include "memplan/memory/activations.hpp"
 #include "memplan/model/arch.hpp"
+#include "memplan/search/plan.hpp"
 #include "memplan/search/step_time.hpp"
 #include "estimate_runner.hpp"
 
@@ -257,4 +258,22 @@ TEST_CASE("step time: selective_op re-runs the linears it does not keep, recompu
     CHECK(compute(time(recompute_mode::full, 4)) == Approx(compute(none) + (compute(full) - compute(none)) * 4 / 16));
     CHECK(time(recompute_mode::full, 4).hardware_flops_per_step ==
           Approx(none.hardware_flops_per_step + (full.hardware_flops_per_step - none.hardware_flops_per_step) * 4 / 16));
+}
+
+TEST_CASE("plan: recompute_layers of the base applies to its full-recompute layouts only", "[plan][recompute]") {
+    const auto c = parse_config(R"({"model": {"preset": "llama-3-8b"}, "train": {"seq_len": 4096, "recompute": "full",
+        "recompute_layers": 8}, "gpu": {"memory_bytes": 85520809984}})");
+    REQUIRE(c.ok());
+    plan_request r;
+    r.base = c.value;
+    r.gpu = find_gpu("h100-sxm-80gb")->perf;
+    r.min_gpus = r.max_gpus = 8;
+    r.global_batch_sequences = 64;
+    r.top_n = 100;
+    const plan_result p = plan(r);
+    INFO((p.errors.empty() ? std::string() : p.errors[0].field + ": " + p.errors[0].message));
+    REQUIRE(p.errors.empty());
+    bool other_policy = false;
+    for (const plan_layout& l : p.top) other_policy = other_policy || l.recompute != recompute_mode::full;
+    CHECK(other_policy);  // none and selective layouts are not refused for the base's recompute_layers
 }
