@@ -85,10 +85,11 @@ const std::vector<field_spec>& config_fields() {
                        train_only),
         MEMPLAN_OPTIONAL_INTEGER("train.recompute_layers", train.recompute_layers, 1, max_layer_count,
                                  "Recomputed layers per stage",
-                                 "With recompute full: layers of each pipeline stage that recompute; the others keep "
-                                 "every activation. Not set: every layer. Megatron-LM --recompute-granularity full "
-                                 "--recompute-method block --recompute-num-layers N is N; torchtitan selective_ac_option "
-                                 "k (layer SAC, every k-th block) is floor(stage layers / k).",
+                                 "With recompute full: layers of each pipeline stage (all its virtual stages) that "
+                                 "recompute; the others keep every activation. Not set: every layer. Megatron-LM "
+                                 "--recompute-granularity full --recompute-method block --recompute-num-layers N is N "
+                                 "(N × virtual stages when interleaved); torchtitan selective_ac_option k (every k-th "
+                                 "block) is floor(stage layers / k).",
                                  "layers", train_only),
         MEMPLAN_BOOLEAN("train.flash_attention", train.flash_attention, "FlashAttention",
                         "Attention without a stored score matrix.", train_only),

@@ -198,8 +198,9 @@ struct train_config {
     std::uint64_t micro_batch = 1;      ///< sequences per micro-batch b
     std::uint64_t seq_len = 2048;       ///< tokens per sequence s
     recompute_mode recompute = recompute_mode::none;
-    /// With recompute full: layers of each pipeline stage that recompute, the others keep every
-    /// activation (Megatron-LM --recompute-method block --recompute-num-layers); 0 = not set, every layer.
+    /// With recompute full: layers of each pipeline stage that recompute, the others keep every activation
+    /// (Megatron-LM --recompute-method block --recompute-num-layers; torchtitan's every-k-th-block option);
+    /// 0 = not set, every layer. The mapping from both frameworks' flags is in the schema's description.
     std::uint64_t recompute_layers = 0;
     bool flash_attention = true;        ///< attention scores never materialised
     dtype weight_dtype = dtype::bf16;   ///< parameters used in forward/backward (fp8: Transformer Engine)
