@@ -277,3 +277,27 @@ TEST_CASE("plan: recompute_layers of the base applies to its full-recompute layo
     for (const plan_layout& l : p.top) other_policy = other_policy || l.recompute != recompute_mode::full;
     CHECK(other_policy);  // none and selective layouts are not refused for the base's recompute_layers
 }
+
+TEST_CASE("totals-only estimates equal the full estimate under selective_op and recompute_layers", "[speed][recompute]") {
+    for (const std::string& train : {std::string(R"("recompute": "selective_op")"),
+                                     std::string(R"("recompute": "selective_op", "kernels": "eager")"),
+                                     std::string(R"("recompute": "full", "recompute_layers": 3)")})
+        for (const std::string& parallel : {std::string(R"("gpus": 8)"), std::string(R"("gpus": 8, "tp": 2, "sequence_parallel": true)"),
+                                            std::string(R"("gpus": 8, "pp": 4, "virtual_stages": 2)")}) {
+            const std::string text = llama_config(parallel, train + R"(, "seq_len": 2048)");
+            INFO(text);
+            const auto parsed = parse_config(text);
+            REQUIRE(parsed.ok());
+            const estimate_result full = estimate(parsed.value);
+            REQUIRE(full.errors.empty());
+            estimate_options totals;
+            totals.want_tensors = false;
+            const estimate_result quick = estimate(parsed.value, totals);
+            REQUIRE(quick.errors.empty());
+            CHECK(quick.per_gpu.activations == full.per_gpu.activations);
+            CHECK(quick.per_gpu.total == full.per_gpu.total);
+            CHECK(quick.details.layer_activation_bytes == full.details.layer_activation_bytes);
+            CHECK(quick.details.phases.peak_bytes == full.details.phases.peak_bytes);
+            CHECK(total_bytes(full.details.layer_activations) == full.details.layer_activation_bytes);
+        }
+}
