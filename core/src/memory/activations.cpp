@@ -413,12 +413,12 @@ std::uint64_t stored_activation_bytes(const model_config& model, const layer_act
 std::uint64_t selective_op_recompute_bytes(const model_config& model, const layer_activation_input& shape) {
     const u128 all = stored_activation_bytes(model, shape, recompute_mode::none);
     const u128 kept = stored_activation_bytes(model, shape, recompute_mode::selective_op);
-    // Derivation: at the end of a layer's recompute its whole working set (recompute none) is alive; the
-    // kept tensors it reuses are part of it (the input as the first norm's input, the V projection as
-    // attn.v, the SDPA outputs as attn.proj_input and attn.core.logsumexp, the gate output as
-    // mlp.act_input) and the others (Q before rotary, the row-parallel outputs and their reduce-scatters)
-    // have been consumed and freed; only an eager RMSNorm keeps an fp32 copy instead of the input, which
-    // stays alive beside it. Alive beyond the other layers' kept tensors: none + that input − kept.
+    // Derivation: at the end of a layer's recompute its whole working set (recompute none) is alive. Each
+    // of its kept tensors is either part of that set (Llama: the input as the first norm's input, the V
+    // projection as attn.v, the SDPA outputs as attn.proj_input and attn.core.logsumexp, the gate output
+    // as mlp.act_input) or consumed and freed by then (Q before rotary, the row-parallel outputs and their
+    // reduce-scatters); only the input outlives that under an eager RMSNorm, which keeps an fp32 copy
+    // instead. So the layer holds none + that input instead of its kept bytes: it adds none + input − kept.
     const bool input_not_reused = model.norm == norm_kind::rmsnorm && shape.kernels == kernel_kind::eager;
     const u128 tp = shape.tp == 0 ? 1 : shape.tp;
     const u128 input = input_not_reused ? ceil_div(u128{shape.seq_len} * shape.micro_batch * model.hidden_size *
