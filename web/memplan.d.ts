@@ -195,8 +195,10 @@ export interface Config {
     micro_batch?: number;
     /** Sequence length: Tokens per training sequence. 1 … 16777216 tokens. Default: 2048. */
     seq_len?: number;
-    /** Activation checkpointing: none: keep every activation; selective: recompute attention; full: keep only each layer's input. Default: 'none'. */
-    recompute?: 'none' | 'selective' | 'full';
+    /** Activation checkpointing: none: keep every activation; selective: recompute attention; full: keep only each layer's input; selective_op: torchtitan op-level SAC (keep the layer input, every other matmul's output and the attention kernel's outputs, recompute the rest). Default: 'none'. */
+    recompute?: 'none' | 'selective' | 'full' | 'selective_op';
+    /** Recomputed layers per stage: With recompute full: layers of each pipeline stage (all its virtual stages) that recompute; the others keep every activation. Not set: every layer. Megatron-LM --recompute-granularity full --recompute-method block --recompute-num-layers N is N (N × virtual stages when interleaved); torchtitan selective_ac_option k (every k-th block) is floor(stage layers / k). 1 … 65536 layers. Default: not set. */
+    recompute_layers?: number;
     /** FlashAttention: Attention without a stored score matrix. Default: true. */
     flash_attention?: boolean;
     /** Weights: Precision of the weights used in forward and backward. Default: 'bf16'. */

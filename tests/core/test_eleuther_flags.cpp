@@ -134,7 +134,7 @@ TEST_CASE("errors name the flags, the script's before memplan's", "[eleuther][fl
     CHECK(c.errors[1].field == "zero-stage");
     CHECK(c.errors[1].message == "must be 0, 1, 2 or 3");
     CHECK(c.errors[2].field == "recompute");
-    CHECK(c.errors[2].message == "must be one of: none, selective, full");
+    CHECK(c.errors[2].message == "must be one of: none, selective, full, selective_op");
     CHECK(c.errors[3].field == "gpu-memory");
     const auto e = eleuther_args_from_flags(f);
     REQUIRE(e.errors.size() == 2);  // memplan's own flags are not the script's

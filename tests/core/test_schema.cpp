@@ -132,7 +132,7 @@ TEST_CASE("the JSON reader accepts each field's bounds and refuses one past them
 TEST_CASE("range messages read as people write them", "[schema]") {
     CHECK(field_message(*find_field("parallel.zero_stage")) == "must be 0, 1, 2 or 3");
     CHECK(field_message(*find_field("train.micro_batch")) == "must be an integer from 1 to 1048576");
-    CHECK(field_message(*find_field("train.recompute")) == "must be one of: none, selective, full");
+    CHECK(field_message(*find_field("train.recompute")) == "must be one of: none, selective, full, selective_op");
     CHECK(field_message(*find_field("parallel.sequence_parallel")) == "must be true or false");
     CHECK(find_field("no.such.field") == nullptr);
 }

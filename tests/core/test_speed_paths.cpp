@@ -163,7 +163,7 @@ TEST_CASE("the numeric fast path answers what the JSON path answers", "[speed]")
         values[index_of("parallel.tp")] = 8;
         values[index_of("parallel.pp")] = static_cast<double>(pp);
         values[index_of("parallel.zero_stage")] = 1;
-        REQUIRE(std::string(fields[index_of("train.recompute")].choices()) == "none,selective,full");
+        REQUIRE(std::string(fields[index_of("train.recompute")].choices()) == "none,selective,full,selective_op");
         values[index_of("train.recompute")] = 1;  // "selective"
         values[index_of("gpu.memory_bytes")] = 80e9;
         double out[static_cast<std::size_t>(numeric_slot::count)];

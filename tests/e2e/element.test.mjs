@@ -231,7 +231,7 @@ test('invalid attributes show inline errors naming the attribute and the allowed
     [{ gpu: 'h100' }, /^gpu: must be a GPU id of the catalogue .*such as h100-sxm-80gb$/],
     [{ units: 'MB' }, /^units: must be GB or GiB$/],
     [{ config: '{"parallel": ' }, /^config: must be a JSON object/],
-    [{ config: '{"train": {"recompute": "most"}}' }, /^config: train\.recompute: must be one of: none, selective, full$/],
+    [{ config: '{"train": {"recompute": "most"}}' }, /^config: train\.recompute: must be one of: none, selective, full, selective_op$/],
     [{ model: 'nope' }, /^model: model\.preset: must be the id of a model preset/],
     [{ model: 'llama-2-7b', recipe: 'qlora2' }, /^recipe: recipe: must be one of: full, lora, qlora, dora/],
     [{ model: 'llama-2-7b', mode: 'infer', recipe: 'qlora' }, /^recipe: recipe: qlora sets train\.\w+, which mode infer does not read/],

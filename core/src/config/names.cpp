@@ -26,7 +26,7 @@ MEMPLAN_NAME_TABLE(dtype, {dtype::fp32, "fp32"}, {dtype::bf16, "bf16"}, {dtype::
                    {dtype::int8, "int8"}, {dtype::int4, "int4"})
 MEMPLAN_NAME_TABLE(run_mode, {run_mode::train, "train"}, {run_mode::infer, "infer"})
 MEMPLAN_NAME_TABLE(recompute_mode, {recompute_mode::none, "none"}, {recompute_mode::selective, "selective"},
-                   {recompute_mode::full, "full"})
+                   {recompute_mode::full, "full"}, {recompute_mode::selective_op, "selective_op"})
 MEMPLAN_NAME_TABLE(optimizer_kind, {optimizer_kind::adam, "adam"}, {optimizer_kind::adam_8bit, "adam_8bit"},
                    {optimizer_kind::sgd, "sgd"}, {optimizer_kind::sgd_momentum, "sgd_momentum"},
                    {optimizer_kind::lion, "lion"}, {optimizer_kind::adafactor, "adafactor"},

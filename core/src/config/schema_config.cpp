@@ -80,8 +80,17 @@ const std::vector<field_spec>& config_fields() {
                         "Tokens per training sequence.", "tokens", train_only),
         MEMPLAN_CHOICE("train.recompute", train.recompute, "Activation checkpointing",
                        "none: keep every activation; selective: recompute attention; full: keep only each "
-                       "layer's input.",
+                       "layer's input; selective_op: torchtitan op-level SAC (keep the layer input, every other "
+                       "matmul's output and the attention kernel's outputs, recompute the rest).",
                        train_only),
+        MEMPLAN_OPTIONAL_INTEGER("train.recompute_layers", train.recompute_layers, 1, max_layer_count,
+                                 "Recomputed layers per stage",
+                                 "With recompute full: layers of each pipeline stage (all its virtual stages) that "
+                                 "recompute; the others keep every activation. Not set: every layer. Megatron-LM "
+                                 "--recompute-granularity full --recompute-method block --recompute-num-layers N is N "
+                                 "(N × virtual stages when interleaved); torchtitan selective_ac_option k (every k-th "
+                                 "block) is floor(stage layers / k).",
+                                 "layers", train_only),
         MEMPLAN_BOOLEAN("train.flash_attention", train.flash_attention, "FlashAttention",
                         "Attention without a stored score matrix.", train_only),
         MEMPLAN_CHOICE("train.weight_dtype", train.weight_dtype, "Weights",

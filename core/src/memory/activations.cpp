@@ -293,11 +293,86 @@ void layer_tensors(const model_config& m, const layer_activation_input& in, bool
 }
 
 
+}  // namespace
+
+bool selective_op_keeps_output(const model_config& m, const std::string& name) {
+    // The block's linears in call order with their bias (see selective_op_tensors below for the source).
+    const struct {
+        const char* name;
+        bool bias;
+    } order[] = {{"q_proj", m.qkv_bias},          {"k_proj", m.qkv_bias},   {"v_proj", m.qkv_bias},
+                 {"o_proj", m.attention_out_bias}, {"gate_proj", m.mlp_bias}, {"up_proj", m.mlp_bias},
+                 {"down_proj", m.mlp_bias}};
+    unsigned mm_count = 0;  // the policy's forward_mm_count
+    for (const auto& linear : order) {
+        if (m.mlp != mlp_kind::gated && std::string(linear.name) == "gate_proj") continue;  // a plain MLP: up, down
+        if (linear.bias) continue;  // aten.addmm: neither counted nor kept
+        ++mm_count;
+        if (name == linear.name) return mm_count % 2 == 1;  // every second mm is recomputed
+    }
+    return false;
+}
+
+namespace {
+
+/// The tensors a layer keeps under torchtitan's op-level selective activation checkpointing
+/// (train.recompute selective_op). The block runs inside torch.utils.checkpoint with a policy from
+/// create_selective_checkpoint_contexts (pytorch/torchtitan torchtitan/models/llama3/infra/parallelize.py
+/// at 6204cdff9ca6bfd1fadd6c09621ea41507207dea, _apply_ac_to_transformer_block and _save_list): every op
+/// outside _save_list = {aten.mm, the flash and memory-efficient SDPA kernels, _c10d_functional
+/// reduce_scatter_tensor, aten.max} is recomputed in backward; the outputs of the listed ops are kept,
+/// except that the n-th aten.mm of the block, counted from 1, is recomputed when n is even. Kept
+/// between forward and backward are then the checkpoint's input and those outputs (the SAC cache holds
+/// them; autograd's own saved tensors are dropped by the non-reentrant checkpoint).
+/// The mm order is the call order of torchtitan's Llama block (torchtitan/models/llama3/model/model.py
+/// at the same commit): Attention.forward calls wq, wk, wv, then the SDPA kernel, then wo; FeedForward
+/// calls w2(silu(w1(x)) * w3(x)), so w1 (gate), w3 (up), w2 (down). Numbered 1–7, the kept mm outputs are
+/// wq, wv, w1, w2; wk, wo, w3 are recomputed. A linear with a bias on a 3-D input runs aten.addmm
+/// (at::linear's contiguous 3-D path), which the policy neither counts nor keeps. A plain MLP has two
+/// linears (up, down). Each GPU keeps its own shards: under tensor parallelism column-parallel outputs are
+/// split by heads or FFN width and a row-parallel mm output (wo, w2) is the full-size partial sum before
+/// its reduction; torchtitan's tensor parallelism is sequence-parallel (its Llama TP plan), where the
+/// checkpoint's input is the sequence shard and the two reduce-scatter outputs (after wo and after w2)
+/// are kept as sequence shards; without sequence parallelism the reduction is an all-reduce, not in
+/// _save_list, so it is recomputed.
+/// Norms, rotary embedding, SiLU, the gating product, dropout and residual adds are recomputed.
+void selective_op_tensors(const model_config& m, const layer_activation_input& in, tensor_list& l) {
+    const u128 tp = in.tp == 0 ? 1 : in.tp;
+    const u128 sp = in.sequence_parallel ? tp : 1;
+    const u128 tokens = u128{in.seq_len} * in.micro_batch;
+    const u128 h = m.hidden_size, a = m.num_attention_heads, g = resolved_kv_heads(m), d = resolved_head_dim(m);
+    const u128 f = resolved_ffn(m);
+    // The checkpoint's input, held for the recompute (torch.utils.checkpoint keeps its arguments).
+    l.act("layer.input", tokens * h, sp, "input of the layer, the checkpoint from which it is recomputed");
+    const auto linear = [&](const char* name, const char* module, u128 elements, u128 shards, const char* note) {
+        if (selective_op_keeps_output(m, module)) l.act(name, elements, shards, note);
+    };
+    linear("attn.q_proj.output", "q_proj", tokens * a * d, tp, "output of the query projection (an odd-numbered mm), before rotary");
+    linear("attn.k_proj.output", "k_proj", tokens * g * d, tp, "output of the key projection (an odd-numbered mm)");
+    linear("attn.v_proj.output", "v_proj", tokens * g * d, tp, "output of the value projection (an odd-numbered mm), KV heads wide");
+    // _scaled_dot_product_flash_attention returns the output (b, a, s, d) and the fp32 logsumexp (b, a, s),
+    // both kept (its RNG seed and offset are scalars, not counted).
+    l.act("attn.core.output", tokens * a * d, tp, "output of the SDPA kernel, kept by the policy");
+    l.fixed("attn.core.logsumexp", a * tokens, fp32_bytes, tp, "fp32 log-sum-exp of the SDPA kernel, kept by the policy");
+    // Row-parallel: the local mm output is the full-size partial sum, reduce-scattered afterwards.
+    linear("attn.o_proj.output", "o_proj", tokens * h, 1, "output of the attention output projection (an odd-numbered mm; with tp the partial sum)");
+    if (tp > 1 && in.sequence_parallel) l.act("attn.reduce_scatter_output", tokens * h, tp, "sequence shard of the attention output after its reduce-scatter");
+    if (m.mlp == mlp_kind::gated) {
+        linear("mlp.gate_proj.output", "gate_proj", tokens * f, tp, "output of the gate projection (an odd-numbered mm)");
+        linear("mlp.up_proj.output", "up_proj", tokens * f, tp, "output of the up projection (an odd-numbered mm)");
+    } else {
+        linear("mlp.up_proj.output", "up_proj", tokens * f, tp, "output of the up projection (an odd-numbered mm)");
+    }
+    linear("mlp.down_proj.output", "down_proj", tokens * h, 1, "output of the down projection (an odd-numbered mm; with tp the partial sum)");
+    if (tp > 1 && in.sequence_parallel) l.act("mlp.reduce_scatter_output", tokens * h, tp, "sequence shard of the MLP output after its reduce-scatter");
+}
+
 /// Tensors kept under `mode` for a layer of `m` into `l` (Korthikanti §5 / Table 2).
 void stored_tensors(const model_config& m, const layer_activation_input& input, recompute_mode mode, tensor_list& l) {
     switch (mode) {
         case recompute_mode::none: layer_tensors(m, input, false, l); return;
         case recompute_mode::selective: layer_tensors(m, input, true, l); return;
+        case recompute_mode::selective_op: selective_op_tensors(m, input, l); return;
         case recompute_mode::full: {
             // Korthikanti §5 / Table 2 "full recompute: 2sbh": only the layer input (the checkpoint), sharded
             // over t with sequence parallelism.
@@ -333,6 +408,24 @@ std::uint64_t stored_activation_bytes(const model_config& model, const layer_act
     stored_tensors(model, shape, mode, l);
     if (tensors != nullptr) *tensors = l.take();
     return capped_sum(l.sum());
+}
+
+std::uint64_t selective_op_recompute_bytes(const model_config& model, const layer_activation_input& shape) {
+    const u128 all = stored_activation_bytes(model, shape, recompute_mode::none);
+    const u128 kept = stored_activation_bytes(model, shape, recompute_mode::selective_op);
+    // Derivation: at the end of a layer's recompute its whole working set (recompute none) is alive. Each
+    // of its kept tensors is either part of that set (Llama: the input as the first norm's input, the V
+    // projection as attn.v, the SDPA outputs as attn.proj_input and attn.core.logsumexp, the gate output
+    // as mlp.act_input) or consumed and freed by then (Q before rotary, the row-parallel outputs and their
+    // reduce-scatters); only the input outlives that under an eager RMSNorm, which keeps an fp32 copy
+    // instead. So the layer holds none + that input instead of its kept bytes: it adds none + input − kept.
+    const bool input_not_reused = model.norm == norm_kind::rmsnorm && shape.kernels == kernel_kind::eager;
+    const u128 tp = shape.tp == 0 ? 1 : shape.tp;
+    const u128 input = input_not_reused ? ceil_div(u128{shape.seq_len} * shape.micro_batch * model.hidden_size *
+                                                       dtype_bits(shape.activation_dtype),
+                                                   8 * (shape.sequence_parallel ? tp : 1))
+                                        : 0;
+    return capped_sum(all + input > kept ? all + input - kept : 0);
 }
 
 std::uint64_t total_bytes(const std::vector<activation_tensor>& tensors) {

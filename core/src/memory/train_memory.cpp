@@ -47,8 +47,12 @@ train_layer train_layer_activations(const estimate_config& c, bool want_tensors)
     train_layer out;
     const layer_activation_input kept_shape = layer_shape(c, s_local, full && p.partition_activations);
     out.kept = stored_activation_bytes(c.model, kept_shape, t.recompute, want_tensors ? &out.tensors : nullptr);
-    // One layer re-run in backward holds its full working set (Korthikanti §5).
+    // One layer re-run in backward holds its full working set (Korthikanti §5); with train.recompute_layers
+    // the layers that do not recompute keep that same set.
     if (full) out.working_set = stored_activation_bytes(c.model, layer_shape(c, s_local, false), recompute_mode::none);
+    // Under torchtitan's op-level policy the re-run layer adds its working set less what it keeps and reuses.
+    if (t.recompute == recompute_mode::selective_op)
+        out.working_set = selective_op_recompute_bytes(c.model, layer_shape(c, s_local, false));
     if (t.adapter_type != adapter_kind::none) {  // the same for every stage; validated in validate()
         out.finetune = count_finetune_params(c.model, t).value;
         out.frozen_base = count_frozen_base(c.model, t).value;
@@ -234,7 +238,10 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
     const u128 tp = p.tp;
     const bool full = t.recompute == recompute_mode::full;
     const u128 kept = layer.kept;  // the same for every stage: computed once (train_layer_activations)
-    u128 numerator = sp.layers * in_flight * kept;
+    // train.recompute_layers N (full recompute only, N ≤ the stage's layers): N layers keep their input, the
+    // other L − N their whole working set (Megatron-LM --recompute-method block; torchtitan layer SAC).
+    const u128 recomputed = full && t.recompute_layers != 0 ? std::min<u128>(t.recompute_layers, sp.layers) : sp.layers;
+    u128 numerator = in_flight * (recomputed * kept + (sp.layers - recomputed) * layer.working_set);
     u128 denominator = 1;
     if (i == 0 && p.virtual_stages > 1) {
         // Interleaved 1F1B holds (1 + (pp − 1)/(pp · v)) times as much on the first stage
@@ -253,7 +260,9 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
         r.activations -= r.offloaded_activations;
         r.host += r.offloaded_activations;
     }
-    if (full) {  // one layer re-run in backward holds its full working set (Korthikanti §5)
+    // One layer re-run in backward holds its full working set (Korthikanti §5); under selective_op its
+    // working set less what it keeps (selective_op_recompute_bytes).
+    if ((full && recomputed != 0) || t.recompute == recompute_mode::selective_op) {
         r.activations += layer.working_set;
         r.working_set = layer.working_set;
     }

@@ -26,6 +26,49 @@ void require_architecture(const model_config& m, const char* why, diagnostics& e
     if (m.hidden_size == 0) errors.push_back({"model.hidden_size", std::string("is required ") + why});
     if (m.num_attention_heads == 0) errors.push_back({"model.num_attention_heads", std::string("is required ") + why});
 }
+
+/// train.recompute selective_op and train.recompute_layers: the combinations they are modelled for.
+void check_recompute(const estimate_config& c, diagnostics& errors) {
+    const train_config& t = c.train;
+    const parallel_config& p = c.parallel;
+    if (t.recompute_layers != 0) {
+        // The smallest stage holds floor(L / pp) layers (layers_of_stage: the first L mod pp stages hold one more).
+        const std::uint64_t smallest = c.model.num_hidden_layers / p.pp;
+        if (t.recompute != recompute_mode::full)
+            errors.push_back({"train.recompute_layers", std::string("needs train.recompute full (the other layers keep "
+                                                                    "every activation), not ") + to_string(t.recompute)});
+        else if (t.recompute_layers > smallest)
+            errors.push_back({"train.recompute_layers", "must be from 1 to " + std::to_string(smallest) +
+                                                            ", the layers of the smallest pipeline stage "
+                                                            "(model.num_hidden_layers / parallel.pp, rounded down)"});
+        if (t.activation_offload)
+            errors.push_back({"train.recompute_layers", "is not modelled with train.activation_offload (offloading "
+                                                        "counts every layer as checkpointed): leave one of them unset"});
+    }
+    if (t.recompute != recompute_mode::selective_op) return;
+    // The policy is torchtitan's for its dense Llama blocks; outside these cases the set of saved outputs
+    // differs (see activations.cpp) and is not modelled.
+    const char* choices = "choose train.recompute none, selective or full";
+    if (c.model.num_experts != 0)
+        errors.push_back({"model.num_local_experts", std::string("must be 0 with train.recompute selective_op (the MoE "
+                                                                 "router and expert matmuls shift the policy's matmul "
+                                                                 "counter; not modelled); ") + choices});
+    if (t.adapter_type != adapter_kind::none)
+        errors.push_back({"train.adapter_type", std::string("must be none with train.recompute selective_op (adapter "
+                                                            "matmuls shift the policy's matmul counter; not modelled); ") +
+                                                    choices});
+    if (p.cp > 1)
+        errors.push_back({"parallel.cp", std::string("must be 1 with train.recompute selective_op (ring attention saves "
+                                                     "one attention output per ring step; not modelled); ") + choices});
+    if (!t.flash_attention)
+        errors.push_back({"train.flash_attention", std::string("must be true with train.recompute selective_op (the "
+                                                               "policy keeps the outputs of the fused SDPA kernel; the "
+                                                               "math fallback is not modelled); ") + choices});
+    if (t.weight_dtype == dtype::fp8)
+        errors.push_back({"train.weight_dtype", std::string("must not be fp8 with train.recompute selective_op (fp8 "
+                                                            "linears run torch._scaled_mm, which the policy neither "
+                                                            "counts nor keeps; not modelled); ") + choices});
+}
 }  // namespace
 
 diagnostics validate(const estimate_config& c) { return detail::validate(c, nullptr); }
@@ -138,6 +181,10 @@ diagnostics validate(const estimate_config& c, const diagnostics* architecture_e
     if (p.ep > 1 && (m.num_experts == 0 || m.num_experts % p.ep != 0))
         errors.push_back({"parallel.ep", "must divide model.num_local_experts (" + std::to_string(m.num_experts) + ")"});
     if (!errors.empty()) return errors;
+    if (c.mode == run_mode::train) {
+        check_recompute(c, errors);
+        if (!errors.empty()) return errors;
+    }
     // Fine-tuning keys (adapters, frozen base, recipes): memplan/adapters.hpp.
     errors = validate_finetune(c);
     if (errors.empty() && c.mode == run_mode::train && c.train.adapter_type != adapter_kind::none) {

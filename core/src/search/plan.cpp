@@ -66,6 +66,7 @@ estimate_config laid_out(const estimate_config& base, const plan_layout& l, bool
     k.parallel.fsdp = fsdp_strategy::unset;
     k.parallel.zero_shard_size = 0;
     k.train.recompute = l.recompute;
+    if (l.recompute != recompute_mode::full) k.train.recompute_layers = 0;  // applies to full recompute only
     k.train.micro_batch = l.micro_batch;
     k.train.microbatches_in_flight = 0;
     k.parallel.sequence_parallel = sequence_parallel && l.tp > 1;  // Megatron-LM practice with tp > 1 (Korthikanti et al. 2022, §4.2.2)

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "memplan/memory/activations.hpp"
 
 namespace memplan {
 
@@ -161,9 +162,17 @@ step_time_result step_time(const estimate_config& c, const model_profile& profil
 
     // Compute of one micro-batch on the slowest stage: every weight GEMM at its shape on this GPU
     // (column- or row-split by tp; experts receive top-k/E of the ep group's tokens), forward once and
-    // backward twice (dgrad, wgrad); full recompute runs the forward again (Korthikanti et al. 2022, §5).
-    const double passes = 3 + (c.train.recompute == recompute_mode::full ? 1 : 0);
-    double gemm_forward = 0;
+    // backward twice (dgrad, wgrad); full recompute runs the forward again (Korthikanti et al. 2022, §5), on
+    // train.recompute_layers of the stage's layers when set; torchtitan's op-level policy (selective_op)
+    // re-runs the linears whose outputs it does not keep and the elementwise kernels, not the attention
+    // kernel (activations.cpp selective_op_tensors).
+    const recompute_mode recompute = c.train.recompute;
+    const double full_share = recompute != recompute_mode::full ? 0
+                              : c.train.recompute_layers != 0 ? std::min(static_cast<double>(c.train.recompute_layers), stage_layers) / stage_layers
+                                                              : 1;
+    const bool op_sac = recompute == recompute_mode::selective_op;
+    const double passes = 3 + full_share + (op_sac ? 1 : 0);  // elementwise passes; GEMMs: 3 + full_share
+    double gemm_forward = 0, gemm_recomputed = 0, recomputed_linear_flops = 0;
     const double experts = static_cast<double>(model.num_experts), routed = static_cast<double>(model.experts_per_token);
     for (const linear_module& lm : profile.linears) {
         const double count = static_cast<double>(lm.count) / layers * stage_layers;  // matrices on this stage
@@ -172,7 +181,12 @@ step_time_result step_time(const estimate_config& c, const model_profile& profil
             const double rows = tokens_mb * ep * routed / experts;                 // tokens per expert
             gemm_forward += local * gemm_s(rows, static_cast<double>(lm.d_in), static_cast<double>(lm.d_out) / tp, gpu);
         } else {
-            gemm_forward += count * gemm_s(tokens_mb, static_cast<double>(lm.d_in), static_cast<double>(lm.d_out) / tp, gpu);
+            const double t = count * gemm_s(tokens_mb, static_cast<double>(lm.d_in), static_cast<double>(lm.d_out) / tp, gpu);
+            gemm_forward += t;
+            if (op_sac && !selective_op_keeps_output(model, lm.name)) {  // dense only: selective_op refuses MoE
+                gemm_recomputed += t;
+                recomputed_linear_flops += 2 * static_cast<double>(lm.d_in) * static_cast<double>(lm.d_out) * static_cast<double>(lm.count);
+            }
         }
     }
     gemm_forward += gemm_s(tokens_mb, h, static_cast<double>(model.vocab_size) / tp, gpu);  // logits, last stage
@@ -184,7 +198,7 @@ step_time_result step_time(const estimate_config& c, const model_profile& profil
     const double core_flops = flash ? f.attention_core : f.model - f.linear;
     const double attention_forward = core_flops * tokens_mb / tp * stage_layers / layers /
                                      (gpu.dense_bf16_flops_per_s * (flash ? gpu.attention_efficiency : gpu.gemm_efficiency));
-    const double attention_passes = 3 + (c.train.recompute != recompute_mode::none ? 1 : 0);
+    const double attention_passes = 3 + (recompute == recompute_mode::selective ? 1 : full_share);
     // Elementwise kernels (norms, activation, dropout, residual adds, softmax) are memory-bound: each
     // tensor a layer's forward pass keeps is written once and read once, bytes per GPU as Korthikanti
     // et al. 2022 Table 2 counts them — sbh(10 + 24/t) (34sbh/t with sequence parallelism) plus the
@@ -194,7 +208,7 @@ step_time_result step_time(const estimate_config& c, const model_profile& profil
     double layer_bytes = c.parallel.sequence_parallel ? 34 * sbh / tp : sbh * (10 + 24 / tp);
     if (!flash) layer_bytes += 5 * a_heads * (s / cp) * tokens_mb / tp;
     const double elementwise_mb = passes * 2 * layer_bytes * stage_layers / gpu.hbm_bytes_per_s;
-    const double compute_mb = passes * gemm_forward + attention_passes * attention_forward + elementwise_mb;
+    const double compute_mb = (3 + full_share) * gemm_forward + gemm_recomputed + attention_passes * attention_forward + elementwise_mb;
 
     // Placement (Megatron-LM's default rank order tp-cp-ep-dp-pp, megatron/core/parallel_state.py at
     // the same commit): a group whose span fits gpus_per_node stays inside a node.
@@ -205,7 +219,9 @@ step_time_result step_time(const estimate_config& c, const model_profile& profil
     // Tensor parallelism: per layer two all-reduces of the b·s·h activations forward and two backward
     // (Shoeybi et al. 2019, §3), two more with full recompute; sequence parallelism replaces each by a
     // reduce-scatter and an all-gather of the same volume (Korthikanti et al. 2022, §4.2.2). Not overlapped.
-    const double tp_collectives = 4 + (c.train.recompute == recompute_mode::full ? 2 : 0);
+    // selective_op keeps the reduce-scatter outputs and re-runs the two all-gathers (one all-reduce's
+    // volume), or without sequence parallelism both all-reduces, which its policy does not keep.
+    const double tp_collectives = 4 + 2 * full_share + (op_sac ? (c.parallel.sequence_parallel ? 1 : 2) : 0);
     const double tp_mb = stage_layers * tp_collectives * all_reduce_s(tokens_mb * h * bf16_bytes, tp, link(tp), alpha(tp));
     // Expert parallelism: dispatch and combine all-to-alls forward and backward (4 per MoE layer) of the
     // top-k copies of each token (Lepikhin et al. 2020, GShard §2.2).
@@ -265,8 +281,9 @@ step_time_result step_time(const estimate_config& c, const model_profile& profil
     const double tokens = static_cast<double>(global) * s;
     const double gpus = static_cast<double>(p.gpus);
     out.model_flops_per_step = 3 * f.model * tokens;
-    const double executed_per_token = 3 * f.executed + (c.train.recompute == recompute_mode::full ? f.executed
-                                                        : c.train.recompute == recompute_mode::selective ? f.attention_core : 0);
+    const double executed_per_token = 3 * f.executed + full_share * f.executed +
+                                      (recompute == recompute_mode::selective ? f.attention_core : 0) +
+                                      recomputed_linear_flops;  // per token over every layer, as f.executed
     out.hardware_flops_per_step = executed_per_token * tokens;
     out.tokens_per_s_per_gpu = tokens / out.step_s / gpus;
     out.mfu = out.model_flops_per_step / (out.step_s * gpus * gpu.dense_bf16_flops_per_s);

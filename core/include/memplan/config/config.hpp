@@ -18,8 +18,10 @@ enum class dtype { fp32, bf16, fp16, fp8, int8, int4 };
 /// What the GPU does: a training step or serving (forward passes with a KV cache).
 enum class run_mode { train, infer };
 
-/// Activation recomputation (Korthikanti et al. 2022, §5): none, selective (attention core), full (every layer).
-enum class recompute_mode { none, selective, full };
+/// Activation recomputation (Korthikanti et al. 2022, §5): none, selective (attention core), full (every layer);
+/// selective_op: torchtitan's op-level selective checkpointing (the outputs of every other matmul and of
+/// the attention kernel kept, the rest recomputed; activations.cpp).
+enum class recompute_mode { none, selective, full, selective_op };
 
 /// Optimizer whose states are kept per parameter.
 enum class optimizer_kind { adam, adam_8bit, sgd, sgd_momentum, lion, adafactor, none };
@@ -201,6 +203,10 @@ struct train_config {
     std::uint64_t micro_batch = 1;      ///< sequences per micro-batch b
     std::uint64_t seq_len = 2048;       ///< tokens per sequence s
     recompute_mode recompute = recompute_mode::none;
+    /// With recompute full: layers of each pipeline stage that recompute, the others keep every activation
+    /// (Megatron-LM --recompute-method block --recompute-num-layers; torchtitan's every-k-th-block option);
+    /// 0 = not set, every layer. The mapping from both frameworks' flags is in the schema's description.
+    std::uint64_t recompute_layers = 0;
     bool flash_attention = true;        ///< attention scores never materialised
     dtype weight_dtype = dtype::bf16;   ///< parameters used in forward/backward (fp8: Transformer Engine)
     dtype grad_dtype = dtype::bf16;     ///< gradient buffers

@@ -1,6 +1,6 @@
 // memplan — activation memory of one transformer layer, counted tensor by tensor from the block's
 // structure (norm type, attention with GQA, plain or gated MLP with its own FFN width, dropout on or
-// off), for recompute none / selective / full, FlashAttention, tensor and sequence parallelism.
+// off), for recompute none / selective / full / selective_op, FlashAttention, tensor and sequence parallelism.
 // For a GPT-style block it reduces exactly to Korthikanti et al. 2022, Table 2.
 //
 // What is counted (one micro-batch, one GPU; T = seq_len · micro_batch tokens; e = bytes of the
@@ -91,7 +91,10 @@ std::vector<activation_tensor> layer_activation_tensors(const layer_activation_i
 
 /// Tensors one layer keeps under `mode`: none → all of the above; selective → without the attention
 /// core (Korthikanti §5: the attn.core.* tensors; K and V kept as the core's g-wide inputs);
-/// full → "layer.input" only (2sbh, /t with sequence parallelism).
+/// full → "layer.input" only (2sbh, /t with sequence parallelism); selective_op → torchtitan's op-level
+/// selective checkpointing: layer.input, the outputs of the odd-numbered bias-free matmuls (Llama: q_proj,
+/// v_proj, gate_proj, down_proj), attn.core.output and attn.core.logsumexp, and with sequence parallelism the two
+/// reduce-scatter outputs (activations.cpp selective_op_tensors).
 std::vector<activation_tensor> stored_activation_tensors(const layer_activation_input& input, recompute_mode mode);
 
 /// The bytes `stored_activation_tensors` would sum to (total_bytes of that list), for a layer of
@@ -99,6 +102,15 @@ std::vector<activation_tensor> stored_activation_tensors(const layer_activation_
 /// `tensors` is non-null. Without it nothing is allocated: the totals-only path of estimate().
 std::uint64_t stored_activation_bytes(const model_config& model, const layer_activation_input& shape, recompute_mode mode,
                                       std::vector<activation_tensor>* tensors = nullptr);
+
+/// Under recompute selective_op: whether the output of the block linear `name` (q_proj, k_proj, v_proj,
+/// o_proj, gate_proj, up_proj, down_proj) is kept; the others are recomputed in backward.
+bool selective_op_keeps_output(const model_config& model, const std::string& name);
+
+/// Under recompute selective_op: the bytes one layer adds while its backward recomputes it, beyond the
+/// tensors it keeps (its working set under recompute none, less the kept tensors the recomputed graph
+/// reuses or has freed by the end of the recompute; derivation in activations.cpp).
+std::uint64_t selective_op_recompute_bytes(const model_config& model, const layer_activation_input& shape);
 
 /// Sum of the bytes of `tensors`.
 std::uint64_t total_bytes(const std::vector<activation_tensor>& tensors);
