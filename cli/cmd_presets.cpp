@@ -86,9 +86,11 @@ void print_frameworks() {
         const char* name = to_string(id);
         const framework_conventions& f = conventions_of(id);
         std::cout << name << ": " << f.label;
-        if (*f.version != 0) std::cout << " (" << f.version << ")";
-        std::cout << "\n    its log prints: " << allocator_figure_names[static_cast<int>(f.logs)] << " — " << f.log_text
-                  << "\n    conventions: " << f.conventions << "\n    source: " << f.source << "\n";
+        const framework_notes& n = framework_notes_of(id);
+        if (*n.version != 0) std::cout << " (" << n.version << ")";
+        std::cout << "\n    its log prints: " << allocator_figure_names[static_cast<int>(f.logs)] << " — " << n.log_text
+                  << "\n    conventions: " << framework_notes_of(id).conventions << "\n    source: " << framework_notes_of(id).source
+                  << "\n";
     }
     const reserved_band band = reserved_ratio_band();
     const auto ratio = [](std::uint64_t permille) {  // 1171 -> "1.171"

@@ -24,9 +24,11 @@ import { DIST, launch, serve } from '../tests/e2e/harness.mjs';
 // start-up terms, the Hub import's families and the training phases landed (247.1 KiB measured,
 // docs/budgets.md "This round's growth"), and at 275 KiB since the Hub reader (its bindings and web/hub.js),
 // the chunked-prefill rows, the streamed plan with its chart and DeepSeek-V3.2 landed (271.1 KiB measured,
-// docs/budgets.md "The Hub reader's growth"),
+// docs/budgets.md "The Hub reader's growth"), and at 280 KiB since train.framework, the reserved range,
+// torchtitan's selective checkpointing and the step view (278.9 KiB measured, docs/budgets.md "The
+// training frameworks' growth"),
 // until the core is made smaller again; 150 KiB stays the goal that docs/budgets.md reports.
-const BUDGET_GZIP_BYTES = 275 * 1024;
+const BUDGET_GZIP_BYTES = 280 * 1024;
 const GOAL_GZIP_BYTES = 150 * 1024;
 const BUDGET_FIRST_RESULT_MS = 300;
 const RUNS = 9;
@@ -35,9 +37,10 @@ const RUNS = 9;
 // within 100 ms of the element's module being evaluated, on dist/estimate-example.html (three elements),
 // beside the same page without the elements as the baseline, median of ELEMENT_RUNS cold loads.
 // The goal is 130 KiB; the estimate-only module alone is about 152 KiB gzipped (docs/budgets.md, "The
-// element's weight"), so the check holds the line at 180 KiB and docs/budgets.md reports the goal.
+// element's weight"), so the check holds the line at 185 KiB (180 KiB until the training frameworks'
+// growth, docs/budgets.md) and docs/budgets.md reports the goal.
 const ELEMENT_GOAL_GZIP_BYTES = 130 * 1024;
-const ELEMENT_BUDGET_GZIP_BYTES = 180 * 1024;
+const ELEMENT_BUDGET_GZIP_BYTES = 185 * 1024;
 const ELEMENT_GOAL_FIRST_ANSWER_MS = 100;
 const ELEMENT_RUNS = 7;
 const ELEMENT_PAGE = '/estimate-example.html';

@@ -57,6 +57,9 @@ std::string preset_fits(std::string config) { return memplan::preset_fits_json(c
 /// The serving engines reproduced and the terms of their budget (`memplan engines --json`).
 std::string engines() { return memplan::engines_json(); }
 
+/// The training frameworks train.framework names, each with its pinned version and log line (`memplan frameworks --json`).
+std::string frameworks() { return memplan::frameworks_json(); }
+
 // ---- A model on the Hugging Face Hub (memplan/report/hub.hpp), for web/hub.js: the page fetches, the core reads.
 
 /// A typed model id, revision or huggingface.co link: the id, revision and the addresses to fetch.
@@ -97,6 +100,7 @@ EMSCRIPTEN_BINDINGS(memplan_analysis) {
     emscripten::function("searchPresets", &search_presets);
     emscripten::function("presetFits", &preset_fits);
     emscripten::function("engines", &engines);
+    emscripten::function("frameworks", &frameworks);
     emscripten::function("hubModel", &hub_model);
     emscripten::function("safetensorsRange", &safetensors_range);
     emscripten::function("safetensorsIndex", &safetensors_index);

@@ -219,7 +219,7 @@ function update() {
   renderBreakdown(result, unit, rows);
   renderModelSummary(result, unit);
   renderFinetune(result, null, unit);
-  renderStepPeak(result, unit);
+  renderStepPeak(result, unit, mp.frameworks());
   renderServing(mp, result, null, unit);
   renderCompare(mp, config, unit);
   renderPins(spec, pins, { label: setup, config, result }, unit, rows);

@@ -193,6 +193,12 @@ export function wrap(core) {
      */
     engines: once(() => JSON.parse(core.engines())),
     /**
+     * The training frameworks train.framework names (`memplan frameworks`): {frameworks: [{id, label,
+     * version, logs, log_text, log_unit, conventions, source}], reserved_band: {low_permille,
+     * median_permille, high_permille, measurements}}, parsed once and frozen.
+     */
+    frameworks: once(() => JSON.parse(core.frameworks())),
+    /**
      * A number as people write it ("8B", "8k", "80 GiB", "8,000,000,000", "1.5M"), read by the core's
      * parser (the CLI's): a whole number from 0 to max (default 2^53), or a MemplanError naming `field`.
      */

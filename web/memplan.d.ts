@@ -658,6 +658,37 @@ export interface Memplan {
    * parsed once; frozen. `memplan engines` prints the same.
    */
   engines(): Engines;
+  /**
+   * The training frameworks train.framework names: the figure each one's log prints, its pinned
+   * version, its conventions and sources, and the band of the reserved range; parsed once; frozen.
+   * `memplan frameworks` prints the same.
+   */
+  frameworks(): Frameworks;
+}
+
+/** One training framework train.framework names (memplan frameworks). */
+export interface FrameworkDescription {
+  /** Its train.framework name: "torchtitan" */
+  readonly id: string;
+  readonly label: string;
+  /** "pytorch/torchtitan at <commit>": the code these facts are read from ("" for none). */
+  readonly version: string;
+  /** The allocator peak its log prints. */
+  readonly logs: 'allocated' | 'reserved' | 'both' | 'none';
+  /** What its log prints and the call behind it. */
+  readonly log_text: string;
+  /** The unit of the printed figure: "GiB", "GB", "MiB", "bytes" or "". */
+  readonly log_unit: string;
+  /** What memplan applies for it, in words. */
+  readonly conventions: string;
+  /** The upstream files of the facts above. */
+  readonly source: string;
+}
+
+/** The frameworks and the band of reserved / allocated (thousandths) the reserved range uses. */
+export interface Frameworks {
+  readonly frameworks: readonly FrameworkDescription[];
+  readonly reserved_band: { readonly low_permille: number; readonly median_permille: number; readonly high_permille: number; readonly measurements: number };
 }
 
 /** One serving engine memplan reproduces. */

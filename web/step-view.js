@@ -1,7 +1,8 @@
 // memplan page — the training step's peak: the live (allocated) bytes of each phase of one step as the
 // core counts them (estimate().details.phases), the phase that reaches the peak, the caching allocator's
 // reserved peak as the core's range, and which of the two the named framework's log prints
-// (details.framework). Every number is the core's; nothing is computed here but the display.
+// (details.framework, with its pinned version and log line from mp.frameworks()). Every number is the
+// core's; nothing is computed here but the display.
 import { $, el } from './dom.js';
 import { formatBytes, formatExactBytes } from './format.js';
 
@@ -30,8 +31,11 @@ export function stepPeakText(result, unit) {
     `reserved by PyTorch's caching allocator ${reserved}.${log}`;
 }
 
-/** Renders the step-peak section and the line under the verdict (training; cleared in inference). */
-export function renderStepPeak(result, unit) {
+/**
+ * Renders the step-peak section and the line under the verdict (training; cleared in inference);
+ * `frameworks`: mp.frameworks() (the version and log line of each train.framework value).
+ */
+export function renderStepPeak(result, unit, frameworks = null) {
   const line = $('step-peak');
   const text = result && result.config && result.config.mode === 'train' ? stepPeakText(result, unit) : '';
   if (line.textContent !== text) line.textContent = text;
@@ -52,8 +56,11 @@ export function renderStepPeak(result, unit) {
       { class: 'num', title: `${formatExactBytes(ph.reserved_low_bytes)} – ${formatExactBytes(ph.reserved_high_bytes)}` }));
   rows.push(reserved);
   $('step-phases').tBodies[0].replaceChildren(...rows);
+  const listed = frameworks && f ? frameworks.frameworks.find((x) => x.id === f.id) : null;
   const note = !f || f.id === 'none'
     ? 'No framework named: the allocated figures are torch.cuda.max_memory_allocated(); name the framework to see which figure its log prints.'
-    : `${f.label} (${f.version || 'version not pinned'}): its log prints the ${f.logs} peak${f.log_unit ? ` in ${f.log_unit}` : ''}: ${f.log_text}.`;
+    : `${f.label} (${listed ? listed.version : 'version not listed'}): its log prints ` +
+      (f.logs === 'none' ? 'no peak' : f.logs === 'both' ? 'both peaks' : `the ${f.logs} peak`) +
+      `${f.log_unit ? ` in ${f.log_unit}` : ''}${listed ? `: ${listed.log_text}` : ''}.`;
   $('step-framework').textContent = note;
 }

@@ -52,10 +52,11 @@ TEST_CASE("every framework has its own entry with a label, a pinned version and 
         const framework_conventions& c = conventions_of(f);
         CHECK(c.id == f);
         CHECK(std::string(c.label).size() >= 3);
-        CHECK(std::string(c.conventions).size() > 40);
-        CHECK_FALSE(std::string(c.source).empty());
+        CHECK(framework_notes_of(f).id == f);
+        CHECK(std::string(framework_notes_of(f).conventions).size() > 40);
+        CHECK_FALSE(std::string(framework_notes_of(f).source).empty());
         if (f != train_framework::none) {
-            CHECK(std::string(c.version).find(" at ") != std::string::npos);  // "owner/repo at <commit>"
+            CHECK(std::string(framework_notes_of(f).version).find(" at ") != std::string::npos);  // "owner/repo at <commit>"
             const std::string unit = c.log_unit;
             if (c.logs != allocator_figure::none) CHECK((unit == "GiB" || unit == "GB" || unit == "MiB" || unit == "bytes"));
         }

@@ -106,7 +106,7 @@ test('estimate() errors name the field', () => {
     [{ ...seven_b, parallel: { gpus: NaN } }, 'parallel.gpus: must be a finite number (NaN and infinities have no JSON form)'],
     [{ ...seven_b, gpu: { memory_bytes: Infinity } }, 'gpu.memory_bytes: must be a finite number (NaN and infinities have no JSON form)'],
     [{ ...seven_b, parallel: { gpus: '8' } }, 'parallel.gpus: must be an integer from 1 to 1048576'],
-    [{ ...seven_b, train: { recompute: 'sometimes' } }, 'train.recompute: must be one of: none, selective, full'],
+    [{ ...seven_b, train: { recompute: 'sometimes' } }, 'train.recompute: must be one of: none, selective, full, selective_op'],
     [{ ...seven_b, train: { flash_attention: 1 } }, 'train.flash_attention: must be true or false'],
     [{ ...seven_b, mode: 'serve' }, 'mode: must be one of: train, infer'],
     [{ ...seven_b, colour: 'blue' }, 'colour: is not a known key'],

@@ -34,3 +34,23 @@ test("engines(): the budget's terms are the serving result's fields, and the res
     for (const t of terms) assert.equal(typeof s[t.key], 'number', `${e.id}: serving.${t.key}`);
   }
 });
+
+test('frameworks(): every train.framework value with its log figure, pinned version and sources, as the CLI lists them', () => {
+  const listed = mp.frameworks();
+  assert.equal(mp.frameworks(), listed);
+  assert.ok(Object.isFrozen(listed) && Object.isFrozen(listed.frameworks[0]));
+  const fields = new Map(mp.schema().fields.map((f) => [f.path, f]));
+  assert.deepEqual(listed.frameworks.map((f) => f.id), fields.get('train.framework').choices);
+  const titan = listed.frameworks.find((f) => f.id === 'torchtitan');
+  assert.equal(titan.logs, 'reserved');
+  assert.equal(titan.log_unit, 'GiB');
+  assert.match(titan.version, /^pytorch\/torchtitan at [0-9a-f]{40}$/);
+  // The estimate names the same framework with the same figure; the range is the listed band's.
+  const r = mp.estimate({ mode: 'train', model: { preset: 'llama-3.1-8b' }, parallel: { gpus: 8, zero_stage: 3 },
+    train: { framework: 'torchtitan', micro_batch: 2, seq_len: 8192 } });
+  assert.deepEqual(r.details.framework, { id: 'torchtitan', label: titan.label, logs: 'reserved', log_unit: 'GiB' });
+  const ph = r.details.phases;
+  const rounded = Math.ceil(ph.peak_bytes / 2 ** 21) * 2 ** 21;
+  assert.equal(ph.reserved_high_bytes, Math.ceil(rounded * listed.reserved_band.high_permille / 1000));
+  assert.deepEqual(listed, printedJson('frameworks', '--json'));
+});

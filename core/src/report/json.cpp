@@ -88,11 +88,10 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
                                                     {"reserved_high_bytes", ph.reserved_high_bytes}};
             // The framework whose conventions apply and the figure its log prints (memory/frameworks.hpp).
             const framework_conventions& f = conventions_of(ph.framework);
+            // Its pinned version and log line: frameworks_json (mp.frameworks()).
             out["details"]["framework"] = ordered_json{{"id", to_string(f.id)},
                                                        {"label", f.label},
-                                                       {"version", f.version},
                                                        {"logs", allocator_figure_names[static_cast<int>(f.logs)]},
-                                                       {"log_text", f.log_text},
                                                        {"log_unit", f.log_unit}};
         }
         write_model_details(out["details"], d);

@@ -14,16 +14,15 @@ namespace memplan {
 enum class allocator_figure { allocated, reserved, both, none };
 constexpr const char* allocator_figure_names[] = {"allocated", "reserved", "both", "none"};
 
-/// One framework's conventions, as memplan states them on the verdict.
+/// One framework's conventions as the estimate applies and states them. Its pinned version, its log
+/// line, the prose of its conventions and its sources, which only the listings need, are
+/// memplan/report/json.hpp framework_notes_of (mp.frameworks(), memplan frameworks): kept out of the
+/// estimate's code so that the element's module does not carry them.
 struct framework_conventions {
     train_framework id = train_framework::none;
     const char* label = "";       ///< "torchtitan"
-    const char* version = "";     ///< the upstream repository and commit whose code these facts are read from
     allocator_figure logs = allocator_figure::none;  ///< the peak its training log prints
-    const char* log_text = "";    ///< what the log prints and the call behind it
-    const char* log_unit = "";    ///< "GiB" (2^30) or "GB" (1e9): the divisor of the printed figure
-    const char* conventions = ""; ///< what memplan applies for it (loss path, optimizer step, layouts)
-    const char* source = "";      ///< the upstream file(s) of the facts above, at the commit
+    const char* log_unit = "";    ///< "GiB" (2^30), "GB" (1e9), "MiB" or "bytes": the unit of the printed figure
     bool fused_optimizer = false; ///< its default AdamW updates in place (no foreach temporaries)
     bool frees_bf16_logits = false;  ///< its loss upcasts the logits and frees the 2-byte ones before backward
     bool fsdp2_buffers = false;   ///< sharding is FSDP2's (fully_shard): its all-gather and reduce-scatter buffers

@@ -98,6 +98,17 @@ std::string model_presets_json();
 /// source of its arithmetic, and the terms of the budget it divides into KV pages (serving_result's fields).
 std::string engines_json();
 
+/// What memplan applies for one training framework, in words, and the upstream files it read them from
+/// (the listings' part of memplan/memory/frameworks.hpp's entry).
+struct framework_notes {
+    train_framework id;
+    const char* version;      ///< the upstream repository and commit these facts are read from ("" for none)
+    const char* log_text;     ///< what its log prints and the call behind it
+    const char* conventions;  ///< what it saves for backward, its loss path, its buffers, its optimizer step, its layouts
+    const char* source;       ///< the upstream files, at the entry's version
+};
+const framework_notes& framework_notes_of(train_framework framework);
+
 /// {"frameworks": [{"id", "label", "version", "logs", "log_text", "log_unit", "conventions", "source"}, …],
 ///  "reserved_band": {"low_permille", "median_permille", "high_permille", "measurements"}}: the values of
 /// train.framework with what each one's log prints (memplan/memory/frameworks.hpp) and the band of
