@@ -19,9 +19,12 @@ export function renderVerdict(result, unit) {
   out.className = 'verdict ' + (result.gpu.fits ? 'fits' : 'no-fit');
   // Set only when it changes: the verdict is a live region, and a text set again is announced again
   // (the core's first answer redraws the one drawn before it loaded, first-result.js).
+  // The core compares gpu.needed_bytes: the total, or in training the step's peak where it is above it.
+  const needed = typeof result.gpu.needed_bytes === 'number' ? result.gpu.needed_bytes : total;
+  const what = needed === total ? formatBytes(total, unit) : `${formatBytes(needed, unit)} at the step's peak`;
   const text = result.gpu.fits
-    ? `Fits: ${formatBytes(total, unit)} of ${formatBytes(capacity, unit)} per GPU, ${formatBytes(result.gpu.headroom_bytes, unit)} headroom.`
-    : `Does not fit: ${formatBytes(total, unit)} per GPU needs ${formatBytes(result.gpu.shortfall_bytes, unit)} more than the GPU's ${formatBytes(capacity, unit)}.`;
+    ? `Fits: ${what} of ${formatBytes(capacity, unit)} per GPU, ${formatBytes(result.gpu.headroom_bytes, unit)} headroom.`
+    : `Does not fit: ${what} per GPU needs ${formatBytes(result.gpu.shortfall_bytes, unit)} more than the GPU's ${formatBytes(capacity, unit)}.`;
   if (out.textContent !== text) out.textContent = text;
   out.dataset.fits = String(result.gpu.fits);
 }

@@ -49,8 +49,8 @@ export function firstAnswer(spec, state, config, result, rows, presets = []) {
     prefill: prefillOf(result),
   };
   if (result.gpu) {
-    const { fits, capacity_bytes, headroom_bytes, shortfall_bytes } = result.gpu;
-    answer.gpu = { fits, capacity_bytes, headroom_bytes, shortfall_bytes };
+    const { fits, capacity_bytes, needed_bytes, headroom_bytes, shortfall_bytes } = result.gpu;
+    answer.gpu = { fits, capacity_bytes, needed_bytes, headroom_bytes, shortfall_bytes };
   }
   return answer;
 }

@@ -368,6 +368,27 @@ export interface Details {
   nvme_bytes_per_node: number;
   /** Tensors one layer keeps for one micro-batch (training; empty in inference). */
   layer_activations: LayerActivation[];
+  /** Training: the bytes allocated at each phase of one step, the peak, and the reserved range. */
+  phases?: StepPhases;
+  /** Training: train.framework's conventions and the figure its log prints (mp.frameworks() has its version and log line). */
+  framework?: { id: string; label: string; logs: 'allocated' | 'reserved' | 'both' | 'none'; log_unit: string };
+}
+
+/** The live bytes of each phase of a training step on the reported GPU (allocated, as torch.cuda.max_memory_allocated). */
+export interface StepPhases {
+  forward_end: number;
+  loss_backward: number;
+  layer_backward: number;
+  optimizer_step: number;
+  /** Of optimizer_step: the update's temporaries (foreach AdamW's square roots). */
+  optimizer_temp_bytes: number;
+  peak: 'forward_end' | 'loss_backward' | 'layer_backward' | 'optimizer_step';
+  peak_bytes: number;
+  figure: 'allocated';
+  /** The caching allocator's reserved peak: peak_bytes rounded to 2 MiB times the smallest, median and largest public reserved/allocated ratio. */
+  reserved_low_bytes: number;
+  reserved_typical_bytes: number;
+  reserved_high_bytes: number;
 }
 
 /** Exactly the object `memplan estimate` prints. */
@@ -385,6 +406,8 @@ export interface EstimateResult {
 /** The fit verdict of a result on one GPU of the capacity given (gpu.memory_bytes). */
 export interface GpuVerdict {
   fits: boolean;
+  /** What is compared with the GPU: per_gpu.total, or in training the larger of it and details.phases.peak_bytes. */
+  needed_bytes: number;
   headroom_bytes: number;
   shortfall_bytes: number;
   /** The capacity the verdict used, bytes. */

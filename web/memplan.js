@@ -161,7 +161,7 @@ export async function loadFastEstimator(options = {}) {
         },
       };
       if (o[b + at.has_capacity] === 1)
-        result.gpu = { fits: o[b + at.fits] === 1, headroom_bytes: o[b + at.headroom_bytes],
+        result.gpu = { fits: o[b + at.fits] === 1, needed_bytes: o[b + at.needed_bytes], headroom_bytes: o[b + at.headroom_bytes],
           shortfall_bytes: o[b + at.shortfall_bytes], capacity_bytes: o[b + at.capacity_bytes] };
       result.warnings = [];
       return result;

@@ -167,13 +167,15 @@ TEST_CASE("the fewest GPUs fit and one data-parallel replica fewer does not", "[
     }
 }
 
-TEST_CASE("70e9 parameters at stage 3 on 80 GB GPUs need 15 GPUs", "[analyze][fewest_gpus]") {
+TEST_CASE("70e9 parameters at stage 3 on 80 GB GPUs need 19 GPUs, the optimizer step's peak deciding", "[analyze][fewest_gpus]") {
     // Model states 16Ψ/N = 1.12e12/N B. Fixed part: buffers 1e9 + 2e9 B; full recompute keeps 2sbh per
     // layer (32 · 2 · 2048 · 4096 = 536870912 B) plus one recomputed layer with flash attention,
     // 34sbh = 285212672 B, FlashAttention's fp32 log-sum-exp 4as = 262144 B, two LayerNorms' fp32
     // statistics 16s = 32768 B, plus the 1-byte embedding dropout mask sbh = 8388608 B and the int64
     // token ids 8s = 16384 B: 3830783488 B; with the default CUDA context (287047680 B) 4117831168 B.
-    // 1.12e12/N ≤ 80e9 − 4117831168 first holds at N = 15.
+    // The steady-state sum 1.12e12/N ≤ 80e9 − 4117831168 would first hold at N = 15, but the step peaks
+    // at the optimizer step: foreach AdamW's fp32 square roots add 4Ψ/N while the activations are freed,
+    // 20Ψ/N = 1.4e12/N ≤ 80e9 − 3e9 − 287047680 first holds at N = 19 (18: 77.8e9 + 3.3e9 > 80e9).
     estimate_config c = seven_b(8, 3);
     c.model.params = 70000000000ULL;
     c.train.flash_attention = true;
@@ -183,7 +185,7 @@ TEST_CASE("70e9 parameters at stage 3 on 80 GB GPUs need 15 GPUs", "[analyze][fe
     const estimate_result r = estimate(one);
     REQUIRE(r.errors.empty());
     CHECK(r.per_gpu.total - r.per_gpu.weights - r.per_gpu.gradients - r.per_gpu.optimizer_states == 3830783488ULL + 287047680ULL);
-    CHECK(fewest_fitting_gpus(c) == 15);
+    CHECK(fewest_fitting_gpus(c) == 19);
 }
 
 TEST_CASE("fewest GPUs is 'never' at tp 1 when the unsharded part exceeds the GPU, tp 2 fits", "[analyze][fewest_gpus]") {
@@ -207,14 +209,16 @@ TEST_CASE("fewest GPUs is 'never' at tp 1 when the unsharded part exceeds the GP
     CHECK(a.fewest.gpus == a.fewest.tp * a.fewest.pp * a.fewest.dp);
 }
 
-TEST_CASE("suggestions each lower the total by their stated saving, largest first", "[analyze][suggestions]") {
+TEST_CASE("suggestions each lower the verdict's figure by their stated saving, largest first", "[analyze][suggestions]") {
     estimate_config c = seven_b(8, 0);
     c.train.micro_batch = 4;
     c.model.vocab_size = 32000;
     c.train.flash_attention = false;  // eager attention: FlashAttention is one of the suggestions
     const analysis a = analyze(c);
     REQUIRE(a.errors.empty());
-    const std::uint64_t current = a.result.per_gpu.total;
+    // What the verdict compares: the larger of the total and the step's peak (gpu.needed_bytes).
+    const std::uint64_t current = a.result.needed_bytes;
+    CHECK(current == std::max(a.result.per_gpu.total, a.result.details.phases.peak_bytes));
     REQUIRE_FALSE(a.result.fits);
     REQUIRE(a.suggestions.size() >= 5);
     std::uint64_t previous = UINT64_MAX;
@@ -232,7 +236,7 @@ TEST_CASE("suggestions each lower the total by their stated saving, largest firs
     CHECK(has_tp);
 }
 
-TEST_CASE("a suggestion's total is the estimate of the changed configuration", "[analyze][suggestions]") {
+TEST_CASE("a suggestion's figure is the verdict's figure of the changed configuration", "[analyze][suggestions]") {
     estimate_config c = seven_b(8, 1);
     c.parallel.tp = 2;
     c.train.micro_batch = 2;
@@ -250,7 +254,9 @@ TEST_CASE("a suggestion's total is the estimate of the changed configuration", "
         else if (s.field == "parallel.tp") changed.parallel.tp = 4;
         else if (s.field == "parallel.pp") changed.parallel.pp = 2;
         else FAIL("unexpected field");
-        CHECK(s.total == total_of(changed));
+        const estimate_result r = estimate(changed);
+        CHECK(s.total == r.needed_bytes);  // the total, or the step's peak where it is above it
+        CHECK(s.total == std::max(total_of(changed), r.details.phases.peak_bytes));
         CHECK(s.fits == fits_gpu(changed));
     }
 }

@@ -127,19 +127,24 @@ TEST_CASE("the phases appear in training's JSON with the peak named, serving has
     CHECK_FALSE(run(R"({"mode": "infer", "model": {"preset": "llama-3-8b"}})").details.phases.present);
 }
 
-TEST_CASE("a total that fits with a step peak that does not is flagged", "[phases][fits]") {
+TEST_CASE("the verdict compares the step's peak with the GPU when it is above the steady-state total", "[phases][fits]") {
     const auto r = run(llama8b(""));
+    REQUIRE(r.details.phases.peak_bytes > r.per_gpu.total);  // foreach AdamW's temporaries at the optimizer step
+    REQUIRE(r.details.phases.peak == step_phase::optimizer_step);
+    const std::string config = llama8b("").substr(0, llama8b("").size() - 1);
+    // A GPU between the two: the parts fit side by side, the step does not.
     const std::uint64_t between = r.per_gpu.total + (r.details.phases.peak_bytes - r.per_gpu.total) / 2;
-    const auto flagged = run(llama8b("").substr(0, llama8b("").size() - 1) + R"(, "gpu": {"memory_bytes": )" +
-                             std::to_string(between) + "}}");
-    CHECK(flagged.fits);
-    const auto w = std::find_if(flagged.warnings.begin(), flagged.warnings.end(),
-                                [](const field_error& d) { return d.field == "per_gpu.total"; });
-    REQUIRE(w != flagged.warnings.end());
-    CHECK(w->message.find("optimizer_step") != std::string::npos);
-    // Room for the peak too: no such warning.
-    const auto roomy = run(llama8b("").substr(0, llama8b("").size() - 1) + R"(, "gpu": {"memory_bytes": )" +
-                           std::to_string(r.details.phases.peak_bytes) + "}}");
-    CHECK(std::none_of(roomy.warnings.begin(), roomy.warnings.end(),
-                       [](const field_error& d) { return d.field == "per_gpu.total"; }));
+    const auto tight = run(config + R"(, "gpu": {"memory_bytes": )" + std::to_string(between) + "}}");
+    CHECK_FALSE(tight.fits);
+    CHECK(tight.needed_bytes == r.details.phases.peak_bytes);
+    CHECK(tight.shortfall_bytes == r.details.phases.peak_bytes - between);
+    CHECK(tight.headroom_bytes == 0);
+    // Room for the peak exactly: it fits with no headroom.
+    const auto roomy = run(config + R"(, "gpu": {"memory_bytes": )" + std::to_string(r.details.phases.peak_bytes) + "}}");
+    CHECK(roomy.fits);
+    CHECK(roomy.headroom_bytes == 0);
+    CHECK(roomy.shortfall_bytes == 0);
+    // Inference compares the total.
+    const auto infer = run(R"({"mode": "infer", "model": {"preset": "llama-3-8b"}, "gpu": {"memory_bytes": 80000000000}})");
+    CHECK(infer.needed_bytes == infer.per_gpu.total);
 }

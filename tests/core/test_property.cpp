@@ -302,10 +302,12 @@ void check_result(const estimate_result& r, const estimate_config& c, const char
     if (c.mode == run_mode::train && b.kv_cache != 0) FAIL(what << ": training with a KV cache\n" << describe(c));
     if (r.has_capacity != (c.gpu_memory_bytes != 0)) FAIL(what << ": has_capacity is wrong\n" << describe(c));
     if (r.has_capacity) {
-        const bool fits = b.total <= c.gpu_memory_bytes;
-        if (r.fits != fits || r.headroom_bytes != (fits ? c.gpu_memory_bytes - b.total : 0) ||
-            r.shortfall_bytes != (fits ? 0 : b.total - c.gpu_memory_bytes))
-            FAIL(what << ": fits/headroom/shortfall disagree with the total\n" << describe(c));
+        // The verdict's figure: the total, or in training the larger of it and the step's peak.
+        const std::uint64_t needed = c.mode == run_mode::train ? std::max(b.total, r.details.phases.peak_bytes) : b.total;
+        const bool fits = needed <= c.gpu_memory_bytes;
+        if (r.needed_bytes != needed || r.fits != fits || r.headroom_bytes != (fits ? c.gpu_memory_bytes - needed : 0) ||
+            r.shortfall_bytes != (fits ? 0 : needed - c.gpu_memory_bytes))
+            FAIL(what << ": fits/headroom/shortfall disagree with the total and the step's peak\n" << describe(c));
     }
 }
 

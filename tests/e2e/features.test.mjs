@@ -137,7 +137,10 @@ test('QLoRA end to end: Llama-3.2-3B, q_proj,v_proj, r = 8, nf4 with double quan
   const expected = mp.analyze({
     mode: 'train', model: { preset: 'llama-3.2-3b' }, parallel: { gpus: 1, zero_stage: 0 }, gpu: { memory_bytes: 80e9 },
     train: { adapter_type: 'lora', adapter_rank: 8, adapter_targets: 'q_proj,v_proj', base_dtype: 'nf4', double_quant: true, flash_attention: false } }).limits;
-  assert.equal(expected.max_adapter_rank, 13551);  // the core's answer for this run on one 80 GB GPU (with the default 287 MB CUDA context)
+  // The core's answer for this run on one 80 GB GPU (with the default 287 MB CUDA context): the step's
+  // peak, the start of backward with the logits' fp32 gradients, must fit (13,551 when only the
+  // steady-state total was compared).
+  assert.equal(expected.max_adapter_rank, 13114);
   const rank = page.locator('#finetune-figures [data-finetune="max_adapter_rank"]');
   if (await rank.count()) {  // absent only when the page's 2 s analysis limit stopped the worker (a slow machine)
     console.log('# max_adapter_rank shown by the page');

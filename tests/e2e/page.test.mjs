@@ -20,7 +20,10 @@ const defaultState = () => ({ ...defaultStateOf(spec), mode: 'train', 'model.pre
   'model.num_hidden_layers': '44', 'model.hidden_size': '6144', 'model.num_attention_heads': '64', 'parallel.gpus': '8',
   'parallel.zero_stage': '1', 'train.flash_attention': false });
 const buildConfig = (state) => buildConfigOf(spec, state, (t, path) => mp.parseField(t, path));
-const defaultTotal = formatBytes(mp.estimate(buildConfig(defaultState()).config).per_gpu.total, 'GiB');
+/** The figure the verdict states: the total, or in training the step's peak where the core compares that (gpu.needed_bytes). */
+const verdictFigure = (r) => (r.gpu && r.gpu.needed_bytes !== r.per_gpu.total
+  ? `${formatBytes(r.gpu.needed_bytes, 'GiB')} at the step's peak` : formatBytes(r.per_gpu.total, 'GiB'));
+const defaultTotal = verdictFigure(mp.estimate(buildConfig(defaultState()).config));
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let server, browser, context;
@@ -130,7 +133,8 @@ test('the verdict turns to "fits" with headroom, and a suggestion applies', asyn
   await settled(page);
   assert.equal(await page.getAttribute('#verdict', 'data-fits'), 'true');
   // The core's GPU catalogue (core/data/gpus.json): the H200's driver-reported 143,771 MiB (nvidia-smi) = 140.40 GiB.
-  assert.match(await page.textContent('#verdict'), /^Fits: .* GiB of 140\.40 GiB per GPU, .* GiB headroom\.$/);
+  // In training the verdict states the step's peak where the core compares that (gpu.needed_bytes).
+  assert.match(await page.textContent('#verdict'), /^Fits: .* GiB( at the step's peak)? of 140\.40 GiB per GPU, .* GiB headroom\.$/);
   await set(page, 'gpu.preset', 'rtx-4090-24gb');
   await settled(page);
   assert.equal(await page.getAttribute('#verdict', 'data-fits'), 'false');
@@ -396,7 +400,7 @@ test('training details: the reported pipeline stage, offload host memory and the
 test('a link with 1,024 pipeline stages: the answer shows, the derived views stop with a message, and typing is never blocked', async () => {
   const hostile = { 'model.num_hidden_layers': '1024', 'parallel.pp': '1024', 'parallel.gpus': '1024' };
   const { page } = await open('/index.html#' + OLD + '&' + new URLSearchParams(hostile));
-  const expected = (gpus) => formatBytes(mp.estimate(buildConfig({ ...defaultState(), ...hostile, 'parallel.gpus': gpus }).config).per_gpu.total, 'GiB');
+  const expected = (gpus) => verdictFigure(mp.estimate(buildConfig({ ...defaultState(), ...hostile, 'parallel.gpus': gpus }).config));
   assert.match(await page.textContent('#verdict'), new RegExp('^Does not fit: ' + escape(expected('1024')) + ' per GPU'));
   // analyze() over 1,024 stages takes seconds (2.5 to 8 s on this machine, in Chromium or Node): in the
   // worker it either finishes, or is stopped at the page's time limit with a message saying so.

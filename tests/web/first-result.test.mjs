@@ -15,7 +15,7 @@ const per_gpu = { weights: 16060522496, gradients: 0, optimizer_states: 0, activ
   communication: 0, kv_cache: 1073741824, dequant_workspace: 0, misc: 287047680, total: 18260942336 };
 const result = {
   params: 8030261248, per_gpu: { ...per_gpu, extra_part: 5 }, details: { params_active: 8030261248 },
-  gpu: { fits: true, capacity_bytes: 85520809984, headroom_bytes: 67259867648, shortfall_bytes: 0, memory_text: 'x' },
+  gpu: { fits: true, capacity_bytes: 85520809984, needed_bytes: 18260942336, headroom_bytes: 67259867648, shortfall_bytes: 0, memory_text: 'x' },
   warnings: [{ field: 'infer.context_len', message: 'is beyond the model\'s max_position_embeddings (4096)' }],
   config: { mode: 'infer', infer: { batch: 1, context_len: 8192, prefill_tokens: null } },
 };
@@ -33,7 +33,7 @@ test('the bundled answer holds what the verdict, the bar, the warnings and the b
     // What the activations row says it assumed: the whole context prefilled in one pass (the core gave
     // no chunk: details.prefill_chunk_tokens absent).
     prefill: { batch: 1, chunk: null, perSequence: null, context: 8192 },
-    gpu: { fits: true, capacity_bytes: 85520809984, headroom_bytes: 67259867648, shortfall_bytes: 0 },
+    gpu: { fits: true, capacity_bytes: 85520809984, needed_bytes: 18260942336, headroom_bytes: 67259867648, shortfall_bytes: 0 },
   });
   // Another configuration with the same numbers is another answer: the check compares the configuration too.
   const other = firstAnswer(spec, state, { ...config, infer: { context_len: 8193 } }, result, rows);

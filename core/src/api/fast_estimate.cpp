@@ -167,6 +167,7 @@ bool numeric_estimator::run(int model, const double* values, double* out) {
     at(numeric_slot::has_capacity) = r.has_capacity ? 1 : 0;
     at(numeric_slot::capacity_bytes) = number(r.capacity_bytes);
     at(numeric_slot::fits) = r.fits ? 1 : 0;
+    at(numeric_slot::needed_bytes) = number(r.needed_bytes);
     at(numeric_slot::headroom_bytes) = number(r.headroom_bytes);
     at(numeric_slot::shortfall_bytes) = number(r.shortfall_bytes);
     at(numeric_slot::handled) = 1;

@@ -4,6 +4,7 @@
 // at the end of each part.
 #include "memplan/memory/estimate.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "memory/stage.hpp"
@@ -232,16 +233,13 @@ estimate_result estimate_memory(const estimate_config& c, const estimate_options
     if (c.gpu_memory_bytes != 0) {
         r.has_capacity = true;
         r.capacity_bytes = c.gpu_memory_bytes;
-        r.fits = b.total <= c.gpu_memory_bytes;
-        r.headroom_bytes = r.fits ? c.gpu_memory_bytes - b.total : 0;
-        r.shortfall_bytes = r.fits ? 0 : b.total - c.gpu_memory_bytes;
-        if (warn && train && r.fits && d.phases.peak_bytes > c.gpu_memory_bytes)
-            r.warnings.push_back({"per_gpu.total", std::string("fits as the steady-state sum of the parts, but the step's peak "
-                                                               "(details.phases.") +
-                                                       step_phase_names[static_cast<int>(d.phases.peak)] + ", " +
-                                                       detail::to_decimal(d.phases.peak_bytes) +
-                                                       " bytes allocated) is above the GPU's " +
-                                                       detail::to_decimal(c.gpu_memory_bytes)});
+        // The verdict compares the larger of the steady-state sum and, in training, the step's peak
+        // (details.phases.peak_bytes) with the GPU: a step whose peak does not fit runs out of memory.
+        const std::uint64_t needed = train ? std::max(b.total, d.phases.peak_bytes) : b.total;
+        r.needed_bytes = needed;
+        r.fits = needed <= c.gpu_memory_bytes;
+        r.headroom_bytes = r.fits ? c.gpu_memory_bytes - needed : 0;
+        r.shortfall_bytes = r.fits ? 0 : needed - c.gpu_memory_bytes;
     }
     if (!warn) r.warnings.clear();  // those of finetune_details, which builds its own
     return r;

@@ -97,6 +97,7 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
         write_model_details(out["details"], d);
         if (r.has_capacity)
             out["gpu"] = ordered_json{{"fits", r.fits},
+                                      {"needed_bytes", r.needed_bytes},
                                       {"headroom_bytes", r.headroom_bytes},
                                       {"shortfall_bytes", r.shortfall_bytes},
                                       {"capacity_bytes", r.capacity_bytes}};

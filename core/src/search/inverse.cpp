@@ -132,8 +132,9 @@ std::vector<candidate> candidates(const estimate_config& c) {
     return out;
 }
 
-/// The candidates for `c` that help, each with its estimate, ranked. Helping means a lower per-GPU
-/// total, or with a serving engine more KV tokens or serving where `c` does not.
+/// The candidates for `c` that help, each with its estimate, ranked. Helping means a lower figure of
+/// the verdict (gpu.needed_bytes: the total, or in training the step's peak where it is above it; the
+/// total without a GPU size), or with a serving engine more KV tokens or serving where `c` does not.
 std::vector<candidate> ranked(const estimate_config& c, const estimate_result& current, const model_counts& counts) {
     const bool engine = c.mode == run_mode::infer && c.infer.engine != serving_engine::none;
     const bool current_serves = engine && current.serving.starts &&
@@ -143,7 +144,9 @@ std::vector<candidate> ranked(const estimate_config& c, const estimate_result& c
         estimate_result r;
         const bool ok = detail::answers(k.config, counts, &r);
         if (!r.errors.empty()) continue;
-        const std::uint64_t total = r.per_gpu.total, was = current.per_gpu.total;
+        // A change that lowers the steady-state sum but not the step's peak does not make the step fit.
+        const std::uint64_t total = r.has_capacity ? r.needed_bytes : r.per_gpu.total;
+        const std::uint64_t was = current.has_capacity ? current.needed_bytes : current.per_gpu.total;
         const bool helps = engine ? (r.serving.kv_capacity_tokens > current.serving.kv_capacity_tokens || (ok && !current_serves))
                                   : total < was;
         if (!helps) continue;

@@ -272,7 +272,7 @@ bool training_count(search_state& s, std::uint64_t gpus, plan_count_row& row) {
                                     if (!fit.time.errors.empty()) break;
                                     any = true;
                                     fit.total_bytes = e.per_gpu.total;
-                                    fit.headroom_bytes = base.gpu_memory_bytes - e.per_gpu.total;
+                                    fit.headroom_bytes = e.headroom_bytes;  // against the step's peak where it is above the total
                                     // One GPU count: the step time; over a range the GPU-seconds per step
                                     // (the inverse of tokens/s per GPU), so that more GPUs do not win by count alone.
                                     fit.score_s = fit.time.step_s * static_cast<double>(gpus);

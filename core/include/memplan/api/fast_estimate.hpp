@@ -22,7 +22,7 @@ namespace memplan {
 #define MEMPLAN_NUMERIC_SLOTS(SLOT)                                                                              \
     SLOT(handled) SLOT(params) SLOT(data_parallel) SLOT(weights) SLOT(gradients) SLOT(optimizer_states)        \
     SLOT(activations) SLOT(logits) SLOT(communication) SLOT(kv_cache) SLOT(dequant_workspace) SLOT(misc)        \
-    SLOT(total) SLOT(has_capacity) SLOT(capacity_bytes) SLOT(fits) SLOT(headroom_bytes) SLOT(shortfall_bytes)
+    SLOT(total) SLOT(has_capacity) SLOT(capacity_bytes) SLOT(fits) SLOT(needed_bytes) SLOT(headroom_bytes) SLOT(shortfall_bytes)
 
 enum class numeric_slot : std::size_t {
 #define MEMPLAN_SLOT_ENUM(name) name,

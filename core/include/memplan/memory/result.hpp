@@ -143,8 +143,11 @@ struct estimate_result {
     bool has_capacity = false;         ///< a GPU size was given
     bool fits = false;                 ///< total ≤ capacity
     std::uint64_t capacity_bytes = 0;  ///< the GPU size given (gpu.memory_bytes)
-    std::uint64_t headroom_bytes = 0;  ///< capacity − total when it fits
-    std::uint64_t shortfall_bytes = 0; ///< total − capacity when it does not
+    /// What the verdict compares with the GPU: per_gpu.total, or in training the larger of it and the
+    /// step's peak (details.phases.peak_bytes), since a step runs out of memory at its peak.
+    std::uint64_t needed_bytes = 0;
+    std::uint64_t headroom_bytes = 0;  ///< capacity − needed when it fits
+    std::uint64_t shortfall_bytes = 0; ///< needed − capacity when it does not
     serving_result serving;            ///< serving-engine arithmetic (infer.engine set, with a capacity)
     diagnostics warnings;
     diagnostics errors;

@@ -28,7 +28,7 @@ struct suggestion {
     std::string field;        ///< dotted path of the changed field ("parallel.zero_stage")
     std::string from;         ///< its current value as written ("1", "false", "none"); typed by the field's schema row
     std::string to;           ///< the changed value, as written
-    std::uint64_t total = 0;  ///< per-GPU total with the change
+    std::uint64_t total = 0;  ///< with the change: the verdict's figure (gpu.needed_bytes), or the per-GPU total without a GPU size
     std::uint64_t saving_bytes = 0;  ///< current total − new total; 0 when the change helps an engine without lowering it
     bool fits = false;        ///< the changed configuration fits the GPU
     bool serves = false;      ///< inference: it serves (engine: starts with infer.batch requests; none: fits)

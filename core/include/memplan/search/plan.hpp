@@ -47,7 +47,7 @@ struct plan_layout {
     std::uint64_t micro_batch = 1;
     dtype weight_dtype = dtype::bf16, kv_dtype = dtype::bf16;  ///< serving
     std::uint64_t total_bytes = 0;     ///< per-GPU memory of estimate()
-    std::uint64_t headroom_bytes = 0;  ///< capacity − total
+    std::uint64_t headroom_bytes = 0;  ///< capacity − needed (the total, or the step's peak where it is above it)
     step_time_result time;             ///< training: the step-time model's rows
     double decode_tokens_per_s_per_gpu = 0;  ///< serving: infer.batch tokens per decode step / its time / GPUs
     double decode_step_s = 0;          ///< serving: bytes read per GPU / HBM bandwidth (+ tp all-reduces)
