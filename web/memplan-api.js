@@ -90,7 +90,7 @@ function asNumber(value) {
 export function wrap(core) {
   const absent = (name) => (...args) => fail([{ field: name,
     message: 'is not in the estimate-only module (memplan-lite.js); import load from memplan.js for it' }], ' ');
-  for (const name of ['modelStateBytes', 'maxParams', 'analyze', 'plan', 'compare', 'searchPresets', 'presetFits', 'engines', 'resolveModel',
+  for (const name of ['modelStateBytes', 'maxParams', 'analyze', 'plan', 'compare', 'searchPresets', 'presetFits', 'engines', 'frameworks', 'resolveModel',
     'hubModel', 'safetensorsRange', 'safetensorsIndex', 'checkpointHeaders', 'checkpointApi'])
     if (typeof core[name] !== 'function') core = Object.assign(Object.create(core), { [name]: absent(name) });
   const seed = (text) => {

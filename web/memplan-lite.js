@@ -5,7 +5,7 @@
 //   mp.estimate({ model: { preset: 'llama-3.1-8b' }, mode: 'infer' });
 // It has estimate, estimateJson, schema, presets, presetNames, gpus, gpu, searchGpus, recipes, explanations, parseQuantity and parseField,
 // exactly as memplan.js has them (the same core sources); the analyses (analyze, compare, presetFits,
-// searchPresets, resolveModel, engines, the ZeRO card, the Hugging Face Hub readers) throw a MemplanError naming memplan.js.
+// searchPresets, resolveModel, engines, frameworks, the ZeRO card, the Hugging Face Hub readers) throw a MemplanError naming memplan.js.
 import createMemplanEstimateCore from './memplan-estimate-core.js';
 import { MemplanError, coreLoader } from './memplan-api.js';
 

@@ -3,7 +3,8 @@
 // the native CLI prints (`memplan engines --json`), and what the page's serving panel reads.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { load } from '../../dist/memplan.js';
+import { MemplanError, load } from '../../dist/memplan.js';
+import { load as loadLite } from '../../dist/memplan-lite.js';
 import { printedJson } from './cli.mjs';
 
 const mp = await load();
@@ -53,4 +54,11 @@ test('frameworks(): every train.framework value with its log figure, pinned vers
   const rounded = Math.ceil(ph.peak_bytes / 2 ** 21) * 2 ** 21;
   assert.equal(ph.reserved_high_bytes, Math.ceil(rounded * listed.reserved_band.high_permille / 1000));
   assert.deepEqual(listed, printedJson('frameworks', '--json'));
+});
+
+test('the estimate-only module has no framework listing and says so (its estimate still names the framework)', async () => {
+  const lite = await loadLite();
+  assert.throws(() => lite.frameworks(), (e) => e instanceof MemplanError && e.field === 'frameworks');
+  const r = lite.estimate({ mode: 'train', model: { preset: 'llama-3.1-8b' }, train: { framework: 'litgpt' } });
+  assert.deepEqual(r.details.framework, { id: 'litgpt', label: 'LitGPT', logs: 'allocated', log_unit: 'GB' });
 });
