@@ -82,9 +82,9 @@ void print_engines() {
     for (const budget_term& t : budget_terms()) std::cout << "  " << t.label << " (" << t.key << "): " << t.formula << "\n";
 }
 void print_frameworks() {
-    for (const train_framework id : all_train_frameworks) {
+    for (const framework_conventions& f : framework_entries()) {
+        const train_framework id = f.id;
         const char* name = to_string(id);
-        const framework_conventions& f = conventions_of(id);
         std::cout << name << ": " << f.label;
         const framework_notes& n = framework_notes_of(id);
         if (*n.version != 0) std::cout << " (" << n.version << ")";

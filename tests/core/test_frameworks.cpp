@@ -20,8 +20,7 @@ using nlohmann::json;
 namespace {
 const char* const all_frameworks[] = {"none", "torchtitan", "hf_trainer", "trl", "torchtune",
                                       "litgpt", "unsloth", "axolotl", "megatron", "deepspeed"};
-static_assert(sizeof(all_frameworks) / sizeof(all_frameworks[0]) ==
-              sizeof(all_train_frameworks) / sizeof(all_train_frameworks[0]));
+
 
 /// Llama 3.1 8B trained on 8 GPUs (FSDP / ZeRO-3 unless `parallel` says otherwise), 2 × 8,192 tokens.
 std::string titan_config(const std::string& framework, const std::string& parallel = R"("gpus": 8, "zero_stage": 3)") {
@@ -65,7 +64,10 @@ TEST_CASE("every framework has its own entry with a label, a pinned version and 
         const auto errors = errors_of(titan_config(name));
         for (const auto& e : errors) CHECK(e.message.find(to_string(f)) != std::string::npos);
     }
-    // The listing names every framework once, in the schema's order.
+    // The table has one entry per value, in the enumeration's order; the listing names each once.
+    REQUIRE(static_cast<std::size_t>(framework_entries().end() - framework_entries().begin()) == std::size(all_frameworks));
+    std::size_t at = 0;
+    for (const framework_conventions& f : framework_entries()) CHECK(std::string(to_string(f.id)) == all_frameworks[at++]);
     const json listing = json::parse(frameworks_json());
     REQUIRE(listing["frameworks"].size() == std::size(all_frameworks));
     for (std::size_t i = 0; i < std::size(all_frameworks); ++i) CHECK(listing["frameworks"][i]["id"] == all_frameworks[i]);
@@ -166,6 +168,9 @@ TEST_CASE("the reserved range holds the allocated peak rounded to whole 2 MiB, w
         CHECK(r.low_bytes == (rounded * band.low_permille + 999) / 1000);
         CHECK(r.high_bytes == (rounded * band.high_permille + 999) / 1000);
     }
+    // A peak whose range would pass 2^53 bytes is refused, not capped: the estimate names details.phases.
+    CHECK_FALSE(reserved_peak_range(9007199254740992ull / 1000 * 999).within_limits);
+    CHECK(reserved_peak_range(9007199254740992ull / 4).within_limits);
     // In a training estimate: the range of the step's allocated peak.
     const auto r = run(titan_config("torchtitan"));
     const step_phases& ph = r.details.phases;

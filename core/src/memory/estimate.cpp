@@ -60,6 +60,12 @@ bool assign_phases(const parts128& s, std::uint64_t misc, train_framework framew
     }
     out.optimizer_temp_bytes = static_cast<std::uint64_t>(s.optimizer_temp);  // ≤ optimizer_step_bytes
     const reserved_range reserved = reserved_peak_range(out.peak_bytes);
+    if (!reserved.within_limits) {
+        errors.push_back({"details.phases", "the reserved range of the step's peak exceeds " +
+                                                detail::to_decimal(max_exact_integer) +
+                                                " bytes (2^53); the inputs are out of any realistic range"});
+        return false;
+    }
     out.reserved_low_bytes = reserved.low_bytes;
     out.reserved_typical_bytes = reserved.typical_bytes;
     out.reserved_high_bytes = reserved.high_bytes;

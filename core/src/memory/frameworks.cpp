@@ -47,6 +47,8 @@ constexpr std::uint64_t band_measurements = 24;
 constexpr std::uint64_t allocator_round_bytes = 2u << 20;
 }  // namespace
 
+framework_span framework_entries() { return {table, table + framework_count}; }
+
 const framework_conventions& conventions_of(train_framework framework) {
     const auto i = static_cast<std::size_t>(framework);
     return i < framework_count ? table[i] : table[0];
@@ -95,11 +97,11 @@ reserved_band reserved_ratio_band() { return {band_low_permille, band_median_per
 reserved_range reserved_peak_range(std::uint64_t allocated) {
     // Rounded to the allocator's granularity first (derivation: reserved memory is whole segments).
     const detail::u128 rounded = detail::ceil_div(detail::u128{allocated}, allocator_round_bytes) * allocator_round_bytes;
-    const auto scaled = [&](std::uint64_t permille) {
-        const detail::u128 v = detail::ceil_div(rounded * permille, 1000);
-        return static_cast<std::uint64_t>(v > max_exact_integer ? detail::u128{max_exact_integer} : v);
-    };
-    return {scaled(band_low_permille), scaled(band_median_permille), scaled(band_high_permille)};
+    const auto scaled = [&](std::uint64_t permille) { return detail::ceil_div(rounded * permille, 1000); };
+    // Beyond 2^53 bytes a figure is no longer exact in JSON: refused by the caller, never capped.
+    if (scaled(band_high_permille) > max_exact_integer) return {0, 0, 0, false};
+    return {static_cast<std::uint64_t>(scaled(band_low_permille)), static_cast<std::uint64_t>(scaled(band_median_permille)),
+            static_cast<std::uint64_t>(scaled(band_high_permille)), true};
 }
 
 }  // namespace memplan

@@ -120,9 +120,9 @@ const framework_notes& framework_notes_of(train_framework framework) {
 std::string frameworks_json() {
     using detail::ordered_json;
     ordered_json list = ordered_json::array();
-    for (const train_framework id : all_train_frameworks) {
+    for (const framework_conventions& f : framework_entries()) {
+        const train_framework id = f.id;
         const char* name = to_string(id);
-        const framework_conventions& f = conventions_of(id);
         list.push_back(ordered_json{{"id", name},
                                     {"label", f.label},
                                     {"version", framework_notes_of(id).version},

@@ -178,7 +178,7 @@ void serving_count(search_state& s, std::uint64_t gpus, plan_count_row& row) {
                         continue;
                     }
                     l.total_bytes = e.per_gpu.total;
-                    l.headroom_bytes = base.gpu_memory_bytes - std::min(base.gpu_memory_bytes, e.per_gpu.total);
+                    l.headroom_bytes = e.headroom_bytes;  // the estimate's own (0 when the total is above the GPU)
                     // Decode: each GPU reads its weights and the batch's KV cache once per step (memory-
                     // bound, Pope et al. 2022 §2), plus two tp all-reduces of batch × h per layer.
                     const double bytes = static_cast<double>(e.per_gpu.weights + e.per_gpu.kv_cache);

@@ -28,11 +28,15 @@ struct framework_conventions {
     bool fsdp2_buffers = false;   ///< sharding is FSDP2's (fully_shard): its all-gather and reduce-scatter buffers
 };
 
-/// Every value of train_framework, in declaration order.
-constexpr train_framework all_train_frameworks[] = {
-    train_framework::none,    train_framework::torchtitan, train_framework::hf_trainer, train_framework::trl,
-    train_framework::torchtune, train_framework::litgpt,   train_framework::unsloth,    train_framework::axolotl,
-    train_framework::megatron, train_framework::deepspeed};
+/// Every framework's entry, one per value of train_framework in declaration order (a test checks it):
+/// `for (const framework_conventions& f : framework_entries())`.
+struct framework_span {
+    const framework_conventions* first;
+    const framework_conventions* last;
+    const framework_conventions* begin() const { return first; }
+    const framework_conventions* end() const { return last; }
+};
+framework_span framework_entries();
 
 /// The conventions of `framework` (every enumerator has an entry).
 const framework_conventions& conventions_of(train_framework framework);
@@ -49,6 +53,7 @@ struct reserved_range {
     std::uint64_t low_bytes = 0;
     std::uint64_t typical_bytes = 0;  ///< at the median ratio
     std::uint64_t high_bytes = 0;
+    bool within_limits = true;  ///< false when the high end would pass 2^53 bytes (then the three are 0)
 };
 reserved_range reserved_peak_range(std::uint64_t allocated_peak_bytes);
 
