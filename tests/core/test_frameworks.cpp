@@ -176,3 +176,22 @@ TEST_CASE("the reserved range holds the allocated peak rounded to whole 2 MiB, w
     CHECK(ph.reserved_high_bytes == reserved_peak_range(ph.peak_bytes).high_bytes);
     CHECK(ph.reserved_low_bytes >= ph.peak_bytes);
 }
+
+TEST_CASE("the other frameworks refuse the layouts they do not have, naming the field and the framework", "[frameworks]") {
+    const auto refused = [](const char* framework, const std::string& parallel, const char* field) {
+        INFO(framework << " " << parallel);
+        const auto errors = errors_of(titan_config(framework, parallel));
+        REQUIRE(errors.size() == 1);
+        CHECK(errors[0].field == field);
+        CHECK(errors[0].message.find(framework) != std::string::npos);
+    };
+    for (const char* f : {"torchtune", "litgpt", "axolotl"}) refused(f, R"("gpus": 8, "pp": 2)", "parallel.pp");
+    refused("torchtune", R"("gpus": 8, "zero_stage": 3, "comm_buffers": "deepspeed")", "parallel.comm_buffers");
+    refused("litgpt", R"("gpus": 8, "zero_stage": 3, "comm_buffers": "deepspeed")", "parallel.comm_buffers");
+    refused("unsloth", R"("gpus": 8, "tp": 2)", "parallel.tp");
+    refused("unsloth", R"("gpus": 8, "pp": 2)", "parallel.pp");
+    refused("deepspeed", R"("gpus": 8, "fsdp": "full_shard")", "parallel.fsdp");
+    // Axolotl runs DeepSpeed; Megatron-LM has pipeline parallelism.
+    CHECK(errors_of(titan_config("axolotl", R"("gpus": 8, "zero_stage": 3, "comm_buffers": "deepspeed")")).empty());
+    CHECK(errors_of(titan_config("megatron", R"("gpus": 8, "pp": 2)")).empty());
+}
