@@ -41,6 +41,12 @@ double number_or_error(const std::string& text, diagnostics& errors) {
     }
 }
 
+/// The answer's warnings, each with its field, after the figures they qualify.
+void print_warnings(const nlohmann::json& out) {
+    for (const auto& w : out["warnings"])
+        std::cout << "warning: " << w["field"].get<std::string>() << ": " << w["message"].get<std::string>() << "\n";
+}
+
 void print_text(const nlohmann::json& out) {
     const bool train = out["mode"] == "train";
     std::cout << "memplan plan on " << out["gpu"].get<std::string>() << ": " << with_commas(out["considered"].get<std::uint64_t>())
@@ -75,6 +81,7 @@ void print_text(const nlohmann::json& out) {
     for (const auto& r : out["rejected"])
         std::cout << "  " << with_commas(r["count"].get<std::uint64_t>()) << " × " << r["reason"].get<std::string>() << " (e.g. " << r["example"].get<std::string>() << ")\n";
     if (!out["empty_reason"].get<std::string>().empty()) std::cout << "no layout: " << out["empty_reason"].get<std::string>() << "\n";
+    print_warnings(out);
 }
 
 /// The request's `config` (from --config FILE or -) and `gpu` (--gpu ID), shared by step-time and plan;
@@ -114,6 +121,7 @@ int run_step_time(const std::vector<std::string>& argv) {
               << " tokens/s/GPU, MFU " << fixed(100 * out["mfu"].get<double>(), 1) << " %, bottleneck " << out["bottleneck"].get<std::string>() << "\n";
     for (const auto& t : out["terms"])
         std::cout << "  " << t["name"].get<std::string>() << ": " << seconds_text(t["seconds"].get<double>()) << " — " << t["how"].get<std::string>() << "\n";
+    print_warnings(out);
     return 0;
 }
 

@@ -126,7 +126,7 @@ export function wrap(core) {
     /**
      * The layout planner (`memplan plan --json`): request {config, gpu: id, gpus | min_gpus & max_gpus,
      * global_batch (training), top_n, gemm_efficiency, attention_efficiency, tp_within_node} →
-     * {mode, gpu, top: [ranked layouts with memory and step-time rows], considered, fitting, rejected, empty_reason, errors}.
+     * {mode, gpu, top: [ranked layouts with memory and step-time rows], considered, fitting, rejected, empty_reason, warnings, errors}.
      */
     plan: (request) => checked(core.plan(configText(request ?? {}, 'plan'))),
     /**

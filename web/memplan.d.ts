@@ -589,6 +589,8 @@ export interface PlanResult {
   rejected: { reason: string; count: number; example: string }[];
   /** Non-empty when `top` is: the constraint that excluded everything. */
   empty_reason: string;
+  /** What the times rest on: training on a GPU kind no published run has checked (field gpu.gemm_efficiency); serving's decode bound (field plan). */
+  warnings: FieldError[];
   /** The GPU's memory every layout was checked against. */
   gpu_memory_bytes: number;
   /** Every GPU count the request searches: min_gpus, every power of two between, max_gpus. */

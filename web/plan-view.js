@@ -136,6 +136,7 @@ function render(result, unit) {
   $('plan-table').hidden = !rows.length;
   labelCells($('plan-table'));
   $('plan-rejected').replaceChildren(...result.rejected.map((r) => el('li', `${formatCount(r.count)} × ${r.reason} (e.g. ${r.example})`)));
+  $('plan-warnings').replaceChildren(...(result.warnings || []).map((w) => el('li', w.message)));
   const searched = result.by_gpus.map((r) => r.gpus);
   $('plan-status').textContent = (result.done ? '' : `Searching: ${formatCount(searched.length)} of ${formatCount(result.gpu_counts.length)} GPU counts so far (up to ${formatCount(searched[searched.length - 1])} GPUs); `) +
     `${formatCount(result.considered)} layouts tried, ${formatCount(result.fitting)} fit` +
@@ -156,6 +157,7 @@ function showErrors(errors) {
     return `${label}: ${e.message.replace(/plan\.(min_gpus|max_gpus|global_batch)/g, (m) => labelOf(m) || m)}`;
   });
   $('plan-status').textContent = 'No plan: ' + words.join('; ');
+  $('plan-warnings').replaceChildren();
 }
 
 function labelOf(field) {

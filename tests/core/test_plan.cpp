@@ -214,6 +214,10 @@ TEST_CASE("plan: serving layouts ranked by decode throughput per GPU", "[plan][s
         REQUIRE(row.has_best == !one.top.empty());
         if (row.has_best) CHECK(row.best.decode_tokens_per_s_per_gpu == one.top.front().decode_tokens_per_s_per_gpu);
     }
+    // The decode figure is a bound no engine measurement has checked: the answer says so once.
+    REQUIRE(p.warnings.size() == 1);
+    CHECK(p.warnings[0].field == "plan");
+    CHECK(p.warnings[0].message.find("memory-bound decode time") != std::string::npos);
 }
 
 TEST_CASE("plan_json and step_time_json: the JSON interface of mp.plan()", "[plan][json]") {
@@ -254,6 +258,20 @@ TEST_CASE("plan_json and step_time_json: the JSON interface of mp.plan()", "[pla
     REQUIRE(one["errors"].empty());
     CHECK(one["step_s"].get<double>() > 0);
     CHECK(one["fits"] == true);
+    // On H100 the times are outside the model's calibration: both answers carry the warning, naming the
+    // field that calibrates them; a request's own gemm_efficiency removes it; on A100 80GB there is none.
+    REQUIRE(one["warnings"].size() == 1);
+    CHECK(one["warnings"][0]["field"] == "gpu.gemm_efficiency");
+    REQUIRE(doc["warnings"].size() == 1);
+    CHECK(doc["warnings"][0]["field"] == "gpu.gemm_efficiency");
+    const auto own = nlohmann::json::parse(step_time_json(R"({"config": {"model": {"preset": "llama-3-8b"}, "parallel": {"gpus": 8, "zero_stage": 3}},
+        "gpu": "h100-sxm-80gb", "global_batch": 64, "gemm_efficiency": 0.45})"));
+    REQUIRE(own["errors"].empty());
+    CHECK(own["warnings"].empty());
+    const auto a100 = nlohmann::json::parse(plan_json(R"({"config": {"model": {"preset": "llama-3-8b"}, "train": {"seq_len": 4096}},
+        "gpu": "a100-sxm-80gb", "gpus": 8, "global_batch": 64, "top_n": 2})"));
+    REQUIRE(a100["errors"].empty());
+    CHECK(a100["warnings"].empty());
 }
 
 TEST_CASE("plan: the published Megatron-LM layouts against the best the planner finds", "[plan][validation]") {

@@ -291,6 +291,9 @@ test('plan() ranks layouts that fit, each with its memory and step-time rows; ba
     assert.equal(e.gpu.fits, true);
   }
   for (let i = 1; i < p.top.length; i++) assert.ok(p.top[i - 1].step_s <= p.top[i].step_s);
+  // H100 step times are outside the model's calibration: the answer warns, naming the calibrating field.
+  assert.deepEqual(p.warnings.map((w) => w.field), ['gpu.gemm_efficiency']);
+  assert.deepEqual(mp.plan({ ...request, gemm_efficiency: 0.45 }).warnings, []);
   throwsMessage(() => mp.plan({ ...request, gpus: undefined, min_gpus: 1, max_gpus: 1e6 }), 'plan.max_gpus: must be an integer from 1 to 65536 (got 1000000)');
   throwsMessage(() => mp.plan({ ...request, gpu: 'nope' }), 'plan.gpu: must be a GPU id from the catalogue (memplan gpus), got "nope"');
   // NaN has no JSON form: JSON.stringify would send null; the wrapper names the member instead.

@@ -169,6 +169,7 @@ std::string plan_result_json(const plan_stream& stream, run_mode mode, const std
                      {"fitting", result.fitting},
                      {"rejected", rejected},
                      {"empty_reason", result.empty_reason},
+                     {"warnings", detail::errors_json(result.warnings)},
                      {"gpu_counts", stream.gpu_counts()},
                      {"by_gpus", by_gpus},
                      {"done", stream.done()},
@@ -235,6 +236,7 @@ std::string step_time_json(const std::string& request_json) {
                      {"terms", terms_json(t)},
                      {"total_bytes", memory.errors.empty() ? ordered_json(memory.per_gpu.total) : ordered_json(nullptr)},
                      {"fits", memory.errors.empty() ? ordered_json(memory.fits) : ordered_json(nullptr)},
+                     {"warnings", detail::errors_json(t.warnings)},
                      {"errors", ordered_json::array()}};
     return detail::dump_json(out);
 }

@@ -318,8 +318,17 @@ plan_stream::plan_stream(const plan_request& request) : s_(std::make_unique<stat
     if (!s.out.errors.empty()) return;
     s.counts = count_model(request.base.model);
     s.gpus = counts_searched(request.min_gpus, request.max_gpus);
-    if (request.base.mode == run_mode::infer) prepare_serving(s);
-    else prepare_training(s);
+    if (request.base.mode == run_mode::infer) {
+        // The decode figure is a bound, not a measurement of an engine: say so once per answer.
+        s.out.warnings.push_back({"plan", "serving ranks by the memory-bound decode time (each GPU reads its weights and "
+                                          "the batch's KV cache once per step, Pope et al. 2022, section 2) without the "
+                                          "engine's scheduling, kernels or sampling, and no measured engine throughput has "
+                                          "checked it: compare layouts by it, do not budget time by it"});
+        prepare_serving(s);
+    } else {
+        s.out.warnings = step_time_caveats(request.gpu);
+        prepare_training(s);
+    }
 }
 
 plan_stream::~plan_stream() = default;

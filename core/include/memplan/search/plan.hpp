@@ -80,6 +80,7 @@ struct plan_result {
     std::uint64_t fitting = 0;              ///< of those, valid and fitting memory
     std::vector<plan_rejection> rejected;   ///< why the others were excluded, the largest family first
     std::string empty_reason;               ///< when `top` is empty: the constraint that excluded everything
+    diagnostics warnings;                   ///< what the times rest on (training: step_time_caveats; serving: the decode bound)
     diagnostics errors;                     ///< bad request: the field and the allowed range
 };
 

@@ -27,6 +27,9 @@ struct gpu_perf {
     double attention_efficiency = 0;
     double intra_node_latency_s = 0;     ///< α of one collective step inside a node
     double inter_node_latency_s = 0;     ///< α of one collective step across nodes
+    /// The catalogue names a published corpus this GPU kind's step times were checked against
+    /// (core/data/gpus.json perf.step_time_validated); elsewhere step_time() warns.
+    bool step_time_validated = false;
     bool ok() const { return dense_bf16_flops_per_s > 0 && hbm_bytes_per_s > 0 && intra_node_bytes_per_s > 0 && inter_node_bytes_per_s > 0; }
 };
 
@@ -66,8 +69,15 @@ struct step_time_result {
     double mfu = 0;                        ///< model FLOPs / (step_s · gpus · dense bf16 peak)
     std::uint64_t microbatches = 0;        ///< m = global batch / (micro_batch · dp)
     std::string_view bottleneck;           ///< the name of the largest term
+    diagnostics warnings;                  ///< the assumptions the figures rest on (step_time_caveats)
     diagnostics errors;
 };
+
+/// What a step time on `gpu` rests on, as warnings: with the default GEMM ceiling on a GPU kind whose
+/// step times no published corpus has checked, that the ceiling is calibrated on A100 runs and how far
+/// off it is on the one published H100 run memplan holds (tests/data/throughput/); none once the
+/// request sets gemm_efficiency (the user's own calibration).
+diagnostics step_time_caveats(const gpu_perf& gpu);
 
 /// Forward FLOPs per token of the whole model, both conventions (the two add nothing else).
 struct forward_flops {
