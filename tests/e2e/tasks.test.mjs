@@ -462,6 +462,8 @@ for (const [width, height] of SIZES) {
     await tabTo('model-preset');
     await arrowTo('model-preset', 'qwen3-8b');
     await settled(page);
+    // The form shows the model as the core counts it: Qwen3's QK-norm, which its model_type implies, checked.
+    assert.equal(await page.isChecked('[name="model.qk_norm"]'), true);
     await tabTo('gpu-preset');
     await arrowTo('gpu-preset', 'l40s-48gb');
     await settled(page);

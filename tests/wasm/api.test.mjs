@@ -196,6 +196,10 @@ test('resolveModel() gives explicit keys that reproduce every preset exactly', (
   assert.ok(mixtral.params_active < mixtral.params);
   assert.equal(mixtral.model.num_local_experts, 8);
   assert.equal(mp.resolveModel({}, { hfConfig: llama2_7b_hf }).params, 6738415616);
+  // A flag the model_type implies is written out, so a form built from the model shows it as counted:
+  // Qwen3's QK-norm (q_norm, k_norm) is true; Llama 3's, which it does not have, is left out.
+  assert.equal(mp.resolveModel({ model: { preset: 'qwen3-8b' } }).model.qk_norm, true);
+  assert.equal('qk_norm' in mp.resolveModel({ model: { preset: 'llama-3.1-8b' } }).model, false);
 });
 
 test('a broken Hugging Face config is an error naming the field', () => {

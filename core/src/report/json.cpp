@@ -284,7 +284,9 @@ std::string resolve_model_json(const std::string& config_json, const std::string
         for (auto k : m.layer_attention) sliding_layers += k == attention_kind::sliding ? 1 : 0;
     }
     model["sliding_window_layers"] = sliding_layers;
-    // The structures of 2025–2026 models: written when they differ from the family's defaults.
+    // The structures of 2025–2026 models: written when set or when they differ from the family's
+    // defaults (a flag the family implies, such as Qwen3's qk_norm, is written true, so that a form built
+    // from this model shows it as the count has it).
     const model_config base = family_defaults(m.model_type);
     if (!m.layer_attention.empty()) {
         ordered_json kinds = ordered_json::array();
@@ -297,7 +299,7 @@ std::string resolve_model_json(const std::string& config_json, const std::string
         model["mlp_layer_types"] = kinds;
     }
     const auto flag = [&model](const char* key, bool value, bool fallback) {
-        if (value != fallback) model[key] = value;
+        if (value || value != fallback) model[key] = value;
     };
     flag("qk_norm", m.qk_norm, base.qk_norm);
     flag("attention_sinks", m.attention_sinks, base.attention_sinks);
