@@ -285,16 +285,41 @@ TEST_CASE("HF fixtures: DeepSeek-V3.2 is DeepSeek-V3 plus a lightning indexer of
     CHECK(again["params"] == p.total);
 }
 
-TEST_CASE("HF fixtures: Qwen3-VL-8B counts its language model — the vision tower is refused by name",
+TEST_CASE("HF fixtures: Qwen3-VL-8B counts its language model and its vision tower with the deepstack mergers",
           "[hf][fixtures][vision]") {
-    json vl = load("hf_refused", "qwen3_vl_8b_instruct");
-    const auto refused = parse_config(R"({"mode": "infer"})", vl.dump());
-    REQUIRE_FALSE(refused.ok());
-    CHECK(refused.errors[0].field == "hf_config.vision_config");
-    // Without vision_config: text_config (qwen3_vl_text) is Qwen3-8B's shape, 8,190,735,360 parameters
+    json vl = load("hf", "qwen3_vl_8b_instruct");
+    // The language model (text_config, qwen3_vl_text) is Qwen3-8B's shape: 8,190,735,360 parameters
     // (modeling_qwen3_vl.py Qwen3VLTextAttention: q_norm/k_norm over head_dim).
+    // The vision tower, from modeling_qwen3_vl.py at 68a7b7e2 with d 1152, f 4304, depth 27, C 3, p 16,
+    // t 2, 2,304 positions, merge 2 (H = 1152 · 4 = 4608), out 4096 and three deepstack indexes:
+    //   patch_embed  3 · 2 · 16² · 1152 + 1152                                   =   1,770,624
+    //   pos_embed    2304 · 1152                                                  =   2,654,208
+    //   27 blocks    27 · (4d + 3d² + 3d + d² + d + d·f + f + f·d + d) = 27 · 15,239,504 = 411,466,608
+    //   merger       2d + (H² + H) + (H · 4096 + 4096)                            =  40,119,040
+    //   3 deepstack  3 · (2H + (H² + H) + (H · 4096 + 4096)) = 3 · 40,125,952      = 120,377,856
+    //   tower                                                                     = 576,388,336
+    // 8,190,735,360 + 576,388,336 = 8,767,123,696 (the Hub's model page: 8.77B).
+    const auto counted = count_of(vl);
+    CHECK(counted.vision == 576388336ULL);
+    CHECK(counted.total == 8767123696ULL);
+    CHECK(matches_published(counted.total, "8.77"));
     vl.erase("vision_config");
     CHECK(count_of(vl).total == 8190735360ULL);
+    // Every size the tower is built from is read, not defaulted: one left out is refused by name.
+    json partial = load("hf", "qwen3_vl_8b_instruct");
+    partial["vision_config"].erase("out_hidden_size");
+    const auto missing = parse_config(R"({"mode": "infer"})", partial.dump());
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.errors[0].field == "hf_config.vision_config.out_hidden_size");
+    json outside = load("hf", "qwen3_vl_8b_instruct");
+    outside["vision_config"]["deepstack_visual_indexes"] = json::array({8, 16, 27});
+    const auto beyond = parse_config(R"({"mode": "infer"})", outside.dump());
+    REQUIRE_FALSE(beyond.ok());
+    CHECK(beyond.errors[0].field == "hf_config.vision_config.deepstack_visual_indexes");
+    // No deepstack list: the tower without its three mergers.
+    json plain = load("hf", "qwen3_vl_8b_instruct");
+    plain["vision_config"].erase("deepstack_visual_indexes");
+    CHECK(count_of(plain).vision == 576388336ULL - 120377856ULL);
     // A tie_word_embeddings beside text_config that the language model does not repeat, and that disagrees
     // with its default, is refused, naming it.
     vl["tie_word_embeddings"] = true;

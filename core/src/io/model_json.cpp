@@ -435,6 +435,60 @@ bool llama4_vision_params(object_reader& r, const json& v, std::uint64_t text_hi
     return true;
 }
 
+/// Qwen3-VL's vision tower as transformers' src/transformers/models/qwen3_vl/modeling_qwen3_vl.py (commit
+/// 68a7b7e272a36928120316249af3ee3cac595818) builds it; no defaults are assumed: each size is read from
+/// vision_config (Qwen3VLVisionConfig's defaults differ between releases), a missing one is refused.
+bool qwen3_vl_vision_params(object_reader& r, const json& v, std::uint64_t& out) {
+    const std::string prefix = r.field("vision_config") + ".";
+    bool complete = true;
+    const auto need = [&](const char* key) {
+        const auto it = v.find(key);
+        if (it == v.end() || it->is_null()) {
+            r.fail(prefix + key, "is required to count Qwen3-VL's vision tower (a positive integer)");
+            complete = false;
+            return u128{0};
+        }
+        const std::uint64_t value = vision_size(r, v, key, 0, prefix);  // an invalid value fails there
+        if (value == 0) complete = false;
+        return static_cast<u128>(value);
+    };
+    const u128 d = need("hidden_size"), f = need("intermediate_size"), depth = need("depth"), c = need("in_channels"),
+               patch = need("patch_size"), t = need("temporal_patch_size"), positions = need("num_position_embeddings"),
+               merge = need("spatial_merge_size"), out_d = need("out_hidden_size");
+    (void)need("num_heads");  // head_dim = hidden_size // num_heads shapes no weight (qkv is d × 3d)
+    if (!complete || d == 0 || f == 0 || depth == 0 || c == 0 || patch == 0 || t == 0 || positions == 0 || merge == 0 || out_d == 0)
+        return false;
+    u128 deepstack = 0;
+    if (const auto it = v.find("deepstack_visual_indexes"); it != v.end() && !it->is_null()) {
+        if (!it->is_array()) {
+            r.fail(prefix + "deepstack_visual_indexes", "must be a list of vision layer indexes");
+            return false;
+        }
+        for (const auto& i : *it)
+            if (!i.is_number_integer() || i.get<std::int64_t>() < 0 || static_cast<u128>(i.get<std::int64_t>()) >= depth) {
+                r.fail(prefix + "deepstack_visual_indexes", "must hold layer indexes from 0 to depth − 1");
+                return false;
+            }
+        deepstack = it->size();
+    }
+    // Qwen3VLVisionPatchEmbed: Conv3d(in_channels, d, kernel (temporal_patch_size, p, p), bias=True).
+    const u128 patch_embed = c * t * patch * patch * d + d;
+    // Qwen3VLVisionModel.pos_embed: nn.Embedding(num_position_embeddings, d); the rotary table is a buffer.
+    const u128 pos_embed = positions * d;
+    // Qwen3VLVisionBlock: norm1 and norm2 LayerNorm (2 · 2d); Qwen3VLVisionAttention qkv d × 3d and proj d × d,
+    // both with bias; Qwen3VLVisionMLP linear_fc1 d × f and linear_fc2 f × d, both with bias.
+    const u128 block = 2 * 2 * d + (3 * d * d + 3 * d) + (d * d + d) + (d * f + f) + (f * d + d);
+    // Qwen3VLVisionPatchMerger over H = d · spatial_merge_size²: norm LayerNorm (of d, or of H after the
+    // shuffle: the deepstack mergers), linear_fc1 H × H and linear_fc2 H × out_hidden_size, both with bias.
+    const u128 h = d * merge * merge;
+    const u128 merger_linears = (h * h + h) + (h * out_d + out_d);
+    const u128 merger = 2 * d + merger_linears;
+    const u128 deepstack_mergers = deepstack * (2 * h + merger_linears);
+    const u128 total = patch_embed + pos_embed + depth * block + merger + deepstack_mergers;
+    out = static_cast<std::uint64_t>(std::min<u128>(total, max_param_count));
+    return true;
+}
+
 /// The vision tower and projector of a multimodal checkpoint (vision_config beside the language model of
 /// `outer_type`, whose family's tower is `kind`) into m.vision_params; a tower memplan cannot count is
 /// refused, naming vision_config, so that no total silently leaves it out (and the resolved keys, which
@@ -455,6 +509,8 @@ void read_vision_tower(object_reader& r, const json& outer, const json& vision, 
         for (const char* k : {"spatial_merge_size", "multimodal_projector_bias", "vision_feature_layer"}) (void)r.find(k);
     } else if (kind == vision_tower::llama4) {
         if (llama4_vision_params(r, vision, m.hidden_size, tower)) m.vision_params = tower;
+    } else if (kind == vision_tower::qwen3_vl) {
+        if (qwen3_vl_vision_params(r, vision, tower)) m.vision_params = tower;
     } else {
         r.fail(r.field("vision_config"), "is not supported yet for model_type " +
                                              (outer_type.empty() ? std::string("\"\"") : outer_type) +

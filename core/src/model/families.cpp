@@ -416,12 +416,14 @@ const std::vector<model_family>& model_families() {
             .with(&model_config::qk_norm, true)
             .layers({A::full, A::sliding}, {F::dense}),
         // modeling_qwen3_vl.py Qwen3VLForConditionalGeneration: the language model under text_config
-        // (qwen3_vl_text, Qwen3's row); its vision tower (Qwen3VLVisionModel, deepstack mergers) is not counted
-        // yet, so the row names no tower and a vision_config beside text_config is refused by name.
+        // (qwen3_vl_text, Qwen3's row) and its vision tower (Qwen3VLVisionModel with the deepstack mergers,
+        // model_json.cpp qwen3_vl_vision_params).
         row("qwen3_vl", "Qwen3-VL")
             .architecture("Qwen3VLForConditionalGeneration")
             .llama_style()
             .with(&model_config::qk_norm, true)
+            .keys({vision_key})
+            .multimodal("qwen3_vl_text", vision_tower::qwen3_vl)
             .layers({A::full}, {F::dense}),
         row("qwen3_moe", "Qwen3-MoE")
             .architecture("Qwen3MoeForCausalLM")
