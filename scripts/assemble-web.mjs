@@ -22,6 +22,14 @@ for (const name of await readdir(web))
 for (const name of ['memplan-core.js', 'memplan-core.wasm', 'memplan-estimate-core.js', 'memplan-estimate-core.wasm'])
   await copyFile(path.join(wasm, name), path.join(dist, name));
 
+// index.html's inline script (the WASM compiled while app.js loads) runs only if its hash is in script-src.
+{
+  const page = await readFile(path.join(web, 'index.html'), 'utf8');
+  const inline = page.match(/<script>([^<]*)<\/script>/)[1];
+  const hash = "'sha256-" + createHash('sha256').update(inline, 'utf8').digest('base64') + "'";
+  if (!page.match(/script-src [^;]*/)[0].includes(hash)) throw new Error('assemble-web: index.html script-src lacks ' + hash);
+}
+
 // 2. The answer to the question the page opens with, computed now by the module just copied (the same
 //    core as the page's) with the page's own functions (web/first-result.js startingAnswer), bundled in
 //    place of web/first-baked.js: the page draws it before the WASM has loaded when the link sets nothing,
