@@ -19,8 +19,31 @@ await mkdir(dist, { recursive: true });
 for (const name of await readdir(web))
   if (/\.(html|css|d\.ts)$/.test(name) || ['memplan.js', 'memplan-lite.js', 'memplan-api.js'].includes(name))
     await copyFile(path.join(web, name), path.join(dist, name));
-for (const name of ['memplan-core.js', 'memplan-core.wasm', 'memplan-estimate-core.js', 'memplan-estimate-core.wasm'])
-  await copyFile(path.join(wasm, name), path.join(dist, name));
+// The factories as Emscripten wrote them, but for how embind reads a std::string the core returns (every
+// JSON reply): Emscripten 3.1.6 walks its bytes one by one in JS to split it at NUL bytes, decodes each
+// part and joins them with U+0000; one TextDecoder call over the same bytes gives the same string. Cold
+// (the page's first calls, the schema's 46 KB), the loop cost 10 to 17 ms of a shared link's first answer.
+const BYTE_LOOP = 'var decodeStartPtr=value+4;for(var i=0;i<=length;++i){var currentBytePtr=value+4+i;' +
+  'if(i==length||HEAPU8[currentBytePtr]==0){var maxRead=currentBytePtr-decodeStartPtr;' +
+  'var stringSegment=UTF8ToString(decodeStartPtr,maxRead);if(str===undefined){str=stringSegment}' +
+  'else{str+=String.fromCharCode(0);str+=stringSegment}decodeStartPtr=currentBytePtr+1}}';
+const ONE_DECODE = 'str=UTF8Decoder.decode(HEAPU8.subarray(value+4,value+4+length))';
+async function factory(name) {
+  const text = await readFile(path.join(wasm, name), 'utf8');
+  if (text.split(BYTE_LOOP).length !== 2 || !text.includes('UTF8Decoder=new TextDecoder("utf8")'))
+    throw new Error(`assemble-web: ${name}: embind's std::string reader is not the one expected (another Emscripten?)`);
+  return text.replace(BYTE_LOOP, ONE_DECODE);
+}
+for (const name of ['memplan-core.js', 'memplan-estimate-core.js']) await writeFile(path.join(dist, name), await factory(name));
+for (const name of ['memplan-core.wasm', 'memplan-estimate-core.wasm']) await copyFile(path.join(wasm, name), path.join(dist, name));
+
+// index.html's inline script (the WASM compiled while app.js loads) runs only if its hash is in script-src.
+{
+  const page = await readFile(path.join(web, 'index.html'), 'utf8');
+  const inline = page.match(/<script>([^<]*)<\/script>/)[1];
+  const hash = "'sha256-" + createHash('sha256').update(inline, 'utf8').digest('base64') + "'";
+  if (!page.match(/script-src [^;]*/)[0].includes(hash)) throw new Error('assemble-web: index.html script-src lacks ' + hash);
+}
 
 // 2. The answer to the question the page opens with, computed now by the module just copied (the same
 //    core as the page's) with the page's own functions (web/first-result.js startingAnswer), bundled in
@@ -44,7 +67,7 @@ const firstBaked = {
 const coreFromBuild = {
   name: 'core-from-build',
   setup(b) {
-    b.onResolve({ filter: /memplan-core\.js$/ }, () => ({ path: path.join(wasm, 'memplan-core.js') }));
+    b.onResolve({ filter: /memplan-core\.js$/ }, () => ({ path: path.join(dist, 'memplan-core.js') }));
   },
 };
 await build({
@@ -82,7 +105,7 @@ const bundle = await build({
   platform: 'browser', target: 'chrome100', external: ['node:*'], plugins: [coreAsGlobal, firstBaked],
   define: { 'import.meta.url': '""' }, logLevel: 'error',
 });
-const glue = await readFile(path.join(wasm, 'memplan-core-single.js'), 'utf8');
+const glue = await factory('memplan-core-single.js');
 const script = (glue + '\n' + bundle.outputFiles[0].text).replace(/<\/(script)/gi, '<\\/$1');
 const style = await readFile(path.join(web, 'style.css'), 'utf8');
 const sha = (text) => "'sha256-" + createHash('sha256').update(text, 'utf8').digest('base64') + "'";

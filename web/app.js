@@ -414,7 +414,10 @@ function start() {
   // "Skip to the answer" moves the focus to the verdict; following its #verdict would replace the
   // link's hash, which holds the page state.
   document.querySelector('a.skip').addEventListener('click', (e) => { e.preventDefault(); $('verdict').focus(); });
-  const loading = load();  // the WASM is fetched and compiled while the first answer is drawn
+  // The WASM is fetched and compiled while the first answer is drawn: by index.html's inline script
+  // (memplanWasm), which starts before this script has loaded, else by load().
+  const compiled = self.memplanWasm;
+  const loading = compiled ? compiled.then((wasmModule) => load({ wasmModule }), () => load()) : load();
   // The starting question's answer, computed at build time, is drawn at once only when the link sets
   // nothing: a link's state is drawn once the core has loaded, never another state before it.
   if (BAKED_FIRST && linkSetsNothing(location.hash)) {

@@ -293,11 +293,22 @@ async function readWasmFile(wasmFile) {
 /**
  * A loader of one core module: createCore is its Emscripten factory, wasmFile a function giving the URL
  * of its .wasm (read from disk in Node). Returns {instantiate(options), load(options)}: a new instance, and the
- * wrapped API loaded once (later calls return the same promise). Options: {wasmBinary, wasmUrl}.
+ * wrapped API loaded once (later calls return the same promise). Options: {wasmBinary, wasmUrl,
+ * wasmModule}: wasmModule, the .wasm already compiled (a WebAssembly.Module), is instantiated as it is
+ * (the factory's instantiateWasm hook), so that a page can compile it while its script still loads.
  */
 export function coreLoader(createCore, wasmFile) {
   const instantiate = async (options = {}) => {
     const settings = {};
+    if (options.wasmModule) {
+      let refuse;
+      const refused = new Promise((_, reject) => { refuse = reject; });
+      settings.instantiateWasm = (imports, receive) => {
+        WebAssembly.instantiate(options.wasmModule, imports).then((instance) => receive(instance), refuse);
+        return {};
+      };
+      return Promise.race([createCore(settings), refused]);
+    }
     if (options.wasmBinary) {
       settings.wasmBinary = options.wasmBinary;
     } else if (isNode) {

@@ -810,6 +810,8 @@ export interface LoadOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;
   /** Where to fetch memplan-core.wasm from (default: next to memplan.js). */
   wasmUrl?: string | URL;
+  /** memplan-core.wasm already compiled (WebAssembly.compileStreaming): instantiated without fetching it again. */
+  wasmModule?: WebAssembly.Module;
 }
 
 /** Loads the WebAssembly module once (memoized) and returns the API. */

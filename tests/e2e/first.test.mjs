@@ -188,6 +188,21 @@ test('the single-file build draws the starting answer before its core loads, the
   await offline.close();
 });
 
+test('the WASM is compiled by index.html\'s inline script while app.js loads, and the page instantiates that module without fetching the file again', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  const { page, problems } = await watchedPage(context, server.origin);
+  allProblems.push(problems);
+  await page.goto(server.origin + '/index.html#infer.context_len=32768');
+  await page.waitForSelector('#output[data-computed]');
+  const seen = await page.evaluate(async () => ({
+    compiled: (await self.memplanWasm) instanceof WebAssembly.Module,
+    fetched: performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/memplan-core.wasm')).length,
+  }));
+  assert.deepEqual(seen, { compiled: true, fetched: 1 });
+  assert.equal(await page.getAttribute('#output', 'data-early'), 'confirmed');
+  await context.close();
+});
+
 test('when the core cannot be loaded, the early answer is taken off the screen and the page says why', async () => {
   // Not a watched page: its failed request is the point of the test.
   const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
