@@ -7,7 +7,9 @@ overrides), with memplan's figure beside the log's and the signed error (memplan
     python3 scripts/engine-log-table.py build/dev/memplan --write    # replaces it in docs/serving.md
 
 The figure compared is the one the log prints: KV tokens, else GPU blocks, else the available KV cache
-memory (GiB). tests/core/test_engine_logs.cpp asserts the same comparisons."""
+memory (GiB). A log marked "held_out" was not used to fit any constant; the summary states the logs fitted
+on or read before the fit (in-sample) and the held-out logs apart, and both together.
+tests/core/test_engine_logs.cpp asserts the same comparisons."""
 import glob
 import json
 import os
@@ -57,7 +59,7 @@ def signed(error):
 
 
 def table(cli):
-    rows, goal_errors, all_errors = [], [], []
+    rows, goal_errors, all_errors, held_errors, held_goal_errors = [], [], [], [], []
     kinds, tps, versions = {}, {}, {}
     for path in sorted(glob.glob(os.path.join(REPO, "tests/data/engine-logs/*.json"))):
         doc = json.load(open(path))
@@ -72,7 +74,12 @@ def table(cli):
         what, logged, predicted = figure(log, s)
         error = (predicted - logged) / logged
         all_errors.append(error)
-        if "predict_gap" not in doc:
+        held = doc.get("held_out", False)
+        if held:
+            held_errors.append(error)
+            if "predict_gap" not in doc:
+                held_goal_errors.append(error)
+        elif "predict_gap" not in doc:
             goal_errors.append(error)
         starts = "yes" if s["starts"] == log["starts"] else f"**no** (memplan: {'starts' if s['starts'] else 'refuses'})"
         repro = reproduce_config(doc)
@@ -84,18 +91,26 @@ def table(cli):
             reproduced = f"{again:,}" + (" (rank 0; vLLM takes the minimum over workers)" if "reproduce_gap" in doc else "")
         source = doc["source"].replace("https://", "")
         gap = f" — gap: {doc['predict_gap']}" if "predict_gap" in doc else ""
-        rows.append(f"| [{source}]({doc['source']}) | {doc['version']} | {doc['setup']} | {what} | {logged:,} | "
+        rows.append(f"| [{source}]({doc['source']}) | {doc['version']}{' (held out)' if held else ''} | {doc['setup']} | {what} | {logged:,} | "
                     f"{predicted:,} | {signed(error)} | {starts} | {reproduced}{gap} |")
     head = ("| source | vLLM | settings | figure | log | predicted | error | start verdict right | reproduced |\n"
             "|---|---|---|---|---|---|---|---|---|\n")
-    within = sum(1 for e in goal_errors if abs(e) <= 0.02)
-    summary = (f"\nPredict, signed error over the {len(goal_errors)} logs without a stated gap: median "
-               f"{signed(statistics.median(goal_errors))}, worst too high {signed(max(goal_errors))}, worst too low "
-               f"{signed(min(goal_errors))}, {within} of {len(goal_errors)} within ±2 %; over all {len(all_errors)}: "
-               f"median {signed(statistics.median(all_errors))}, worst {signed(max(all_errors, key=abs))}.\n"
+    def stats(errors):
+        within = sum(1 for e in errors if abs(e) <= 0.02)
+        return (f"median {signed(statistics.median(errors))}, worst too high {signed(max(errors))}, worst too low "
+                f"{signed(min(errors))}, {within} of {len(errors)} within ±2 %")
+
+    no_gap = goal_errors + held_goal_errors
+    summary = (f"\nPredict, signed error over the {len(goal_errors)} in-sample logs without a stated gap (those the "
+               f"fitted constants were read from, and the logs of other releases): {stats(goal_errors)}. Over the "
+               f"{len(held_errors)} held-out logs (vLLM 0.19, not used in any fit"
+               + (f"; {len(held_errors) - len(held_goal_errors)} with a stated gap" if len(held_errors) != len(held_goal_errors) else "; none with a stated gap")
+               + f"): {stats(held_goal_errors)}. Over all {len(no_gap)} without a stated gap: {stats(no_gap)}; over all "
+               f"{len(all_errors)}: median {signed(statistics.median(all_errors))}, worst {signed(max(all_errors, key=abs))}.\n"
                f"\nThe {len(all_errors)} logs by model kind (a log can be of several): "
                + ", ".join(f"{kind} {n}" for kind, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
                + "; by parallelism: " + ", ".join(f"{tp} {n}" for tp, n in sorted(tps.items()))
+               + f"; held out {len(held_errors)}"
                + "; by release: " + ", ".join(f"{v} {n}" for v, n in sorted(versions.items(),
                                                                           key=lambda kv: tuple(map(int, kv[0].split("."))))) + ".\n")
     return head + "\n".join(rows) + "\n" + summary

@@ -76,7 +76,8 @@ comparison compare(const nlohmann::json& log, const serving_result& s) {
 
 TEST_CASE("engine logs: every file names its source, release and settings", "[serving][engine-logs]") {
     const auto logs = corpus();
-    REQUIRE(logs.size() >= 55);
+    REQUIRE(logs.size() >= 68);
+    std::size_t held_out = 0;
     const std::vector<std::string> kinds = {"dense", "moe", "mla", "sliding", "hybrid", "quantized", "multimodal"};
     for (const engine_log& l : logs) {
         INFO(l.name);
@@ -92,16 +93,24 @@ TEST_CASE("engine logs: every file names its source, release and settings", "[se
         CHECK(l.doc.at("log").contains("available_gib"));
         CHECK(l.doc.at("log").contains("starts"));
         CHECK_FALSE(l.doc.at("lines").empty());
+        if (l.doc.contains("held_out")) {  // not used to fit any constant: its error is reported apart
+            CHECK(l.doc.at("held_out").is_boolean());
+            if (l.doc.at("held_out").get<bool>()) ++held_out;
+        }
     }
+    CHECK(held_out >= 13);
 }
 
 TEST_CASE("engine logs: predicted from the settings alone", "[serving][engine-logs][predict]") {
-    // Goal set (no predict_gap): never more than 5 % too high, at most 5 % too low, "will it start" right,
-    // and at least four in five within ±2 % of the log's own figure. A log with a predict_gap states the
-    // term memplan misses; its error must still show that gap (beyond ±5 %, or the wrong start verdict),
-    // so that closing the gap moves it into the goal set.
+    // In-sample goal set (no predict_gap, not held out: the logs 0.19's fitted constants were read from and
+    // those of the other releases): never more than 5 % too high, at most 5 % too low, "will it start"
+    // right, and at least four in five within ±2 % of the log's own figure. A log with a predict_gap states
+    // the term memplan misses; its error must still show that gap (beyond ±5 %, or the wrong start verdict),
+    // so that closing the gap moves it into the goal set. The held-out logs (held_out: true) are counted
+    // apart, in the next test case.
     std::size_t in_goal = 0, within_2_percent = 0;
     for (const engine_log& l : corpus()) {
+        if (l.doc.value("held_out", false)) continue;
         const serving_result s = serve(config_of(l.doc));
         const comparison c = compare(l.doc.at("log"), s);
         const bool starts = l.doc.at("log").at("starts").get<bool>();
@@ -120,6 +129,42 @@ TEST_CASE("engine logs: predicted from the settings alone", "[serving][engine-lo
     }
     CHECK(in_goal >= 49);
     CHECK(5 * within_2_percent >= 4 * in_goal);
+}
+
+TEST_CASE("engine logs: held-out vLLM 0.19 logs predicted from the settings alone", "[serving][engine-logs][predict][held-out]") {
+    // The llm-d-planner 0.19 logs not used to fit 0.19's constants (15 B per sampler logit entry, 0.25 GiB
+    // runtime and the tensor-parallel non-torch memory): their errors are reported, not fitted. What holds
+    // on them (13 logs: Llama-3.1-8B and Qwen2.5-7B at other lengths and dtypes, fp32 among them, Granite
+    // 3.3 8B and DeepSeek-V2-Lite-Chat from their config.json, Kimi-Dev-72B at tp 2 and 4): none more than
+    // 5 % too high nor too low (the worst +4.4 %, Kimi-Dev-72B at tp 2, whose pool is 3 GiB), the start
+    // verdict right, and at least four in five within ±2 % (12 of 13).
+    std::size_t held = 0, within_2_percent = 0;
+    double worst_high = -1, worst_low = 1;
+    std::string worst_high_name, worst_low_name;
+    for (const engine_log& l : corpus()) {
+        if (!l.doc.value("held_out", false)) continue;
+        const serving_result s = serve(config_of(l.doc));
+        const comparison c = compare(l.doc.at("log"), s);
+        const bool starts = l.doc.at("log").at("starts").get<bool>();
+        INFO(l.name << ": " << c.figure << " memplan " << c.memplan << ", log " << c.log << ", error "
+                    << 100 * c.error() << " %");
+        CHECK(s.release == l.doc.at("version").get<std::string>());
+        CHECK(s.starts == starts);
+        if (l.doc.contains("predict_gap")) {
+            CHECK((std::abs(c.error()) > 0.05 || s.starts != starts));
+            continue;
+        }
+        ++held;
+        if (std::abs(c.error()) <= 0.02) ++within_2_percent;
+        if (c.error() > worst_high) worst_high = c.error(), worst_high_name = l.name;
+        if (c.error() < worst_low) worst_low = c.error(), worst_low_name = l.name;
+        CHECK(c.error() <= 0.05);   // never more than 5 % too high
+        CHECK(c.error() >= -0.05);
+    }
+    INFO("held out: " << held << " logs, " << within_2_percent << " within ±2 %; worst too high " << 100 * worst_high
+                      << " % (" << worst_high_name << "), worst too low " << 100 * worst_low << " % (" << worst_low_name << ")");
+    CHECK(held >= 13);
+    CHECK(5 * within_2_percent >= 4 * held);
 }
 
 TEST_CASE("engine logs: reproduced from the log's measured figures", "[serving][engine-logs][reproduce]") {
@@ -159,7 +204,7 @@ TEST_CASE("engine logs: reproduced from the log's measured figures", "[serving][
             ++reproduced;
         }
     }
-    CHECK(reproduced >= 49);
+    CHECK(reproduced >= 62);  // the held-out logs among them
 }
 
 TEST_CASE("vLLM release: known versions only, the default stated", "[serving][vllm][version][errors]") {
