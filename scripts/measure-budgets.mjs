@@ -26,9 +26,10 @@ import { DIST, launch, serve } from '../tests/e2e/harness.mjs';
 // the chunked-prefill rows, the streamed plan with its chart and DeepSeek-V3.2 landed (271.1 KiB measured,
 // docs/budgets.md "The Hub reader's growth"), and at 280 KiB since train.framework, the reserved range,
 // torchtitan's selective checkpointing and the step view (278.9 KiB measured, docs/budgets.md "The
-// training frameworks' growth"),
+// training frameworks' growth"), and at 284 KiB since the step-time caveats, Qwen3-VL's vision tower and
+// the shared link's early compile (280.8 KiB measured, docs/budgets.md "The step-time caveats' growth"),
 // until the core is made smaller again; 150 KiB stays the goal that docs/budgets.md reports.
-const BUDGET_GZIP_BYTES = 280 * 1024;
+const BUDGET_GZIP_BYTES = 284 * 1024;
 const GOAL_GZIP_BYTES = 150 * 1024;
 const BUDGET_FIRST_RESULT_MS = 300;
 const RUNS = 9;
