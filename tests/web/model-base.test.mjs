@@ -24,9 +24,16 @@ test('a preset sent through the form keeps what the form cannot show', () => {
     const { config, errors } = buildConfig(spec, stateOf(base), parse, base);
     assert.deepEqual(errors, []);
     assert.equal(mp.estimate(config).params, params, id);
-    // Without the base the form alone loses them: the defect this guards against.
-    assert.notEqual(mp.estimate(buildConfig(spec, stateOf(base), parse).config).params, params, id);
   }
+  // Without the base the form alone loses what it cannot show (DeepSeek-V3's per-layer MLP list): the
+  // defect this guards against.
+  const deepseek = mp.resolveModel({ model: { preset: 'deepseek-v3' } }).model;
+  assert.notEqual(mp.estimate(buildConfig(spec, stateOf(deepseek), parse).config).params, 671026419200);
+  // A flag the model_type implies is written into the resolved model, so the form shows it (Qwen3's
+  // QK-norm checked) and keeps it even without the base.
+  const qwen = mp.resolveModel({ model: { preset: 'qwen3-30b-a3b' } }).model;
+  assert.equal(modelFields(spec, qwen)['model.qk_norm'], true);
+  assert.equal(mp.estimate(buildConfig(spec, stateOf(qwen), parse).config).params, 30532122624);
 });
 
 test('an edit on top of the base is sent; an emptied field is left to the core', () => {
