@@ -460,7 +460,9 @@ TEST_CASE("GGUF: metadata that memplan does not map is refused naming the key", 
     kv_list missing;
     missing.text("general.architecture", "qwen3");
     missing.u32("qwen3.block_count", 28);
-    const gguf_parse q = parse_gguf_header(gguf_bytes(missing.w.bytes, missing.count, tensors, file_bytes), file_bytes, "m.gguf");
+    const std::string missing_header = gguf_bytes(missing.w.bytes, missing.count, tensors, file_bytes);
+    const gguf_parse q = parse_gguf_header(missing_header, file_bytes, "m.gguf");
+    REQUIRE(q.header.ok());
     const auto config = gguf_hf_config(q.header.value, "m.gguf");
     REQUIRE(!config.ok());
     CHECK(config.errors[0].message == "metadata qwen3.embedding_length is required for a qwen3 model");
@@ -501,4 +503,109 @@ TEST_CASE("memplan checkpoint and estimate --hf-model FILE.gguf read the header 
     CHECK(absent.out.find("cannot read /tmp/memplan-test-absent.gguf") != std::string::npos);
     std::remove(path.c_str());
     std::remove(broken.c_str());
+}
+
+namespace {
+/// The key-value pairs of `arch` with these widths (and the MoE ones when `experts` is non-zero).
+kv_list model_kv(const std::string& arch, std::uint32_t layers, std::uint32_t hidden, std::uint32_t ffn, std::uint32_t heads,
+                 std::uint32_t kv_heads, std::uint32_t head_dim, std::uint32_t vocab, std::uint32_t experts = 0,
+                 std::uint32_t used = 0, std::uint32_t expert_ffn = 0) {
+    kv_list kv;
+    kv.text("general.architecture", arch);
+    kv.u32(arch + ".block_count", layers);
+    kv.u32(arch + ".embedding_length", hidden);
+    kv.u32(arch + ".feed_forward_length", ffn);
+    kv.u32(arch + ".attention.head_count", heads);
+    kv.u32(arch + ".attention.head_count_kv", kv_heads);
+    kv.u32(arch + ".attention.key_length", head_dim);
+    kv.u32(arch + ".attention.value_length", head_dim);
+    kv.u32(arch + ".vocab_size", vocab);
+    if (experts != 0) {
+        kv.u32(arch + ".expert_count", experts);
+        kv.u32(arch + ".expert_used_count", used);
+        if (expert_ffn != 0) kv.u32(arch + ".expert_feed_forward_length", expert_ffn);
+    }
+    return kv;
+}
+
+/// The tensors of a llama.cpp conversion: attention (with q/k/v biases when `qkv_bias`, Qwen3's
+/// q_norm/k_norm when `qk_norm`), then a dense FFN, or experts stacked in one 3-D tensor each
+/// (ffn_*_exps: ne0 the input, ne2 the experts) and the router ffn_gate_inp; output.weight unless tied.
+std::vector<tensor_spec> model_tensors(std::uint64_t layers, std::uint64_t hidden, std::uint64_t ffn, std::uint64_t heads,
+                                       std::uint64_t kv_heads, std::uint64_t head_dim, std::uint64_t vocab, bool tied,
+                                       bool qkv_bias, bool qk_norm, std::uint64_t experts = 0) {
+    std::vector<tensor_spec> t{{"token_embd.weight", {hidden, vocab}, Q8_0}};
+    for (std::uint64_t i = 0; i < layers; ++i) {
+        const std::string b = "blk." + std::to_string(i) + ".";
+        t.push_back({b + "attn_norm.weight", {hidden}, F32});
+        t.push_back({b + "attn_q.weight", {hidden, heads * head_dim}, Q8_0});
+        t.push_back({b + "attn_k.weight", {hidden, kv_heads * head_dim}, Q8_0});
+        t.push_back({b + "attn_v.weight", {hidden, kv_heads * head_dim}, Q8_0});
+        if (qkv_bias) {
+            t.push_back({b + "attn_q.bias", {heads * head_dim}, F32});
+            t.push_back({b + "attn_k.bias", {kv_heads * head_dim}, F32});
+            t.push_back({b + "attn_v.bias", {kv_heads * head_dim}, F32});
+        }
+        t.push_back({b + "attn_output.weight", {heads * head_dim, hidden}, Q8_0});
+        if (qk_norm) {
+            t.push_back({b + "attn_q_norm.weight", {head_dim}, F32});
+            t.push_back({b + "attn_k_norm.weight", {head_dim}, F32});
+        }
+        t.push_back({b + "ffn_norm.weight", {hidden}, F32});
+        if (experts == 0) {
+            t.push_back({b + "ffn_gate.weight", {hidden, ffn}, Q8_0});
+            t.push_back({b + "ffn_up.weight", {hidden, ffn}, Q8_0});
+            t.push_back({b + "ffn_down.weight", {ffn, hidden}, Q8_0});
+        } else {
+            t.push_back({b + "ffn_gate_inp.weight", {hidden, experts}, F32});
+            t.push_back({b + "ffn_gate_exps.weight", {hidden, ffn, experts}, Q8_0});
+            t.push_back({b + "ffn_up_exps.weight", {hidden, ffn, experts}, Q8_0});
+            t.push_back({b + "ffn_down_exps.weight", {ffn, hidden, experts}, Q8_0});
+        }
+    }
+    t.push_back({"output_norm.weight", {hidden}, F32});
+    if (!tied) t.push_back({"output.weight", {hidden, vocab}, Q8_0});
+    return t;
+}
+
+json gguf_checkpoint(const kv_list& kv, const std::vector<tensor_spec>& tensors) {
+    std::uint64_t file_bytes = 0;
+    const std::string header = gguf_bytes(kv.w.bytes, kv.count, tensors, file_bytes);
+    const gguf_parse p = parse_gguf_header(header, file_bytes, "m.gguf");
+    INFO(first_error(p));
+    REQUIRE(p.header.ok());
+    return json::parse(checkpoint_gguf_json(p.header.value, "m.gguf"));
+}
+}  // namespace
+
+TEST_CASE("GGUF: Qwen2.5-0.5B, Qwen3-30B-A3B and Mixtral 8x7B count exactly as their config.json", "[gguf]") {
+    // Qwen/Qwen2.5-0.5B (tests/data/hf/qwen2_5_0_5b.json): 24 layers, hidden 896, FFN 4864, 14 heads of 64,
+    // 2 KV heads, vocabulary 151,936, tied; q/k/v biases.
+    const json qwen2 = gguf_checkpoint(model_kv("qwen2", 24, 896, 4864, 14, 2, 64, 151936),
+                                       model_tensors(24, 896, 4864, 14, 2, 64, 151936, true, true, false));
+    CAPTURE(qwen2.dump());
+    CHECK(qwen2["model_type"] == "qwen2");
+    CHECK(qwen2["params"] == memplan_params("qwen2_5_0_5b.json"));
+    CHECK(qwen2["stored"]["values"] == qwen2["params"]);
+    CHECK(qwen2["unexplained"] == 0);
+    // Qwen/Qwen3-30B-A3B-Thinking-2507 (tests/data/hf/qwen3_30b_a3b_thinking_2507.json): 48 layers, hidden 2048,
+    // 32 heads of 128, 4 KV heads, 128 experts of width 768, 8 used, vocabulary 151,936, untied; every layer sparse.
+    const json moe = gguf_checkpoint(model_kv("qwen3moe", 48, 2048, 6144, 32, 4, 128, 151936, 128, 8, 768),
+                                     model_tensors(48, 2048, 768, 32, 4, 128, 151936, false, false, true, 128));
+    CAPTURE(moe.dump());
+    CHECK(moe["model_type"] == "qwen3_moe");
+    CHECK(moe["hf_config"]["mlp_only_layers"].empty());
+    CHECK(moe["params"] == memplan_params("qwen3_30b_a3b_thinking_2507.json"));
+    CHECK(moe["stored"]["values"] == moe["params"]);
+    CHECK(moe["unexplained"] == 0);
+    // mistralai/Mixtral-8x7B-v0.1 (tests/data/hf/mixtral_8x7b.json), which convert_hf_to_gguf.py writes as
+    // "llama" with expert_count 8: 32 layers, hidden 4096, FFN 14336, 32 heads of 128, 8 KV heads, top 2,
+    // vocabulary 32,000, untied.
+    const json mixtral = gguf_checkpoint(model_kv("llama", 32, 4096, 14336, 32, 8, 128, 32000, 8, 2),
+                                         model_tensors(32, 4096, 14336, 32, 8, 128, 32000, false, false, false, 8));
+    CAPTURE(mixtral.dump());
+    CHECK(mixtral["model_type"] == "mixtral");
+    CHECK(mixtral["params"] == memplan_params("mixtral_8x7b.json"));
+    CHECK(mixtral["stored"]["values"] == mixtral["params"]);
+    CHECK(mixtral["unexplained"] == 0);
 }
