@@ -630,7 +630,9 @@ void read_value(reader& r, std::uint32_t type, const std::string& what, gguf_val
             r.skip(length * element_bytes, what);
             return;
         }
-        for (std::uint64_t i = 0; i < length && r.ok(); ++i) read_value(r, element, what + "[" + std::to_string(i) + "]", nullptr, depth + 1);
+        // One name for every element (not one built per element: a vocabulary has some 150,000).
+        const std::string elements = what + "'s elements";
+        for (std::uint64_t i = 0; i < length && r.ok(); ++i) read_value(r, element, elements, nullptr, depth + 1);
         return;
     }
     if (width == 0) {
