@@ -886,7 +886,7 @@ outcome<std::string> gguf_hf_config(const gguf_header& h, const std::string& fil
             return;
         }
         if (!is_integer_type(v->type) || v->negative) {
-            fail(a + "." + key, "must be a non-negative integer (it is a " + std::string(value_type_name(v->type)) + ")");
+            fail(a + "." + key, "must be a non-negative integer (it is of type " + std::string(value_type_name(v->type)) + ")");
             return;
         }
         config[hf] = v->integer;
@@ -941,10 +941,13 @@ outcome<std::string> gguf_hf_config(const gguf_header& h, const std::string& fil
         integer("feed_forward_length", "intermediate_size", false);
         // A layer without a router (ffn_gate_inp) is a dense one: config.json's mlp_only_layers.
         config["decoder_sparse_step"] = 1;
+        std::set<std::string> names;  // one pass over the tensors, not one per layer
+        for (const stored_tensor& t : h.tensors) names.insert(t.name);
         detail::ordered_json dense = detail::ordered_json::array();
+        // At most 2^16 layers (memplan/base/limits.hpp); the resolver refuses more, naming the field.
         if (config.contains("num_hidden_layers"))
             for (std::uint64_t i = 0; i < config["num_hidden_layers"].get<std::uint64_t>() && i < 65536; ++i)
-                if (!has_tensor(h, "blk." + std::to_string(i) + ".ffn_gate_inp.weight")) dense.push_back(i);
+                if (names.count("blk." + std::to_string(i) + ".ffn_gate_inp.weight") == 0) dense.push_back(i);
         config["mlp_only_layers"] = dense;
     } else if (moe) {
         return fail(a + ".expert_count", "is " + std::to_string(experts->integer) + ", but a " + a + " model has no experts");
