@@ -518,7 +518,8 @@ const char* value_type_name(std::uint32_t type) {
 
 /// Nested arrays deeper than this are refused (real files nest none; a hostile one must not recurse).
 constexpr int max_array_depth = 8;
-/// docs/gguf.md: a key is at most 65535 bytes, a tensor name at most 64 (GGML_MAX_NAME).
+/// docs/gguf.md: a key is at most 65535 bytes, a tensor name at most 64 (ggml src/gguf.cpp, at the
+/// commit above, reads only names shorter than GGML_MAX_NAME = 64; the spec's bound is kept here).
 constexpr std::uint64_t max_key_bytes = 65535, max_name_bytes = 64;
 /// docs/gguf.md gguf_tensor_info_t: "Currently at most 4" dimensions (GGML_MAX_DIMS).
 constexpr std::uint32_t max_dims = 4;
@@ -718,7 +719,7 @@ gguf_parse parse_gguf_header(const std::string& bytes, std::uint64_t file_bytes,
     if (r.truncated) return out.needs_more = true, out;
     if (!r.error.empty()) return fail(r.error);
     if (const auto a = h.metadata.find("general.alignment"); a != h.metadata.end()) {
-        // docs/gguf.md "general.alignment: uint32"; ggml's gguf.cpp also requires a power of two.
+        // docs/gguf.md "general.alignment: uint32"; ggml src/gguf.cpp (the commit above) also requires a power of two.
         const std::uint64_t n = a->second.integer;
         if (a->second.type != 4 || n == 0 || (n & (n - 1)) != 0)
             return fail("metadata general.alignment must be a uint32 power of two");
@@ -754,7 +755,8 @@ gguf_parse parse_gguf_header(const std::string& bytes, std::uint64_t file_bytes,
             r.fail(what + " has unknown ggml type " + std::to_string(type_id));
             break;
         }
-        // ggml quantizes rows: the first dimension (ne0) holds whole blocks (ggml's gguf.cpp checks it).
+        // ggml quantizes rows: the first dimension (ne0) holds whole blocks (ggml src/gguf.cpp at the
+        // commit above refuses ne[0] % blck_size != 0).
         const std::uint64_t row = t.shape.empty() ? 1 : t.shape[0];
         if (row % type->block_values != 0) {
             r.fail(what + " of type " + type->name + " has rows of " + std::to_string(row) +
