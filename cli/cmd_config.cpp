@@ -7,6 +7,7 @@
 #include "input.hpp"
 #include "memplan/api/front_end.hpp"
 #include "memplan/io/presets.hpp"
+#include "memplan/report/gguf.hpp"
 #include "memplan/report/json.hpp"
 #include "report.hpp"
 
@@ -35,7 +36,22 @@ int run_config_command(const std::vector<std::string>& argv, json_reply (*answer
         errors.insert(errors.end(), text.errors.begin(), text.errors.end());
         request.hf_config_text = std::move(text.value);
     }
-    if (const auto path = args.value("hf-model")) {
+    gguf_header gguf;
+    const auto hf_model = args.value("hf-model");
+    const bool from_gguf = hf_model && is_gguf_path(*hf_model);
+    if (from_gguf && answer != estimate_reply)
+        return usage_error("--hf-model FILE.gguf is read by estimate and checkpoint (analyze and compare take a model folder)");
+    if (from_gguf) {
+        // The config.json its metadata describes (memplan/io/gguf.hpp); the header only, no tensor data.
+        auto header = read_gguf(*hf_model);
+        errors.insert(errors.end(), header.errors.begin(), header.errors.end());
+        if (header.ok()) {
+            gguf = std::move(header.value);
+            auto config = gguf_hf_config(gguf, *hf_model);
+            errors.insert(errors.end(), config.errors.begin(), config.errors.end());
+            request.hf_config_text = std::move(config.value);
+        }
+    } else if (const auto path = hf_model) {
         auto model = read_hf_model(*path, /*headers=*/false);  // its config.json; no network
         errors.insert(errors.end(), model.errors.begin(), model.errors.end());
         request.hf_config_text = std::move(model.value.config_text);
@@ -47,7 +63,8 @@ int run_config_command(const std::vector<std::string>& argv, json_reply (*answer
     }
     if (const auto id = args.value("recipe")) request.recipe = *id;
     const json_reply reply = answer(request);
-    std::cout << reply.text << "\n";
+    // The estimate's weights are at the configuration's dtype, not the GGUF's bytes: said in its warnings.
+    std::cout << (from_gguf ? gguf_estimate_json(reply.text, gguf, *hf_model) : reply.text) << "\n";
     return reply.ok ? 0 : exit_usage;
 }
 
@@ -63,7 +80,14 @@ int run_checkpoint(const std::vector<std::string>& argv) {
     const auto args = parse_args(argv, {{"hf-model", {}, true}});
     if (!args.error.empty()) return usage_error(args.error);
     const auto path = args.value("hf-model");
-    if (!path) return usage_error("--hf-model PATH (a model folder, a Hugging Face cache folder or ORG/NAME) is required");
+    if (!path) return usage_error("--hf-model PATH (a model folder, a Hugging Face cache folder, ORG/NAME or FILE.gguf) is required");
+    if (is_gguf_path(*path)) {
+        const auto header = read_gguf(*path);  // the header only, in bounded chunks; no tensor data
+        if (!header.ok()) return report_errors(header.errors, true);
+        const std::string text = checkpoint_gguf_json(header.value, *path);
+        std::cout << text << "\n";
+        return text.find("\"errors\":[]") != std::string::npos ? 0 : exit_usage;
+    }
     const auto model = read_hf_model(*path, /*headers=*/true);
     if (!model.ok()) return report_errors(model.errors, true);
     const std::string text = checkpoint_json(model.value.config_text, model.value.tensors);

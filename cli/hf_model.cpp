@@ -92,6 +92,35 @@ void read_header(const std::string& path, hf_model_files& out, diagnostics& erro
 
 }  // namespace
 
+bool is_gguf_path(const std::string& path) {
+    return path.size() > 5 && path.compare(path.size() - 5, 5, ".gguf") == 0;
+}
+
+outcome<gguf_header> read_gguf(const std::string& path) {
+    outcome<gguf_header> out;
+    struct stat info {};
+    const bool found = stat(path.c_str(), &info) == 0;
+    if (!found || !S_ISREG(info.st_mode)) {
+        out.errors.push_back({"hf_model", "cannot read " + path + ": " + (found ? "not a regular file" : std::strerror(errno))});
+        return out;
+    }
+    const auto file_bytes = static_cast<std::uint64_t>(info.st_size);
+    std::string bytes;
+    for (std::uint64_t want = std::uint64_t{1} << 20;; want *= 2) {
+        want = std::min(want, max_gguf_header_bytes);
+        std::string more;
+        if (!read_bytes(path, bytes.size(), want - bytes.size(), more, out.errors)) return out;
+        bytes += more;
+        gguf_parse parsed = parse_gguf_header(bytes, file_bytes, path);
+        if (!parsed.needs_more) return std::move(parsed.header);
+        if (want >= max_gguf_header_bytes || bytes.size() >= file_bytes) {
+            out.errors.push_back({path, "has a header longer than " + std::to_string(max_gguf_header_bytes) +
+                                            " bytes, more than memplan reads"});
+            return out;
+        }
+    }
+}
+
 std::string hf_hub_cache() {
     if (const char* cache = std::getenv("HF_HUB_CACHE"); cache != nullptr && *cache != '\0') return cache;
     if (const char* home = std::getenv("HF_HOME"); home != nullptr && *home != '\0') return std::string(home) + "/hub";

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "memplan/base/types.hpp"
+#include "memplan/io/gguf.hpp"
 #include "memplan/io/safetensors.hpp"
 
 namespace memplan::cli {
@@ -27,5 +28,12 @@ std::string hf_hub_cache();
 /// `headers`, also the headers of model.safetensors or of the shards model.safetensors.index.json names
 /// (the data after each header is never read). Errors name hf_model and the file.
 outcome<hf_model_files> read_hf_model(const std::string& path, bool headers);
+
+/// True when `path` names a GGUF file (it ends in ".gguf").
+bool is_gguf_path(const std::string& path);
+
+/// The header of the GGUF file `path`, read in growing chunks (1 MiB, doubled) up to
+/// max_gguf_header_bytes; the tensor data is never read. Errors name hf_model or the file.
+outcome<gguf_header> read_gguf(const std::string& path);
 
 }  // namespace memplan::cli

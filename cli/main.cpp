@@ -27,7 +27,8 @@ const std::vector<command>& commands() {
          "  memplan estimate --config FILE.json|- [--hf-config config.json | --hf-model PATH | --preset ID] [--recipe ID]\n"
          "      the JSON interface shared with the WebAssembly API (docs/schema.md); --hf-config takes the\n"
          "      model from a Hugging Face config.json, --hf-model from a model folder or the Hugging Face\n"
-         "      cache (ORG/NAME), --preset from a stored model (memplan presets);\n"
+         "      cache (ORG/NAME) or a GGUF file's metadata (FILE.gguf; its weights not at the GGUF's bytes,\n"
+         "      said in warnings), --preset from a stored model (memplan presets);\n"
          "      --recipe sets a fine-tuning recipe's fields over the configuration (memplan recipes)\n",
          run_estimate},
         {"analyze",
@@ -55,7 +56,8 @@ const std::vector<command>& commands() {
         {"checkpoint",
          "  memplan checkpoint --hf-model PATH\n"
          "      a model folder or Hugging Face cache snapshot (ORG/NAME): the bytes its safetensors headers\n"
-         "      store per dtype beside memplan's count of its config.json, reconciled part by part (JSON)\n",
+         "      store per dtype beside memplan's count of its config.json, reconciled part by part (JSON);\n"
+         "      or a GGUF file (FILE.gguf): its header's bytes per ggml type, reconciled the same way\n",
          run_checkpoint},
         {"fits",
          "  memplan fits --config FILE.json|-\n"

@@ -7,21 +7,13 @@
 #include <vector>
 
 #include "memplan/base/types.hpp"
+#include "memplan/io/checkpoint.hpp"
 
 namespace memplan {
 
 /// The largest header memplan reads: the safetensors format's own bound (safetensors
 /// safetensors/src/tensor.rs MAX_HEADER_SIZE, 100,000,000 bytes, at v0.6.2).
 constexpr std::uint64_t max_safetensors_header_bytes = 100000000;
-
-/// One stored tensor: its name, safetensors dtype ("BF16", "F8_E4M3", …), shape, value count and bytes.
-struct stored_tensor {
-    std::string name;
-    std::string dtype;
-    std::vector<std::uint64_t> shape;
-    std::uint64_t values = 0;
-    std::uint64_t bytes = 0;
-};
 
 /// The length of the JSON header that a safetensors file states in its first 8 bytes (a little-endian
 /// unsigned 64-bit integer): from 2 to max_safetensors_header_bytes and within the file's
