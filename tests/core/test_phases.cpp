@@ -59,8 +59,9 @@ TEST_CASE("under full recompute the re-run layer is alive in backward only", "[p
     const auto plain = run(llama8b(""));
     const auto full = run(llama8b(R"("recompute": "full")"));
     const step_phases& ph = full.details.phases;
-    // The working set of the re-run layer is everything one layer keeps without recompute.
-    const std::uint64_t working_set = plain.details.layer_activation_bytes;
+    // The re-run layer adds everything one layer keeps without recompute, less the checkpointed input
+    // (what one layer keeps under full recompute) that it reads in place.
+    const std::uint64_t working_set = plain.details.layer_activation_bytes - full.details.layer_activation_bytes;
     CHECK(ph.forward_end_bytes == full.per_gpu.total - working_set);
     CHECK(ph.layer_backward_bytes == full.per_gpu.total - full.per_gpu.logits + 2048 * layer_grads_per_token);
     CHECK(ph.loss_backward_bytes == ph.forward_end_bytes + 2048ULL * vocab * 8);
@@ -104,8 +105,8 @@ TEST_CASE("a quantized base's dequantized layer is alive in forward and backward
     const auto q = run(llama8b(qlora + R"(, "recompute": "full")"));
     const step_phases& ph = q.details.phases;
     REQUIRE(q.per_gpu.dequant_workspace > 0);
-    // The re-run layer's working set: what one LoRA layer keeps without recompute.
-    const std::uint64_t working_set = kept_all.details.layer_activation_bytes;
+    // The re-run layer's addition: what one LoRA layer keeps without recompute, less its checkpointed input.
+    const std::uint64_t working_set = kept_all.details.layer_activation_bytes - q.details.layer_activation_bytes;
     CHECK(ph.forward_end_bytes == states(q) + q.per_gpu.dequant_workspace + q.per_gpu.activations - working_set +
                                       q.per_gpu.logits);
     CHECK(ph.layer_backward_bytes == q.per_gpu.total - q.per_gpu.logits + 2048 * layer_grads_per_token);

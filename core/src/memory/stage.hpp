@@ -93,6 +93,10 @@ struct parts128 {
 struct train_layer {
     u128 kept = 0;         ///< bytes kept under train.recompute (stored_activation_bytes)
     u128 working_set = 0;  ///< full recompute: the whole working set of the layer re-run in backward; else 0
+    /// What the re-run layer adds beyond what is kept: full recompute its working set less the checkpointed
+    /// input it reads in place (the whole set with partitioned activations, whose re-run gathers its own
+    /// input); selective_op its working set less what the policy keeps; else 0.
+    u128 rerun = 0;
     std::vector<activation_tensor> tensors;  ///< the kept tensors, only when asked for (want_tensors)
     finetune_params finetune;      ///< adapters: count_finetune_params (the same on every stage)
     frozen_base_bytes frozen_base; ///< adapters: count_frozen_base

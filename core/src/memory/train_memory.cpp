@@ -49,10 +49,15 @@ train_layer train_layer_activations(const estimate_config& c, bool want_tensors)
     out.kept = stored_activation_bytes(c.model, kept_shape, t.recompute, want_tensors ? &out.tensors : nullptr);
     // One layer re-run in backward holds its full working set (Korthikanti §5); with train.recompute_layers
     // the layers that do not recompute keep that same set.
-    if (full) out.working_set = stored_activation_bytes(c.model, layer_shape(c, s_local, false), recompute_mode::none);
+    if (full) {
+        out.working_set = stored_activation_bytes(c.model, layer_shape(c, s_local, false), recompute_mode::none);
+        // The re-run reads the checkpoint in place (it is already in `kept`): derivation, the recomputed
+        // forward's first input is that tensor. Partitioned checkpoints are gathered into a new whole input.
+        out.rerun = p.partition_activations ? out.working_set : out.working_set - std::min(out.working_set, out.kept);
+    }
     // Under torchtitan's op-level policy the re-run layer adds its working set less what it keeps and reuses.
     if (t.recompute == recompute_mode::selective_op)
-        out.working_set = selective_op_recompute_bytes(c.model, layer_shape(c, s_local, false));
+        out.rerun = out.working_set = selective_op_recompute_bytes(c.model, layer_shape(c, s_local, false));
     if (t.adapter_type != adapter_kind::none) {  // the same for every stage; validated in validate()
         out.finetune = count_finetune_params(c.model, t).value;
         out.frozen_base = count_frozen_base(c.model, t).value;
@@ -260,11 +265,12 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
         r.activations -= r.offloaded_activations;
         r.host += r.offloaded_activations;
     }
-    // One layer re-run in backward holds its full working set (Korthikanti §5); under selective_op its
-    // working set less what it keeps (selective_op_recompute_bytes).
+    // One layer re-run in backward holds its full working set (Korthikanti §5), of which its checkpointed
+    // input is already counted in what is kept; under selective_op its working set less what it keeps
+    // (selective_op_recompute_bytes).
     if ((full && recomputed != 0) || t.recompute == recompute_mode::selective_op) {
-        r.activations += layer.working_set;
-        r.working_set = layer.working_set;
+        r.activations += layer.rerun;
+        r.working_set = layer.rerun;
     }
     // The gradients in flight inside one layer's backward have the shapes of the tensors its forward
     // holds at once (derivation: each op's backward turns its output's gradient into its inputs'), so
