@@ -72,6 +72,20 @@ comparison compare(const nlohmann::json& log, const serving_result& s) {
         return {"blocks", log.at("num_gpu_blocks").get<double>(), static_cast<double>(s.num_blocks)};
     return {"available", log.at("available_gib").get<double>(), static_cast<double>(s.kv_cache_bytes) / GiB};
 }
+
+/// One log predicted from its settings alone: memplan's answer, its figure beside the log's, and the
+/// start verdict the log records; the release memplan assumed is the log's.
+struct prediction {
+    serving_result s;
+    comparison c;
+    bool starts = false;
+};
+prediction predict(const engine_log& l) {
+    prediction p{serve(config_of(l.doc)), {}, l.doc.at("log").at("starts").get<bool>()};
+    p.c = compare(l.doc.at("log"), p.s);
+    CHECK(p.s.release == l.doc.at("version").get<std::string>());
+    return p;
+}
 }  // namespace
 
 TEST_CASE("engine logs: every file names its source, release and settings", "[serving][engine-logs]") {
@@ -111,12 +125,9 @@ TEST_CASE("engine logs: predicted from the settings alone", "[serving][engine-lo
     std::size_t in_goal = 0, within_2_percent = 0;
     for (const engine_log& l : corpus()) {
         if (l.doc.value("held_out", false)) continue;
-        const serving_result s = serve(config_of(l.doc));
-        const comparison c = compare(l.doc.at("log"), s);
-        const bool starts = l.doc.at("log").at("starts").get<bool>();
+        const auto [s, c, starts] = predict(l);
         INFO(l.name << ": " << c.figure << " memplan " << c.memplan << ", log " << c.log << ", error "
                     << 100 * c.error() << " %");
-        CHECK(s.release == l.doc.at("version").get<std::string>());
         if (l.doc.contains("predict_gap")) {
             CHECK((std::abs(c.error()) > 0.05 || s.starts != starts));
             continue;
@@ -143,12 +154,9 @@ TEST_CASE("engine logs: held-out vLLM 0.19 logs predicted from the settings alon
     std::string worst_high_name, worst_low_name;
     for (const engine_log& l : corpus()) {
         if (!l.doc.value("held_out", false)) continue;
-        const serving_result s = serve(config_of(l.doc));
-        const comparison c = compare(l.doc.at("log"), s);
-        const bool starts = l.doc.at("log").at("starts").get<bool>();
+        const auto [s, c, starts] = predict(l);
         INFO(l.name << ": " << c.figure << " memplan " << c.memplan << ", log " << c.log << ", error "
                     << 100 * c.error() << " %");
-        CHECK(s.release == l.doc.at("version").get<std::string>());
         CHECK(s.starts == starts);
         if (l.doc.contains("predict_gap")) {
             CHECK((std::abs(c.error()) > 0.05 || s.starts != starts));

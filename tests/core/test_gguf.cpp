@@ -137,6 +137,28 @@ std::vector<tensor_spec> qwen3_0_6b(std::uint32_t (*type)(std::uint64_t layer, c
     return t;
 }
 
+/// The key-value pairs of `arch` with these widths (and the MoE ones when `experts` is non-zero).
+kv_list model_kv(const std::string& arch, std::uint32_t layers, std::uint32_t hidden, std::uint32_t ffn, std::uint32_t heads,
+                 std::uint32_t kv_heads, std::uint32_t head_dim, std::uint32_t vocab, std::uint32_t experts = 0,
+                 std::uint32_t used = 0, std::uint32_t expert_ffn = 0) {
+    kv_list kv;
+    kv.text("general.architecture", arch);
+    kv.u32(arch + ".block_count", layers);
+    kv.u32(arch + ".embedding_length", hidden);
+    kv.u32(arch + ".feed_forward_length", ffn);
+    kv.u32(arch + ".attention.head_count", heads);
+    kv.u32(arch + ".attention.head_count_kv", kv_heads);
+    kv.u32(arch + ".attention.key_length", head_dim);
+    kv.u32(arch + ".attention.value_length", head_dim);
+    kv.u32(arch + ".vocab_size", vocab);
+    if (experts != 0) {
+        kv.u32(arch + ".expert_count", experts);
+        kv.u32(arch + ".expert_used_count", used);
+        if (expert_ffn != 0) kv.u32(arch + ".expert_feed_forward_length", expert_ffn);
+    }
+    return kv;
+}
+
 kv_list qwen3_0_6b_kv(bool with_tokens = true) {
     kv_list kv;
     kv.text("general.architecture", "qwen3");
@@ -263,20 +285,11 @@ TEST_CASE("GGUF: Llama 3.2 1B at Q8_0, its RoPE factors a buffer, counted as its
     // 32 heads, 8 KV heads, head_dim 64, FFN 8192, vocabulary 128,256, tied; convert_hf_to_gguf.py writes
     // the llama3 RoPE scaling as rope_freqs.weight, head_dim / 2 = 32 F32 values. No tokenizer array:
     // llama.vocab_size gives the vocabulary.
-    kv_list kv;
-    kv.text("general.architecture", "llama");
+    kv_list kv = model_kv("llama", 16, 2048, 8192, 32, 8, 64, 128256);
     kv.u32("general.alignment", 32);
-    kv.u32("llama.block_count", 16);
     kv.u32("llama.context_length", 131072);
-    kv.u32("llama.embedding_length", 2048);
-    kv.u32("llama.feed_forward_length", 8192);
-    kv.u32("llama.attention.head_count", 32);
-    kv.u32("llama.attention.head_count_kv", 8);
     kv.f32("llama.rope.freq_base", 500000.0f);
     kv.f32("llama.attention.layer_norm_rms_epsilon", 1e-5f);
-    kv.u32("llama.attention.key_length", 64);
-    kv.u32("llama.attention.value_length", 64);
-    kv.u32("llama.vocab_size", 128256);
     std::vector<tensor_spec> t{{"rope_freqs.weight", {32}, F32}, {"token_embd.weight", {2048, 128256}, Q8_0}};
     for (int i = 0; i < 16; ++i) {
         const std::string b = "blk." + std::to_string(i) + ".";
@@ -506,27 +519,6 @@ TEST_CASE("memplan checkpoint and estimate --hf-model FILE.gguf read the header 
 }
 
 namespace {
-/// The key-value pairs of `arch` with these widths (and the MoE ones when `experts` is non-zero).
-kv_list model_kv(const std::string& arch, std::uint32_t layers, std::uint32_t hidden, std::uint32_t ffn, std::uint32_t heads,
-                 std::uint32_t kv_heads, std::uint32_t head_dim, std::uint32_t vocab, std::uint32_t experts = 0,
-                 std::uint32_t used = 0, std::uint32_t expert_ffn = 0) {
-    kv_list kv;
-    kv.text("general.architecture", arch);
-    kv.u32(arch + ".block_count", layers);
-    kv.u32(arch + ".embedding_length", hidden);
-    kv.u32(arch + ".feed_forward_length", ffn);
-    kv.u32(arch + ".attention.head_count", heads);
-    kv.u32(arch + ".attention.head_count_kv", kv_heads);
-    kv.u32(arch + ".attention.key_length", head_dim);
-    kv.u32(arch + ".attention.value_length", head_dim);
-    kv.u32(arch + ".vocab_size", vocab);
-    if (experts != 0) {
-        kv.u32(arch + ".expert_count", experts);
-        kv.u32(arch + ".expert_used_count", used);
-        if (expert_ffn != 0) kv.u32(arch + ".expert_feed_forward_length", expert_ffn);
-    }
-    return kv;
-}
 
 /// The tensors of a llama.cpp conversion: attention (with q/k/v biases when `qkv_bias`, Qwen3's
 /// q_norm/k_norm when `qk_norm`), then a dense FFN, or experts stacked in one 3-D tensor each

@@ -106,22 +106,35 @@ TEST_CASE("bad step-time input is refused naming the field", "[step_time][errors
     CHECK(step_time(c, h100(), step_options{}).errors.at(0).field == "mode");
 }
 
-TEST_CASE("Narayanan et al. 2021 Table 1: step time within ±15 % of every run, median within ±7 %", "[step_time][validation]") {
-    std::ifstream in(std::string(MEMPLAN_DATA_DIR) + "/throughput/narayanan2021_table1.json");
+namespace {
+/// A corpus file of tests/data/throughput/.
+nlohmann::json throughput_corpus(const char* file) {
+    std::ifstream in(std::string(MEMPLAN_DATA_DIR) + "/throughput/" + file);
     REQUIRE(in.good());
-    const nlohmann::json doc = nlohmann::json::parse(in);
+    return nlohmann::json::parse(in);
+}
+
+/// The step time of one corpus case on its published layout, GPU and global batch.
+step_time_result corpus_step_time(const nlohmann::json& k) {
+    const estimate_config c = parsed(k["config"].dump());
+    const gpu_entry* g = find_gpu(k["gpu"].get<std::string>());
+    REQUIRE(g != nullptr);
+    step_options o;
+    o.global_batch_sequences = k["global_batch"];
+    o.overlap_grad_reduce = k.value("overlap_grad_reduce", true);
+    step_time_result t = step_time(c, g->perf, o);
+    REQUIRE(t.errors.empty());
+    return t;
+}
+}  // namespace
+
+TEST_CASE("Narayanan et al. 2021 Table 1: step time within ±15 % of every run, median within ±7 %", "[step_time][validation]") {
+    const nlohmann::json doc = throughput_corpus("narayanan2021_table1.json");
     std::vector<double> errors;
     for (const auto& k : doc["cases"]) {
         const std::string name = k["name"];
         CAPTURE(name);
-        const estimate_config c = parsed(k["config"].dump());
-        const gpu_entry* g = find_gpu(k["gpu"].get<std::string>());
-        REQUIRE(g != nullptr);
-        step_options o;
-        o.global_batch_sequences = k["global_batch"];
-        o.overlap_grad_reduce = k.value("overlap_grad_reduce", true);
-        const step_time_result t = step_time(c, g->perf, o);
-        REQUIRE(t.errors.empty());
+        const step_time_result t = corpus_step_time(k);
         // The paper's Eq. 3: F = 96 B s l h² (1 + s/(6h) + V/(16 l h)); measured step = F / (GPUs · achieved).
         const double B = k["global_batch"], s = 2048, V = 51200;
         const double l = k["config"]["model"]["num_hidden_layers"], h = k["config"]["model"]["hidden_size"];
@@ -144,23 +157,17 @@ TEST_CASE("Narayanan et al. 2021 Table 1: step time within ±15 % of every run, 
 TEST_CASE("Outside the calibration: torchtitan's eager Llama 3.1 8B on H100 is recorded with its gap, and the answer warns", "[step_time][validation]") {
     // pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md at b5bcd76c, Tables 1 and 3 (FSDP,
     // no torch.compile, no Float8): 5,762 and 5,605 tokens/s per GPU on 8 and 128 H100s (500 W, HBM2e).
-    std::ifstream in(std::string(MEMPLAN_DATA_DIR) + "/throughput/torchtitan2024_h100.json");
-    REQUIRE(in.good());
-    const nlohmann::json doc = nlohmann::json::parse(in);
+    const nlohmann::json doc = throughput_corpus("torchtitan2024_h100.json");
     REQUIRE(doc["calibrated"] == false);
     REQUIRE(doc["cases"].size() == 2);
     std::vector<double> ratios;
     for (const auto& k : doc["cases"]) {
         const std::string name = k["name"];
         CAPTURE(name);
-        const estimate_config c = parsed(k["config"].dump());
         const gpu_entry* g = find_gpu(k["gpu"].get<std::string>());
         REQUIRE(g != nullptr);
         CHECK_FALSE(g->perf.step_time_validated);
-        step_options o;
-        o.global_batch_sequences = k["global_batch"];
-        const step_time_result t = step_time(c, g->perf, o);
-        REQUIRE(t.errors.empty());
+        const step_time_result t = corpus_step_time(k);
         const double measured_tps = k["published_tokens_per_s_per_gpu"];
         const double ratio = t.tokens_per_s_per_gpu / measured_tps;  // > 1: the model is too fast
         CAPTURE(t.tokens_per_s_per_gpu, measured_tps, ratio);
@@ -171,7 +178,9 @@ TEST_CASE("Outside the calibration: torchtitan's eager Llama 3.1 8B on H100 is r
         // The user's own calibration silences it (the same figures otherwise as the ceiling allows).
         gpu_perf calibrated = g->perf;
         calibrated.gemm_efficiency = 0.5;
-        CHECK(step_time(c, calibrated, o).warnings.empty());
+        step_options o;
+        o.global_batch_sequences = k["global_batch"];
+        CHECK(step_time(parsed(k["config"].dump()), calibrated, o).warnings.empty());
     }
     // The warning quotes the first row's ratio to one decimal ("1.8 times slower"): recomputed here so the
     // text cannot outlive the model; the 128-GPU row is less far off (the model charges FSDP's gathers
