@@ -123,7 +123,11 @@ model_profile profile_model(const model_config& model, std::uint64_t seq_tokens)
 }
 
 step_time_result step_time(const estimate_config& c, const gpu_perf& gpu, const step_options& options) {
-    return step_time(c, profile_model(c.model, c.train.seq_len), gpu, options);
+    step_time_result out = step_time(c, profile_model(c.model, c.train.seq_len), gpu, options);
+    // The caveats once per answer: the planner calls the profiled overload for every layout it times
+    // and states them once on its result (plan_result::warnings), not on each layout.
+    if (out.errors.empty()) out.warnings = step_time_caveats(gpu);
+    return out;
 }
 
 step_time_result step_time(const estimate_config& c, const model_profile& profile, const gpu_perf& gpu,
@@ -287,7 +291,6 @@ step_time_result step_time(const estimate_config& c, const model_profile& profil
     out.hardware_flops_per_step = executed_per_token * tokens;
     out.tokens_per_s_per_gpu = tokens / out.step_s / gpus;
     out.mfu = out.model_flops_per_step / (out.step_s * gpus * gpu.dense_bf16_flops_per_s);
-    out.warnings = step_time_caveats(gpu);
     return out;
 }
 

@@ -69,7 +69,7 @@ struct step_time_result {
     double mfu = 0;                        ///< model FLOPs / (step_s · gpus · dense bf16 peak)
     std::uint64_t microbatches = 0;        ///< m = global batch / (micro_batch · dp)
     std::string_view bottleneck;           ///< the name of the largest term
-    diagnostics warnings;                  ///< the assumptions the figures rest on (step_time_caveats)
+    diagnostics warnings;                  ///< the assumptions the figures rest on (step_time_caveats); set by the unprofiled overload
     diagnostics errors;
 };
 
@@ -103,11 +103,11 @@ struct model_profile {
 model_profile profile_model(const model_config& model, std::uint64_t seq_tokens);
 
 /// The time of one training step of `config` (training mode) on GPUs described by `gpu`;
-/// `profile` is profile_model(config.model, config.train.seq_len).
+/// `profile` is profile_model(config.model, config.train.seq_len). No warnings (the planner states them once).
 step_time_result step_time(const estimate_config& config, const model_profile& profile, const gpu_perf& gpu,
                            const step_options& options);
 
-/// The same, profiling the model itself.
+/// The same, profiling the model itself; its answer carries step_time_caveats(gpu) as warnings.
 step_time_result step_time(const estimate_config& config, const gpu_perf& gpu, const step_options& options);
 
 }  // namespace memplan
