@@ -147,8 +147,10 @@ TEST_CASE("engine logs: held-out vLLM 0.19 logs predicted from the settings alon
     // runtime and the tensor-parallel non-torch memory): their errors are reported, not fitted. What holds
     // on them (13 logs: Llama-3.1-8B and Qwen2.5-7B at other lengths and dtypes, fp32 among them, Granite
     // 3.3 8B and DeepSeek-V2-Lite-Chat from their config.json, Kimi-Dev-72B at tp 2 and 4): none more than
-    // 5 % too high nor too low (the worst +4.4 %, Kimi-Dev-72B at tp 2, whose pool is 3 GiB), the start
-    // verdict right, and at least four in five within ±2 % (12 of 13).
+    // 5 % too high nor too low (the worst +3.4 %, Kimi-Dev-72B at tp 2, whose pool is 3 GiB), the start
+    // verdict right, and at least four in five within ±2 % (12 of 13). The fused-MoE workspace term
+    // (vllm_profile.cpp) was derived from vLLM's source and then compared with DeepSeek-V2-Lite-Chat's log
+    // among others, so that log is held out from the fitted constants, not from that term.
     std::size_t held = 0, within_2_percent = 0;
     double worst_high = -1, worst_low = 1;
     std::string worst_high_name, worst_low_name;
@@ -173,6 +175,68 @@ TEST_CASE("engine logs: held-out vLLM 0.19 logs predicted from the settings alon
                       << " % (" << worst_high_name << "), worst too low " << 100 * worst_low << " % (" << worst_low_name << ")");
     CHECK(held >= 13);
     CHECK(5 * within_2_percent >= 4 * held);
+}
+
+TEST_CASE("engine logs: nine in ten of all logs without a stated gap within 2 %", "[serving][engine-logs][predict]") {
+    // The goal over the whole corpus, in-sample and held out together (62 logs: 56 within ±2 %).
+    std::size_t logs = 0, within_2_percent = 0;
+    for (const engine_log& l : corpus()) {
+        if (l.doc.contains("predict_gap")) continue;
+        const auto [s, c, starts] = predict(l);
+        ++logs;
+        if (std::abs(c.error()) <= 0.02) ++within_2_percent;
+    }
+    INFO(within_2_percent << " of " << logs << " within 2 %");
+    CHECK(logs >= 62);
+    CHECK(10 * within_2_percent >= 9 * logs);
+}
+
+TEST_CASE("vLLM: the fused-MoE workspace stays allocated through the sampler's run", "[serving][vllm][moe]") {
+    // Qwen3-30B-A3B, vLLM 0.19, 8,192 batched tokens, 1,024 sequences (H100 defaults): M = 8,192, top-k 8,
+    // K = h = 2,048, N = 2 · 768. workspace13 = max(8192 · 8 · max(768, 2048), 8192 · 2048) · 2 B =
+    // 268,435,456; workspace2 = 8192 · 8 · max(1536, 2048) · 2 B = 268,435,456 (both multiples of 256).
+    // Sampler = 8192 · 2048 · 2 + 1024 · 151,936 · 15 = 2,367,291,392; peak = sampler + workspace =
+    // 2,904,162,304 B = 2.70 GiB (the log: 2.68 GiB, tests/data/engine-logs/llmd-planner-h100-qwen3-30b-a3b.json).
+    auto c = parse_config(R"({"mode": "infer", "model": {"preset": "qwen3-30b-a3b"}, "infer": {"engine": "vllm",
+        "engine_version": "0.19", "max_model_len": 8192}, "gpu": {"memory_bytes": 85029615043}})").value;
+    const auto row = [](const serving_result& s, const std::string& prefix) {
+        for (const serving_row& r : s.breakdown)
+            if (r.label.rfind(prefix, 0) == 0) return r.bytes;
+        return u64{0};
+    };
+    const serving_result s = serve(c);
+    CHECK(row(s, "fused-MoE workspace at 8,192 tokens") == 536870912);
+    CHECK(s.activation_peak_bytes == 2367291392ULL + 536870912);
+    // At tp 2 the experts' width halves (N = 768): max(384, 2048) and max(768, 2048) keep K: the same.
+    c.parallel.tp = c.parallel.gpus = 2;
+    CHECK(row(serve(c), "fused-MoE workspace") == 536870912);
+    // vLLM 0.11 allocated the experts' scratch per call: no workspace beside the sampler.
+    c.parallel.tp = c.parallel.gpus = 1;
+    c.infer.engine_version = engine_release::v0_11;
+    CHECK(row(serve(c), "fused-MoE workspace") == 0);
+    // A dense model has none; neither have gpt-oss's MXFP4 experts (another kernel; its logs peak at the
+    // sampler alone).
+    c.infer.engine_version = engine_release::v0_19;
+    c.model = parse_config(R"({"model": {"preset": "llama-3.1-8b"}})").value.model;
+    CHECK(row(serve(c), "fused-MoE workspace") == 0);
+    c.model = parse_config(R"({"model": {"preset": "gpt-oss-20b"}})").value.model;
+    CHECK(row(serve(c), "fused-MoE workspace") == 0);
+}
+
+TEST_CASE("vLLM: a multimodal model's dummy encoder outputs are kept through the profiling run", "[serving][vllm][multimodal]") {
+    // Gemma 3 27B (a vision tower), 0.19, 8,192 batched tokens: 8,192 embeddings × h 5,376 × 2 B = 88,080,384
+    // B beside both phases; the sampler (1,024 × 262,208 × 15 + 8192 · 5376 · 2) is the larger phase.
+    auto c = parse_config(R"({"mode": "infer", "model": {"preset": "gemma-3-27b"}, "infer": {"engine": "vllm",
+        "engine_version": "0.19", "max_model_len": 8192}, "gpu": {"memory_bytes": 85029615043}})").value;
+    const serving_result s = serve(c);
+    u64 encoder = 0;
+    for (const serving_row& r : s.breakdown)
+        if (r.label == "multimodal encoder outputs (8,192 embeddings, kept)") encoder = r.bytes;
+    CHECK(encoder == 88080384);
+    CHECK(s.activation_peak_bytes == 88080384ULL + 1024ULL * 262208 * 15 + 8192ULL * 5376 * 2);
+    // The text-only Gemma 3 1B has no tower: no row.
+    c.model = parse_config(R"({"model": {"preset": "gemma-3-1b"}})").value.model;
+    for (const serving_row& r : serve(c).breakdown) CHECK(r.label.find("encoder") == std::string::npos);
 }
 
 TEST_CASE("engine logs: reproduced from the log's measured figures", "[serving][engine-logs][reproduce]") {
@@ -268,19 +332,40 @@ TEST_CASE("vLLM non-torch memory grows with tp and pp, each part a row", "[servi
     CHECK(serve(c).non_torch_bytes == gib(1.5));
 }
 
-TEST_CASE("vLLM weights: the vocabulary padded to a multiple of 64", "[serving][vllm]") {
+TEST_CASE("vLLM weights: the vocabulary padded to a multiple of 64, and the rotary table", "[serving][vllm]") {
     // GPT-2: 50,257 tokens → 50,304 rows (pad_vocab_size, DEFAULT_VOCAB_PADDING_SIZE 64); 47 rows × 768 ×
-    // 2 B, once (the head is tied to the embedding).
+    // 2 B, once (the head is tied to the embedding). Its positions are learned: no rotary table.
     auto c = parse_config(R"({"mode": "infer", "model": {"preset": "gpt2"}, "infer": {"engine": "vllm",
         "max_model_len": 1024}, "gpu": {"memory_bytes": 25769803776}})").value;
     const auto r = estimate(c);
     REQUIRE(r.errors.empty());
     CHECK(r.serving.weights_bytes == r.per_gpu.weights + 47 * 768 * 2);
-    // Llama 3's 128,256 is a multiple of 64: nothing added.
+    // Llama 3's 128,256 is a multiple of 64: no padding; its cos/sin table is 8,192 positions × 128 × 2 B
+    // (rotary_embedding/base.py cos_sin_cache), on every rank.
     auto l = parse_config(R"({"mode": "infer", "model": {"preset": "llama-3-8b"}, "infer": {"engine": "vllm",
         "max_model_len": 8192}, "gpu": {"memory_bytes": 85899345920}})").value;
     const auto q = estimate(l);
-    CHECK(q.serving.weights_bytes == q.per_gpu.weights);
+    CHECK(q.serving.weights_bytes == q.per_gpu.weights + 8192 * 128 * 2);
+    l.parallel.tp = l.parallel.gpus = 2;
+    const auto q2 = estimate(l);
+    CHECK(q2.serving.weights_bytes == q2.per_gpu.weights + 8192 * 128 * 2);
+    // Llama 3.1 8B: 131,072 positions, 32 MiB; the measured load of the llm-d-planner 0.19.0 H100 logs is
+    // 14.99 GiB against 14.96 for the parameters (tests/data/engine-logs/llmd-planner-h100-llama-3.1-8b.json).
+    l.model = parse_config(R"({"model": {"preset": "llama-3.1-8b"}})").value.model;
+    l.parallel.tp = l.parallel.gpus = 1;
+    const auto q3 = estimate(l);
+    CHECK(q3.serving.weights_bytes == q3.per_gpu.weights + 32 * MiB);
+    CHECK(std::round(static_cast<double>(q3.serving.weights_bytes) / GiB * 100) / 100 == 14.99);
+    // fp32 (--dtype float32): the table in fp32 too (29.98 GiB logged, tests/data/engine-logs
+    // llmd-planner-h100-llama-3.1-8b-fp32.json).
+    l.infer.weight_dtype = dtype::fp32;
+    const auto q4 = estimate(l);
+    CHECK(q4.serving.weights_bytes == q4.per_gpu.weights + 64 * MiB);
+    // Gemma 3: two tables (the sliding layers' rope_local_base_freq), 131,072 × 128 × 2 B each for 27B.
+    l.model = parse_config(R"({"model": {"preset": "gemma-3-27b"}})").value.model;
+    l.infer.weight_dtype = dtype::bf16;
+    const auto g = estimate(l);
+    CHECK(g.serving.weights_bytes - g.per_gpu.weights == 2 * 131072 * 128 * 2);
 }
 
 TEST_CASE("vLLM groups Llama 4's chunked-local layers apart from its full layers", "[serving][vllm][hybrid]") {
@@ -307,11 +392,15 @@ TEST_CASE("vLLM's JSON result states the release and its breakdown rows", "[serv
     const auto& s = out.at("serving");
     CHECK(s.at("release") == "0.27");
     const auto& rows = s.at("breakdown");
-    REQUIRE(rows.size() >= 4);
-    CHECK(rows[0].at("term") == "activation_peak_bytes");
-    CHECK(rows[0].at("label") == "profiling peak: forward at 8,192 tokens");
-    CHECK(rows[0].at("source").get<std::string>().find("gpu_model_runner.py") != std::string::npos);
-    CHECK(rows[0].at("measured") == false);
+    REQUIRE(rows.size() >= 5);
+    // Qwen3-8B: its 40,960-position cos/sin table first (a weights row), then the profiling run.
+    CHECK(rows[0].at("term") == "weights_bytes");
+    CHECK(rows[0].at("label") == "rotary cos/sin table (40,960 positions)");
+    CHECK(rows[0].at("bytes") == 40960 * 128 * 2);
+    CHECK(rows[1].at("term") == "activation_peak_bytes");
+    CHECK(rows[1].at("label") == "profiling peak: forward at 8,192 tokens");
+    CHECK(rows[1].at("source").get<std::string>().find("gpu_model_runner.py") != std::string::npos);
+    CHECK(rows[1].at("measured") == false);
     // The warnings name the assumptions and their keys.
     bool graphs = false, non_torch = false;
     for (const auto& w : out.at("warnings")) {
@@ -347,14 +436,20 @@ TEST_CASE("vLLM 0.6 (V0) profiles max(max_model_len, 2048) tokens, 2048 above 32
     // vllm/config.py SchedulerConfig.__post_init__ (v0.6.6.post1), 256 sequences (EngineArgs).
     auto c = parse_config(R"({"mode": "infer", "model": {"preset": "llama-3.1-8b"}, "infer": {"engine": "vllm",
         "engine_version": "0.6", "max_model_len": 20000}, "gpu": {"memory_bytes": 85899345920}})").value;
-    CHECK(serve(c).breakdown[0].label == "profiling peak: forward at 20,000 tokens");
-    CHECK(serve(c).breakdown[1].label == "sampler at 256 sequences");
+    // The i-th activation row of the breakdown (the weights' rows come first).
+    const auto activation = [](const serving_result& s, std::size_t i) {
+        for (const serving_row& r : s.breakdown)
+            if (r.term == "activation_peak_bytes" && i-- == 0) return r.label;
+        return std::string();
+    };
+    CHECK(activation(serve(c), 0) == "profiling peak: forward at 20,000 tokens");
+    CHECK(activation(serve(c), 1) == "sampler at 256 sequences");
     c.infer.max_model_len = 1000;
-    CHECK(serve(c).breakdown[0].label == "profiling peak: forward at 2,048 tokens");
+    CHECK(activation(serve(c), 0) == "profiling peak: forward at 2,048 tokens");
     c.infer.max_model_len = 65536;  // chunked prefill on by default
-    CHECK(serve(c).breakdown[0].label == "profiling peak: forward at 2,048 tokens");
+    CHECK(activation(serve(c), 0) == "profiling peak: forward at 2,048 tokens");
     c.infer.engine_version = engine_release::v0_27;  // V1 on an 80 GiB GPU: 8192 tokens, 1024 sequences
-    CHECK(serve(c).breakdown[0].label == "profiling peak: forward at 8,192 tokens");
+    CHECK(activation(serve(c), 0) == "profiling peak: forward at 8,192 tokens");
 }
 
 TEST_CASE("vLLM release: the sampler's bytes per logit entry and the non-torch memory by release", "[serving][vllm][version]") {

@@ -402,12 +402,14 @@ TEST_CASE("vLLM: the modelled activation peak is its named terms", "[serving][vl
     const serving_result s = run(c).serving;
     CHECK(s.activation_peak_bytes == 8192ULL * (3 * 4096 + 3 * 14336) * 2);
     // Each phase is its own row, labelled as vLLM's profiling run sizes it.
-    REQUIRE(s.breakdown.size() >= 2);
-    CHECK(s.breakdown[0].term == "activation_peak_bytes");
-    CHECK(s.breakdown[0].label == "profiling peak: forward at 8,192 tokens");
-    CHECK(s.breakdown[0].bytes == 905969664ULL);
-    CHECK(s.breakdown[1].label == "sampler at 256 sequences");
-    CHECK(s.breakdown[1].bytes == 8192ULL * 4096 * 2 + 256ULL * 128256 * 18);
+    // (Row 0 is the weights' rotary table.)
+    REQUIRE(s.breakdown.size() >= 3);
+    CHECK(s.breakdown[0].term == "weights_bytes");
+    CHECK(s.breakdown[1].term == "activation_peak_bytes");
+    CHECK(s.breakdown[1].label == "profiling peak: forward at 8,192 tokens");
+    CHECK(s.breakdown[1].bytes == 905969664ULL);
+    CHECK(s.breakdown[2].label == "sampler at 256 sequences");
+    CHECK(s.breakdown[2].bytes == 8192ULL * 4096 * 2 + 256ULL * 128256 * 18);
     c.infer.max_num_seqs = 4096;  // now the sampler step is the peak
     CHECK(run(c).serving.activation_peak_bytes == 8192ULL * 4096 * 2 + 4096ULL * 128256 * 18);
     c.infer.max_num_seqs = 10000;  // the dummy sampler runs min(max_num_seqs, tokens) rows
@@ -776,7 +778,8 @@ TEST_CASE("vLLM: MTP modules as the draft are their own weight and KV rows", "[s
     const estimate_result alone = run(without);
     CHECK(s.draft_weights_bytes == r.per_gpu.weights - alone.per_gpu.weights);
     CHECK(s.draft_weights_bytes > 0);
-    CHECK(s.weights_bytes == r.per_gpu.weights);
+    // vLLM's weights: memplan's and the rotary cos/sin table, 163,840 positions × qk_rope_head_dim 64 × 2 B.
+    CHECK(s.weights_bytes == r.per_gpu.weights + 163840ULL * 64 * 2);
     CHECK(alone.serving.draft_weights_bytes == 0);
     CHECK(alone.serving.draft_kv_cache_bytes == 0);
     CHECK(alone.serving.page_bytes == 61ULL * 16 * 576 * 2);

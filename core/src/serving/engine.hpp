@@ -51,7 +51,7 @@ struct vllm_overheads {
     u128 activation = 0;     ///< the profiling run's torch peak: max(forward + MoE routing, sampler)
     u128 non_torch = 0;      ///< CUDA runtime, NCCL and custom all-reduce buffers
     u128 cuda_graphs = 0;    ///< the CUDA-graph estimate of releases that subtract it, or the measured figure
-    u128 weights_extra = 0;  ///< vocabulary padding rows beyond memplan's weight count
+    u128 weights_extra = 0;  ///< vocabulary padding rows and the rotary table beyond memplan's weight count
 };
 
 /// The terms above for `c` with a profiling run of `tokens` tokens and `seqs` sequences on a stage that

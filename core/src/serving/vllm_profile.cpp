@@ -78,6 +78,31 @@ u128 vocab_padding_bytes(const model_config& m, std::uint64_t tp, bool last_stag
     const u128 tables = u128{first_stage ? 1U : 0U} + u128{last_stage && (!m.tie_word_embeddings || !first_stage) ? 1U : 0U};
     return ceil_div(extra_rows * m.hidden_size * 2 * tables, tp);
 }
+
+/// The rotary embedding's cos/sin table, a buffer of the model built on the GPU with its weights
+/// (vllm/model_executor/layers/rotary_embedding/base.py at commit 04458da0, RotaryEmbedding.__init__:
+/// register_buffer("cos_sin_cache"), max_position_embeddings × rotary_dim in the model's dtype, cos and
+/// sin halves side by side), whole on every rank; get_rope shares one per distinct configuration, and
+/// Gemma 3 has two (its sliding layers use rope_local_base_freq, vllm/model_executor/models/gemma3.py).
+/// Measured: Llama-3.1-8B loads 14.99 GiB where its weights are 14.96, the 32 MiB of a 131,072 × 128 bf16
+/// table; 29.98 against 29.92 in fp32 (the llm-d-planner 0.19.0 H100 logs of tests/data/engine-logs).
+/// rotary_dim is the head width (MLA: qk_rope_head_dim); a partial rotary factor is not read, so such a
+/// model's table is counted whole (too large: the pool's side that under-promises). YaRN tables
+/// (original_max_position_embeddings × factor rows) match max_position_embeddings in the configs memplan
+/// reads (DeepSeek-V2: 4,096 × 40, gpt-oss: 4,096 × 32). Layers without rotary embedding (learned
+/// positions, Mamba, linear attention) add none.
+u128 rotary_table_bytes(const model_config& m, dtype weights) {
+    if (m.learned_positions != 0 || m.max_position_embeddings == 0) return 0;
+    bool rotary = false;
+    for (attention_kind kind : resolved_layer_attention(m))
+        rotary = rotary || kind == attention_kind::full || kind == attention_kind::sliding ||
+                 kind == attention_kind::chunked || kind == attention_kind::mla;
+    if (!rotary) return 0;
+    const u128 width = m.kv_lora_rank != 0 && m.qk_rope_head_dim != 0 ? u128{m.qk_rope_head_dim} : resolved_head_dim(m);
+    const u128 tables = (m.model_type == "gemma3" || m.model_type == "gemma3_text") ? 2 : 1;
+    const u128 element = weights == dtype::fp32 ? 4 : 2;
+    return tables * m.max_position_embeddings * width * element;
+}
 }  // namespace
 
 vllm_overheads vllm_predicted_overheads(const estimate_config& c, std::uint64_t tokens, std::uint64_t seqs,
@@ -98,6 +123,15 @@ vllm_overheads vllm_predicted_overheads(const estimate_config& c, std::uint64_t 
                                    to_u64(o.weights_extra),
                                    "vllm/model_executor/layers/vocab_parallel_embedding.py pad_vocab_size "
                                    "(DEFAULT_VOCAB_PADDING_SIZE 64)"});
+        const u128 rotary = rotary_table_bytes(m, inf.weight_dtype);
+        if (rotary != 0) {
+            o.weights_extra += rotary;
+            s.breakdown.push_back({"weights_bytes",
+                                   "rotary cos/sin table (" + grouped(m.max_position_embeddings) + " positions)",
+                                   to_u64(rotary),
+                                   "vllm/model_executor/layers/rotary_embedding/base.py RotaryEmbedding "
+                                   "cos_sin_cache"});
+        }
     }
 
     // The profiling run (vllm/v1/worker/gpu_model_runner.py profile_run): _dummy_run(max_num_tokens), a
@@ -139,7 +173,53 @@ vllm_overheads vllm_predicted_overheads(const estimate_config& c, std::uint64_t 
                                "vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p",
                                measured_activation});
     }
-    o.activation = std::max(forward + routing, sampler);  // the two phases run one after the other
+    // The fused-MoE workspace: from the releases with vLLM's WorkspaceManager (vllm/v1/worker/workspace.py,
+    // MoE moved onto it by vllm PR 27532, November 2025; 0.18 and later here) the experts' scratch is one
+    // persistent buffer, grown to the largest request and never freed, so it is still allocated while the
+    // sampler's dummy run peaks. Its size (vllm/model_executor/layers/fused_moe/modular_kernel.py
+    // _allocate_buffers at commit 003d383e: get_simultaneous(max(workspace13, fused_out), workspace2), each
+    // rounded to 256 B; TritonExperts.workspace_shapes: workspace1 = (M, top-k, max(N/2, K)), workspace2 =
+    // (M, top-k, max(N, K)), output (M, K)) with M the profiled tokens, K = h, N = 2 × the expert's
+    // intermediate width on this tp rank, in the activations' bf16. Measured against the llm-d-planner 0.19.0
+    // H100 logs (peak beyond the sampler): Qwen3-30B-A3B 0.475 GiB (this term 0.500), DeepSeek-V2-Lite
+    // 0.434 (0.445). MXFP4 experts (gpt-oss) run through another kernel: its 0.11 and 0.19 logs peak at the
+    // sampler alone (7.38 and 2.87 GiB against 7.33 and 2.92), so none is added there.
+    u128 moe_workspace = 0;
+    if (m.num_experts != 0 && m.checkpoint != checkpoint_format::mxfp4 && at_least(release, engine_release::v0_18)) {
+        const u128 expert_ffn = m.moe_intermediate_size != 0 ? m.moe_intermediate_size : resolved_ffn(m);
+        const u128 n = 2 * (c.parallel.ep > 1 ? expert_ffn : ceil_div(expert_ffn, tp));
+        const u128 k = m.hidden_size, rows = u128{tokens} * m.experts_per_token;
+        const u128 workspace13 = std::max(rows * std::max(n / 2, k), u128{tokens} * k) * 2;
+        const u128 workspace2 = rows * std::max(n, k) * 2;
+        moe_workspace = ceil_div(workspace13, 256) * 256 + ceil_div(workspace2, 256) * 256;
+        s.breakdown.push_back({"activation_peak_bytes", "fused-MoE workspace at " + grouped(tokens) + " tokens (kept)",
+                               to_u64(moe_workspace),
+                               "vllm/v1/worker/workspace.py WorkspaceManager; vllm/model_executor/layers/fused_moe/"
+                               "modular_kernel.py _allocate_buffers, TritonExperts.workspace_shapes",
+                               measured_activation});
+    }
+    // A multimodal model's encoder outputs: profile_run (vllm/v1/worker/gpu_model_runner.py) first embeds a
+    // batch of dummy items of the modality with the most tokens (as many as fit the encoder budget,
+    // max(max_num_batched_tokens, one item's tokens): vllm/v1/core/encoder_cache_manager.py
+    // compute_encoder_budget) and keeps the embeddings in encoder_cache["tmp"] through the dummy forward and
+    // the sampler's run, clearing them after: at most `tokens` embeddings of the text width, bf16. The
+    // encoder's own transient peak is not modelled (below the sampler's on the logs: Gemma 3 4B/12B/27B peak
+    // 0.10/0.13/0.16 GiB above their sampler, this term 0.04/0.06/0.08).
+    u128 encoder_outputs = 0;
+    if (m.vision_params != 0 && release != engine_release::v0_6) {
+        encoder_outputs = u128{tokens} * m.hidden_size * 2;
+        s.breakdown.push_back({"activation_peak_bytes", "multimodal encoder outputs (" + grouped(tokens) + " embeddings, kept)",
+                               to_u64(encoder_outputs),
+                               "vllm/v1/worker/gpu_model_runner.py profile_run (encoder_cache[\"tmp\"]); "
+                               "vllm/v1/core/encoder_cache_manager.py compute_encoder_budget",
+                               measured_activation});
+    }
+    // The two phases run one after the other; the forward's MoE live set is the workspace's content, so the
+    // forward phase is the larger of memplan's widest layer and the workspace beside the residual, the
+    // normed input and the layer's output (3h per token).
+    const u128 forward_phase =
+        (moe_workspace != 0 ? std::max(forward, moe_workspace + u128{tokens} * m.hidden_size * 3 * 2) : forward) + routing;
+    o.activation = encoder_outputs + std::max(forward_phase, sampler + moe_workspace);
 
     // Non-torch memory the worker adds after its start-up snapshot (vllm/utils/mem_utils.py
     // memory_profiling: non_torch_increase).
