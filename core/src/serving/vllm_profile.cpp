@@ -7,6 +7,7 @@
 // infer.non_torch_bytes, infer.cuda_graph_bytes, infer.weights_bytes) replaces its rows' model.
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "memplan/serving/serving.hpp"
 #include "memplan/model/arch.hpp"
@@ -142,21 +143,22 @@ vllm_overheads vllm_predicted_overheads(const estimate_config& c, std::uint64_t 
     // dense gated MLP, which the V0 logs of tests/data/engine-logs match to 0.01 GiB at 20,000 and
     // 29,000 tokens.
     const u128 forward = u128{tokens} * (forward_live_bytes_per_token(m, tp) + u128{m.hidden_size} * 2);
+    // One row of the profiling run's peak; a measured infer.activation_peak_bytes marks them all measured.
     const bool measured_activation = inf.activation_peak_bytes != 0;
-    s.breakdown.push_back({"activation_peak_bytes", "profiling peak: forward at " + grouped(tokens) + " tokens",
-                           to_u64(forward),
-                           "vllm/v1/worker/gpu_model_runner.py profile_run, _dummy_run(max_num_tokens); widest live "
-                           "set of one layer (derivation)",
-                           measured_activation});
+    const auto activation_row = [&](std::string label, u128 bytes, const char* source) {
+        s.breakdown.push_back({"activation_peak_bytes", std::move(label), to_u64(bytes), source, measured_activation});
+    };
+    activation_row("profiling peak: forward at " + grouped(tokens) + " tokens", forward,
+                   "vllm/v1/worker/gpu_model_runner.py profile_run, _dummy_run(max_num_tokens); widest live "
+                   "set of one layer (derivation)");
     // MoE routing buffers beside the experts' intermediates: router logits (tokens × experts, bf16) and
     // fused_topk's topk_weights (fp32), topk_ids and token_expert_indices (int32), tokens × top-k each
     // (vllm/model_executor/layers/fused_moe/fused_moe.py fused_topk).
     u128 routing = 0;
     if (m.num_experts != 0) {
         routing = u128{tokens} * (u128{m.num_experts} * 2 + u128{m.experts_per_token} * 12);
-        s.breakdown.push_back({"activation_peak_bytes", "MoE routing at " + grouped(tokens) + " tokens",
-                               to_u64(routing), "vllm/model_executor/layers/fused_moe/fused_moe.py fused_topk",
-                               measured_activation});
+        activation_row("MoE routing at " + grouped(tokens) + " tokens", routing,
+                       "vllm/model_executor/layers/fused_moe/fused_moe.py fused_topk");
     }
     // The sampler's dummy run (gpu_model_runner.py _dummy_sampler_run) on min(max_num_seqs, tokens) rows
     // of the last stage: the kept hidden states (tokens × h, bf16), and per row and vocabulary entry the
@@ -167,11 +169,9 @@ vllm_overheads vllm_predicted_overheads(const estimate_config& c, std::uint64_t 
     if (last_stage && m.vocab_size != 0) {
         const u128 rows = std::min<u128>(seqs, tokens);
         sampler = u128{tokens} * m.hidden_size * 2 + rows * m.vocab_size * sampler_entry_bytes(release);
-        s.breakdown.push_back({"activation_peak_bytes", "sampler at " + grouped(rows) + " sequences",
-                               to_u64(sampler),
-                               "vllm/v1/worker/gpu_model_runner.py _dummy_sampler_run; "
-                               "vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p",
-                               measured_activation});
+        activation_row("sampler at " + grouped(rows) + " sequences", sampler,
+                       "vllm/v1/worker/gpu_model_runner.py _dummy_sampler_run; "
+                               "vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p");
     }
     // The fused-MoE workspace: from the releases with vLLM's WorkspaceManager (vllm/v1/worker/workspace.py,
     // MoE moved onto it by vllm PR 27532, November 2025; 0.18 and later here) the experts' scratch is one
@@ -192,11 +192,9 @@ vllm_overheads vllm_predicted_overheads(const estimate_config& c, std::uint64_t 
         const u128 workspace13 = std::max(rows * std::max(n / 2, k), u128{tokens} * k) * 2;
         const u128 workspace2 = rows * std::max(n, k) * 2;
         moe_workspace = ceil_div(workspace13, 256) * 256 + ceil_div(workspace2, 256) * 256;
-        s.breakdown.push_back({"activation_peak_bytes", "fused-MoE workspace at " + grouped(tokens) + " tokens (kept)",
-                               to_u64(moe_workspace),
-                               "vllm/v1/worker/workspace.py WorkspaceManager; vllm/model_executor/layers/fused_moe/"
-                               "modular_kernel.py _allocate_buffers, TritonExperts.workspace_shapes",
-                               measured_activation});
+        activation_row("fused-MoE workspace at " + grouped(tokens) + " tokens (kept)", moe_workspace,
+                       "vllm/v1/worker/workspace.py WorkspaceManager; vllm/model_executor/layers/fused_moe/"
+                               "modular_kernel.py _allocate_buffers, TritonExperts.workspace_shapes");
     }
     // A multimodal model's encoder outputs: profile_run (vllm/v1/worker/gpu_model_runner.py) first embeds a
     // batch of dummy items of the modality with the most tokens (as many as fit the encoder budget,
@@ -208,11 +206,9 @@ vllm_overheads vllm_predicted_overheads(const estimate_config& c, std::uint64_t 
     u128 encoder_outputs = 0;
     if (m.vision_params != 0 && release != engine_release::v0_6) {
         encoder_outputs = u128{tokens} * m.hidden_size * 2;
-        s.breakdown.push_back({"activation_peak_bytes", "multimodal encoder outputs (" + grouped(tokens) + " embeddings, kept)",
-                               to_u64(encoder_outputs),
-                               "vllm/v1/worker/gpu_model_runner.py profile_run (encoder_cache[\"tmp\"]); "
-                               "vllm/v1/core/encoder_cache_manager.py compute_encoder_budget",
-                               measured_activation});
+        activation_row("multimodal encoder outputs (" + grouped(tokens) + " embeddings, kept)", encoder_outputs,
+                       "vllm/v1/worker/gpu_model_runner.py profile_run (encoder_cache[\"tmp\"]); "
+                               "vllm/v1/core/encoder_cache_manager.py compute_encoder_budget");
     }
     // The two phases run one after the other; the forward's MoE live set is the workspace's content, so the
     // forward phase is the larger of memplan's widest layer and the workspace beside the residual, the
