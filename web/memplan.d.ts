@@ -85,6 +85,8 @@ export interface ModelConfig {
   qk_rope_head_dim?: number;
   /** MLA value width: Per-head value width. 0 … 65536. Default: 0. */
   v_head_dim?: number;
+  /** Rotary width: Channels of each head that rotary embedding rotates (a partial rotary factor times the head width); 0: the whole head. 0 … 65536. Default: 0. */
+  rotary_dim?: number;
   /** Indexer heads (DSA): Query heads of DeepSeek Sparse Attention's lightning indexer on every MLA layer; 0: none. 0 … 65536. Default: 0. */
   index_n_heads?: number;
   /** Indexer width (DSA): Head width of the lightning indexer; its key (fp8 with an fp32 scale) is cached per token. 0 … 65536. Default: 0. */

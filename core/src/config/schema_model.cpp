@@ -74,6 +74,9 @@ const std::vector<field_spec>& model_fields() {
                         "Decoupled rotary key width, cached beside the latent.", "", both),
         MEMPLAN_INTEGER("model.v_head_dim", model.v_head_dim, 0, max_layer_count, "MLA value width",
                         "Per-head value width.", "", both),
+        MEMPLAN_INTEGER("model.rotary_dim", model.rotary_dim, 0, max_layer_count, "Rotary width",
+                        "Channels of each head that rotary embedding rotates (a partial rotary factor times the "
+                        "head width); 0: the whole head.", "", both),
         MEMPLAN_INTEGER("model.index_n_heads", model.index_n_heads, 0, max_layer_count, "Indexer heads (DSA)",
                         "Query heads of DeepSeek Sparse Attention's lightning indexer on every MLA layer; 0: none.",
                         "", both),

@@ -288,6 +288,17 @@ void read_model_keys(object_reader& r, model_config& m) {
     r.integer("qk_nope_head_dim", m.qk_nope_head_dim, 0, 65536);
     r.integer("qk_rope_head_dim", m.qk_rope_head_dim, 0, 65536);
     r.integer("v_head_dim", m.v_head_dim, 0, 65536);
+    // Partial rotary embedding: int(head_dim × partial_rotary_factor) channels rotate (transformers
+    // modeling_rope_utils.py _compute_default_rope_parameters; vLLM's get_rope narrows rotary_dim the same
+    // way); GPT-NeoX names the fraction rotary_pct (configuration_gpt_neox.py). memplan's rotary_dim wins.
+    for (const char* k : {"partial_rotary_factor", "rotary_pct"}) {
+        double fraction = 1;
+        if (r.probability(k, fraction) && fraction < 1) {
+            const double width = static_cast<double>(resolved_head_dim(m)) * fraction;
+            m.rotary_dim = width >= 1 ? static_cast<std::uint64_t>(width) : 1;
+        }
+    }
+    r.integer("rotary_dim", m.rotary_dim, 0, 65536);
     r.integer("index_n_heads", m.index_n_heads, 0, 65536);
     r.integer("index_head_dim", m.index_head_dim, 0, 65536);
     r.boolean("router_bias", m.router_bias);

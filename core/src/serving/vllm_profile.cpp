@@ -87,8 +87,8 @@ u128 vocab_padding_bytes(const model_config& m, std::uint64_t tp, bool last_stag
 /// Gemma 3 has two (its sliding layers use rope_local_base_freq, vllm/model_executor/models/gemma3.py).
 /// Measured: Llama-3.1-8B loads 14.99 GiB where its weights are 14.96, the 32 MiB of a 131,072 × 128 bf16
 /// table; 29.98 against 29.92 in fp32 (the llm-d-planner 0.19.0 H100 logs of tests/data/engine-logs).
-/// rotary_dim is the head width (MLA: qk_rope_head_dim); a partial rotary factor is not read, so such a
-/// model's table is counted whole (too large: the pool's side that under-promises). YaRN tables
+/// rotary_dim is the head width (MLA: qk_rope_head_dim) or, with a partial rotary factor, the model's
+/// rotary_dim (int(head_dim × partial_rotary_factor), as get_rope computes it). YaRN tables
 /// (original_max_position_embeddings × factor rows) match max_position_embeddings in the configs memplan
 /// reads (DeepSeek-V2: 4,096 × 40, gpt-oss: 4,096 × 32). Layers without rotary embedding (learned
 /// positions, Mamba, linear attention) add none.
@@ -99,7 +99,9 @@ u128 rotary_table_bytes(const model_config& m, dtype weights) {
         rotary = rotary || kind == attention_kind::full || kind == attention_kind::sliding ||
                  kind == attention_kind::chunked || kind == attention_kind::mla;
     if (!rotary) return 0;
-    const u128 width = m.kv_lora_rank != 0 && m.qk_rope_head_dim != 0 ? u128{m.qk_rope_head_dim} : resolved_head_dim(m);
+    const u128 width = m.kv_lora_rank != 0 && m.qk_rope_head_dim != 0 ? u128{m.qk_rope_head_dim}
+                       : m.rotary_dim != 0                           ? u128{m.rotary_dim}
+                                                                     : u128{resolved_head_dim(m)};
     const u128 tables = (m.model_type == "gemma3" || m.model_type == "gemma3_text") ? 2 : 1;
     const u128 element = weights == dtype::fp32 ? 4 : 2;
     return tables * m.max_position_embeddings * width * element;

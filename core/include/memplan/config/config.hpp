@@ -116,6 +116,8 @@ struct model_config {
     std::uint64_t qk_nope_head_dim = 0;
     std::uint64_t qk_rope_head_dim = 0;   ///< decoupled rotary key width, cached beside the latent
     std::uint64_t v_head_dim = 0;
+    /// Rotated width of each head (partial rotary embedding); 0 = the whole head (MLA: qk_rope_head_dim).
+    std::uint64_t rotary_dim = 0;
     // DeepSeek Sparse Attention's lightning indexer on every MLA layer (DeepSeek-V3.2): 0 = none.
     std::uint64_t index_n_heads = 0;      ///< indexer query heads (config.json index_n_heads)
     std::uint64_t index_head_dim = 0;     ///< indexer head width, also its cached key per token (index_head_dim)
