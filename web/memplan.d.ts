@@ -75,6 +75,8 @@ export interface ModelConfig {
   attention_sinks?: boolean;
   /** Gated attention: q_proj also emits a sigmoid output gate per head (Qwen3-Next). Default: false. */
   attention_output_gate?: boolean;
+  /** Checkpoint state dtype: Precision of the linear-attention / Mamba state the checkpoint declares (mamba_ssm_dtype); the served state follows it unless infer.state_dtype is given. Default: 'bf16'. */
+  ssm_state_dtype?: 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8' | 'int4';
   /** Query rank (MLA): Query compression rank of multi-head latent attention; 0: direct query projection. 0 … 1048576. Default: 0. */
   q_lora_rank?: number;
   /** KV latent (MLA): Cached latent width of multi-head latent attention; 0: not MLA. 0 … 1048576. Default: 0. */

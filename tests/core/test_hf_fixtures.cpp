@@ -123,6 +123,15 @@ const fixture_row rows[] = {
     // Falcon3-7B (Llama block, head_dim 256 > h / a = 256 · 12 / 12): 2·131072·3072 + 3072 +
     // 28·(3072·3072 + 2·3072·1024 + 3072·3072 + 3·3072·23040 + 2·3072).
     {"falcon3_7b_instruct", 7455550464ULL, 7455550464ULL, "7", ""},
+    // Qwen3.5 model cards (27B; 35B-A3B, 122B-A10B, 397B-A17B): the language model of modular_qwen3_5.py and
+    // Qwen3-VL's tower without deepstack mergers (its sum in the Qwen3.5 case below). Per layer two norms 2h and
+    // a full-attention layer h·2ad + 2·h·kv·d + a·d·h + 2d, or a Gated DeltaNet layer h·(2·nk·dk + nv·dv) + h·nv·dv
+    // + 2·h·nv + (2·nk·dk + nv·dv)·K + 2·nv + dv + nv·dv·h; then a dense MLP 3·h·f, or router E·h, E experts
+    // 3·h·fm, shared expert 3·h·fs and its gate h; plus 2·V·h + h. Active: k of the E experts.
+    {"qwen3_5_27b", 27356728560ULL, 27356728560ULL, "27", ""},
+    {"qwen3_5_35b_a3b", 35107181936ULL, 3901560176ULL, "35", "3"},
+    {"qwen3_5_122b_a10b", 122562817776ULL, 10222579440ULL, "122", "10"},
+    {"qwen3_5_397b_a17b", 396802360816ULL, 17805051376ULL, "397", "17"},
 };
 }  // namespace
 
@@ -360,8 +369,8 @@ TEST_CASE("HF fixtures: real configs of families memplan does not count are refu
     const std::string nano = fields_of("nemotron_3_nano_30b_a3b");
     CHECK(nano.find("hf_config.hybrid_override_pattern") != std::string::npos);
     CHECK(nano.find("hf_config.n_routed_experts") != std::string::npos);
-    // Gemma 4 and Qwen3.5: unknown language models under text_config, and towers memplan does not count.
-    for (const char* name : {"gemma_4_26b_a4b", "qwen3_5_27b"}) {
+    // Gemma 4: an unknown language model under text_config, and a tower memplan does not count.
+    for (const char* name : {"gemma_4_26b_a4b"}) {
         CAPTURE(name);
         const std::string fields = fields_of(name);
         CHECK(fields.find("hf_config.text_config.model_type") != std::string::npos);
@@ -373,4 +382,72 @@ TEST_CASE("HF fixtures: real configs of families memplan does not count are refu
     const auto parsed = parse_config(R"({"mode": "infer"})", coder.dump());
     REQUIRE_FALSE(parsed.ok());
     CHECK(parsed.errors[0].field == "hf_config.use_qk_norm");
+}
+
+TEST_CASE("HF fixtures: Qwen3.5 counts its language model, its vision tower and its MTP layer apart",
+          "[hf][fixtures][qwen3_5]") {
+    // Qwen3.5-27B: h 5120, V 248320, 64 layers of which 16 full attention (every 4th: full_attention_interval
+    // 4), a 24 heads × d 256, kv 4; Gated DeltaNet nk 16, nv 48, dk = dv 128, K 4; f 17408.
+    //   full layer  5120·12288 + 2·5120·1024 + 6144·5120 + 512 + 2·5120 + 3·5120·17408      = 372,255,232
+    //   linear layer 5120·(4096 + 6144) + 5120·6144 + 2·5120·48 + 10240·4 + 96 + 128 + 6144·5120
+    //                + 2·5120 + 3·5120·17408                                                = 383,273,184
+    //   16 · 372,255,232 + 48 · 383,273,184 + 2·248320·5120 + 5120                        = 26,895,998,464
+    // Tower (modeling_qwen3_vl.py; Qwen3_5VisionModel deletes the deepstack mergers): d 1152, f 4304, depth 27,
+    // patch 16, temporal 2, 2304 positions, merge 2, out 5120: 3·2·16·16·1152 + 1152 + 2304·1152
+    // + 27·(4·1152 + 3·1152² + 3·1152 + 1152² + 1152 + 2·1152·4304 + 4304 + 1152) + 2·1152 + 4608² + 4608
+    // + 4608·5120 + 5120                                                                    = 460,730,096
+    // MTP (vLLM qwen3_5_mtp.py): one full-attention layer, fc 2h → h and three norms: 372,255,232 + 2·5120²
+    // + 3·5120 = 424,699,392.
+    json q = load("hf", "qwen3_5_27b");
+    const param_breakdown p = count_of(q);
+    CHECK(p.vision == 460730096ULL);
+    CHECK(p.total - p.vision == 26895998464ULL);
+    const auto with_mtp = parse_config(R"({"mode": "infer", "model": {"mtp": true}})", q.dump());
+    REQUIRE(with_mtp.ok());
+    const auto counted = count_params(with_mtp.value.model);
+    REQUIRE(counted.ok());
+    CHECK(counted.value.total == 27356728560ULL + 424699392ULL);
+    // The MoE sizes, with their MTP layers (an MoE layer like the last): 35B-A3B 844,640,768, 122B-A10B
+    // 2,523,679,232, 397B-A17B 6,595,568,128.
+    for (const auto& [name, mtp] : {std::pair<const char*, std::uint64_t>{"qwen3_5_35b_a3b", 844640768ULL},
+                                    {"qwen3_5_122b_a10b", 2523679232ULL},
+                                    {"qwen3_5_397b_a17b", 6595568128ULL}}) {
+        CAPTURE(name);
+        const json doc = load("hf", name);
+        const auto on = parse_config(R"({"mode": "infer", "model": {"mtp": true}})", doc.dump());
+        REQUIRE(on.ok());
+        CHECK(count_params(on.value.model).value.total - count_of(doc).total == mtp);
+    }
+    // The checkpoint's recurrent state is fp32 (mamba_ssm_dtype), which vLLM serves it in unless told otherwise.
+    const auto parsed = parse_config(R"({"mode": "infer"})", q.dump());
+    REQUIRE(parsed.ok());
+    CHECK(parsed.value.model.ssm_state_dtype == dtype::fp32);
+    CHECK(parsed.value.infer.state_dtype == dtype::fp32);
+    const auto bf16 = parse_config(R"({"mode": "infer", "infer": {"state_dtype": "bf16"}})", q.dump());
+    REQUIRE(bf16.ok());
+    CHECK(bf16.value.infer.state_dtype == dtype::bf16);
+    // Partial rotary embedding inside rope_parameters: 0.25 of the 256-wide head.
+    CHECK(parsed.value.model.rotary_dim == 64);
+}
+
+TEST_CASE("HF fixtures: Qwen3.5 keys that would describe other weights are refused by name",
+          "[hf][fixtures][qwen3_5][errors]") {
+    const auto first_error = [](const json& doc) {
+        const auto parsed = parse_config(R"({"mode": "infer"})", doc.dump());
+        REQUIRE_FALSE(parsed.ok());
+        return parsed.errors[0].field;
+    };
+    json q = load("hf", "qwen3_5_27b");
+    q["text_config"]["attn_output_gate"] = false;
+    CHECK(first_error(q) == "hf_config.text_config.attn_output_gate");
+    q = load("hf", "qwen3_5_27b");
+    q["text_config"]["mtp_use_dedicated_embeddings"] = true;
+    CHECK(first_error(q) == "hf_config.text_config.mtp_use_dedicated_embeddings");
+    q = load("hf", "qwen3_5_27b");
+    q["text_config"]["mamba_ssm_dtype"] = "int8";
+    CHECK(first_error(q) == "hf_config.text_config.mamba_ssm_dtype");
+    // A Qwen3.5 MoE key on the dense family (Qwen3_5TextConfig deletes it) is refused, not read as a dense model.
+    q = load("hf", "qwen3_5_27b");
+    q["text_config"]["n_routed_experts"] = 8;
+    CHECK(first_error(q) == "hf_config.text_config.n_routed_experts");
 }

@@ -45,7 +45,7 @@ const char* fixtures[] = {"deepseek_r1",       "deepseek_v2_5",   "gemma3_4b_it"
                           "gpt_oss_120b",      "gpt_oss_20b",     "jamba_1_5_mini",       "kimi_k2_instruct",
                           "llama4_scout_17b_16e", "mistral_nemo_base_2407", "mistral_small_3_1_24b", "nemotron_h_8b",
                           "phi_4",             "qwen3_30b_a3b_gptq_int4", "qwen3_30b_a3b_thinking_2507", "qwen3_8b",
-                          "qwen3_next_80b_a3b"};
+                          "qwen3_next_80b_a3b", "qwen3_5_27b", "qwen3_5_35b_a3b"};
 }  // namespace
 
 TEST_CASE("a config.json without model_type is read as the family its architectures name", "[hf][architectures]") {

@@ -57,13 +57,14 @@ double number(std::uint64_t v) { return static_cast<double>(v); }
 numeric_estimator::numeric_estimator() {
     const auto& fields = config_fields();
     const std::size_t none = fields.size();  // an index no field has
-    zero_stage_ = shard_size_ = weight_dtype_ = none;
+    zero_stage_ = shard_size_ = weight_dtype_ = state_dtype_ = none;
     for (std::size_t i = 0; i < fields.size(); ++i) {
         owners_.push_back(owner_rank(fields[i].path));
         if (owners_.back() < 0) uncarried_.push_back(i);
         if (std::strcmp(fields[i].path, "parallel.zero_stage") == 0) zero_stage_ = i;
         if (std::strcmp(fields[i].path, "parallel.zero_shard_size") == 0) shard_size_ = i;
         if (std::strcmp(fields[i].path, "infer.weight_dtype") == 0) weight_dtype_ = i;
+        if (std::strcmp(fields[i].path, "infer.state_dtype") == 0) state_dtype_ = i;
     }
     for (int section = 0; section < section_count; ++section)
         for (std::size_t i = 0; i < fields.size(); ++i)
@@ -143,6 +144,8 @@ bool numeric_estimator::run(int model, const double* values, double* out) {
     const auto given = [&](std::size_t i) { return i < fields.size() && !std::isnan(values[i]); };
     const bool zero_stage_given = given(zero_stage_), shard_size_given = given(shard_size_);
     c.infer.weight_dtype_given = given(weight_dtype_);
+    // As parse_config: the recurrent state follows the checkpoint's declared precision unless given.
+    if (!given(state_dtype_)) c.infer.state_dtype = c.model.ssm_state_dtype;
     if (!resolve_layout(c, zero_stage_given, shard_size_given).empty()) return false;
     estimate_options options;
     options.want_tensors = false;

@@ -64,6 +64,10 @@ const std::vector<field_spec>& model_fields() {
                         "One learned sink logit per query head (gpt-oss).", both),
         MEMPLAN_BOOLEAN("model.attention_output_gate", model.attention_output_gate, "Gated attention",
                         "q_proj also emits a sigmoid output gate per head (Qwen3-Next).", both),
+        MEMPLAN_CHOICE("model.ssm_state_dtype", model.ssm_state_dtype, "Checkpoint state dtype",
+                       "Precision of the linear-attention / Mamba state the checkpoint declares (mamba_ssm_dtype); the "
+                       "served state follows it unless infer.state_dtype is given.",
+                       both),
         MEMPLAN_INTEGER("model.q_lora_rank", model.q_lora_rank, 0, max_width, "Query rank (MLA)",
                         "Query compression rank of multi-head latent attention; 0: direct query projection.", "", both),
         MEMPLAN_INTEGER("model.kv_lora_rank", model.kv_lora_rank, 0, max_width, "KV latent (MLA)",

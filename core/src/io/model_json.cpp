@@ -291,12 +291,18 @@ void read_model_keys(object_reader& r, model_config& m) {
     // Partial rotary embedding: int(head_dim × partial_rotary_factor) channels rotate (transformers
     // modeling_rope_utils.py _compute_default_rope_parameters; vLLM's get_rope narrows rotary_dim the same
     // way); GPT-NeoX names the fraction rotary_pct (configuration_gpt_neox.py). memplan's rotary_dim wins.
-    for (const char* k : {"partial_rotary_factor", "rotary_pct"}) {
+    // transformers v5 configs keep the fraction inside rope_parameters (Qwen3.5's text_config).
+    const auto rotary_fraction = [&m](object_reader& from, const char* k) {
         double fraction = 1;
-        if (r.probability(k, fraction) && fraction < 1) {
+        if (from.probability(k, fraction) && fraction < 1) {
             const double width = static_cast<double>(resolved_head_dim(m)) * fraction;
             m.rotary_dim = width >= 1 ? static_cast<std::uint64_t>(width) : 1;
         }
+    };
+    for (const char* k : {"partial_rotary_factor", "rotary_pct"}) rotary_fraction(r, k);
+    if (const json* rope = r.find("rope_parameters"); rope != nullptr && rope->is_object()) {
+        object_reader inner(*rope, r.field("rope_parameters"), r.errors(), /*lenient=*/true);
+        rotary_fraction(inner, "partial_rotary_factor");
     }
     r.integer("rotary_dim", m.rotary_dim, 0, 65536);
     r.integer("index_n_heads", m.index_n_heads, 0, 65536);
@@ -318,7 +324,9 @@ void read_model_keys(object_reader& r, model_config& m) {
     r.boolean("mamba_conv_bias", m.mamba_conv_bias);
     r.boolean("mamba_proj_bias", m.mamba_proj_bias);
     r.integer("num_nextn_predict_layers", m.num_nextn_predict_layers, 0, 64);
+    read_size_aliases(r, family, &model_config::num_nextn_predict_layers, m);
     r.boolean("mtp", m.mtp);
+    r.name("ssm_state_dtype", m.ssm_state_dtype, names_of(dtype{}).joined(", ").c_str());
     r.integer("vision_params", m.vision_params, 0, max_param_count);
     r.name("checkpoint", m.checkpoint, names_of(checkpoint_format{}).joined(", ").c_str());
     r.integer("quant_block", m.quant_block, 0, 1048576);

@@ -108,6 +108,9 @@ diagnostics validate_architecture(const model_config& m) {
         errors.push_back({"model.attention_chunk_size", "is required by the chunked layers of model.layer_types"});
     if (k.mla != 0 && (m.kv_lora_rank == 0 || m.qk_nope_head_dim + m.qk_rope_head_dim == 0 || m.v_head_dim == 0))
         errors.push_back({"model.kv_lora_rank", "MLA layers need kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim and v_head_dim"});
+    // A checkpoint's recurrent state is kept in a float type (vLLM mamba_utils.py MambaStateDtypeCalculator).
+    if (m.ssm_state_dtype != dtype::fp32 && m.ssm_state_dtype != dtype::bf16 && m.ssm_state_dtype != dtype::fp16)
+        errors.push_back({"model.ssm_state_dtype", "must be fp32, bf16 or fp16"});
     // A rotary width wider than a head rotates channels that do not exist (RoFormer §3.2: pairs of a head's channels).
     if (m.rotary_dim != 0 && m.rotary_dim > resolved_head_dim(m))
         errors.push_back({"model.rotary_dim", "must be at most the head width (" + std::to_string(resolved_head_dim(m)) +

@@ -227,6 +227,80 @@ row gemma3_row(const char* model_type) {
         .layers({A::full, A::sliding}, {F::dense});
 }
 
+/// modeling_qwen3_next.py: Qwen3NextAttention (q_proj emits queries and a sigmoid gate; q_norm, k_norm), a
+/// Qwen2-MoE-style sparse block with a gated shared expert, Gated DeltaNet on the linear layers. The rows
+/// of Qwen3-Next and of Qwen3.5, whose modelling file reuses these modules.
+row qwen3_next_row(const char* model_type, const char* label) {
+    return row(model_type, label)
+        .llama_style()
+        .with(&model_config::qk_norm, true)
+        .with(&model_config::attention_output_gate, true)
+        .layers({A::full, A::linear}, {F::dense, F::moe});
+}
+
+/// The hybrid layout keys of Qwen3-Next and Qwen3.5, after `extra`.
+std::vector<family_key> qwen3_next_keys(std::vector<family_key> extra) {
+    for (const family_key& k : std::initializer_list<family_key>{
+             {"full_attention_interval", "every interval-th layer full attention, the others linear (default 4)"},
+             {"linear_num_key_heads", "Gated DeltaNet key heads"},
+             {"linear_num_value_heads", "Gated DeltaNet value heads"},
+             {"linear_key_head_dim", "Gated DeltaNet key head width"},
+             {"linear_value_head_dim", "Gated DeltaNet value head width"},
+             {"linear_conv_kernel_dim", "Gated DeltaNet causal convolution kernel"}})
+        extra.push_back(k);
+    return extra;
+}
+
+/// configuration_qwen3_next.py: layer_types default, every full_attention_interval-th layer full; the
+/// MoE layout of Qwen2-MoE.
+void read_qwen3_next(hf_config_keys& keys, model_config& m) {
+    read_qwen_moe(keys, m);
+    const std::uint64_t L = m.num_hidden_layers;
+    const std::uint64_t interval = keys.integer("full_attention_interval", 4, 1, 65536);
+    if (L != 0 && !keys.contains("layer_types")) {
+        m.layer_attention.assign(L, A::linear);
+        for (std::uint64_t i = 0; i < L; ++i)
+            if ((i + 1) % interval == 0) m.layer_attention[i] = A::full;
+    }
+}
+
+/// Qwen3.5's keys beside Qwen3-Next's layout: the output gate every Qwen3NextAttention builds, the MTP
+/// module's embedding and the recurrent state's precision.
+std::vector<family_key> qwen3_5_keys(std::vector<family_key> extra) {
+    extra.push_back({"mtp_num_hidden_layers", "multi-token-prediction layers (loaded with model.mtp)"});
+    extra.push_back({"attn_output_gate", "the sigmoid output gate of q_proj (always built: must be true)"});
+    extra.push_back({"mtp_use_dedicated_embeddings", "the MTP module's own embedding table (false: the model's)"});
+    extra.push_back({"mamba_ssm_dtype", "the Gated DeltaNet state's precision, which vLLM serves it in"});
+    return qwen3_next_keys(std::move(extra));
+}
+
+/// vLLM model_executor/models/qwen3_5_mtp.py (commit 01d99805d1ef3d21d30e21a0ae387643fe0cd45a)
+/// Qwen3_5MultiTokenPredictor: mtp_num_hidden_layers full-attention decoder layers, fc 2h → h without bias,
+/// norm, pre_fc_norm_hidden and pre_fc_norm_embedding: DeepSeek's MTP layout (arch.cpp).
+const size_alias qwen3_5_mtp_layers = {"mtp_num_hidden_layers", &model_config::num_nextn_predict_layers, 0, 64,
+                                       "multi-token-prediction layers (loaded with model.mtp)"};
+
+void read_qwen3_5(hf_config_keys& keys, model_config& m) {
+    read_qwen3_next(keys, m);
+    // Qwen3NextAttention's q_proj always emits the gate (modeling_qwen3_next.py): a false flag describes
+    // weights the modelling file does not build.
+    bool gate = true;
+    keys.boolean("attn_output_gate", gate);
+    if (!gate) keys.fail("attn_output_gate", "is false, but Qwen3.5's attention (Qwen3NextAttention) always has the gate");
+    // qwen3_5_mtp.py builds the MTP module's embed_tokens beside the model's; the released checkpoints share
+    // the model's table (false). A dedicated table is not counted yet, so it is refused by name.
+    bool dedicated = false;
+    keys.boolean("mtp_use_dedicated_embeddings", dedicated);
+    if (dedicated)
+        keys.fail("mtp_use_dedicated_embeddings", "true is not supported yet (the MTP module's own embedding table)");
+    std::string ssm;
+    keys.text("mamba_ssm_dtype", ssm);
+    if (ssm == "float32") m.ssm_state_dtype = dtype::fp32;
+    else if (ssm == "bfloat16") m.ssm_state_dtype = dtype::bf16;
+    else if (ssm == "float16") m.ssm_state_dtype = dtype::fp16;
+    else if (!ssm.empty()) keys.fail("mamba_ssm_dtype", "must be \"float32\", \"bfloat16\" or \"float16\"");
+}
+
 /// modeling_llama4.py: Llama4TextMoe = router (no bias) + experts + an ungated shared expert; the L2
 /// QK-norm has no weights. The multimodal llama4 and its language model llama4_text.
 row llama4_row(const char* model_type) {
@@ -444,35 +518,37 @@ const std::vector<model_family>& model_families() {
             .layers({A::full, A::sliding}, {F::dense, F::moe}),
         // modeling_qwen3_next.py (Qwen3NextAttention): q_proj emits queries and a sigmoid gate, QK-norm;
         // Qwen2-MoE-style sparse block with a gated shared expert; Gated DeltaNet linear-attention layers.
-        row("qwen3_next", "Qwen3-Next")
+        qwen3_next_row("qwen3_next", "Qwen3-Next")
             .architecture("Qwen3NextForCausalLM")
-            .llama_style()
-            .with(&model_config::qk_norm, true)
-            .with(&model_config::attention_output_gate, true)
-            .keys({moe_step_keys[0], moe_step_keys[1],
-                   {"full_attention_interval", "every interval-th layer full attention, the others linear (default 4)"},
-                   {"linear_num_key_heads", "Gated DeltaNet key heads"},
-                   {"linear_num_value_heads", "Gated DeltaNet value heads"},
-                   {"linear_key_head_dim", "Gated DeltaNet key head width"},
-                   {"linear_value_head_dim", "Gated DeltaNet value head width"},
-                   {"linear_conv_kernel_dim", "Gated DeltaNet causal convolution kernel"},
-                   // vLLM qwen3_next_mtp.py (v0.11.0): one decoder layer like the last (full attention), fc
-                   // 2h → h and pre_fc_norm_embedding, pre_fc_norm_hidden and norm: DeepSeek's MTP layout.
-                   mtp_key})
-            .reads([](hf_config_keys& keys, model_config& m) {
-                read_qwen_moe(keys, m);
-                const std::uint64_t L = m.num_hidden_layers;
-                if (L != 0 && !keys.contains("layer_types")) {
-                    // configuration_qwen3_next.py: layer_types default, every full_attention_interval-th layer full.
-                    const std::uint64_t interval = keys.integer("full_attention_interval", 4, 1, 65536);
-                    m.layer_attention.assign(L, A::linear);
-                    for (std::uint64_t i = 0; i < L; ++i)
-                        if ((i + 1) % interval == 0) m.layer_attention[i] = A::full;
-                } else {
-                    keys.integer("full_attention_interval", 4, 1, 65536);
-                }
-            })
-            .layers({A::full, A::linear}, {F::dense, F::moe}),
+            .keys(qwen3_next_keys({moe_step_keys[0], moe_step_keys[1], mtp_key}))
+            .reads(read_qwen3_next),
+        // transformers src/transformers/models/qwen3_5/modular_qwen3_5.py (commit
+        // 009e78d6e89fd6f3e68cf81ba95ccc682c8cdda9): Qwen3_5TextModel is Qwen3NextModel with Qwen3_5DecoderLayer
+        // (Qwen3NextAttention, or Qwen3_5GatedDeltaNet whose in_proj_qkv h×(2·nk·dk + nv·dv), in_proj_z
+        // h×(nv·dv), in_proj_b and in_proj_a h×nv hold the same weights as Qwen3-Next's in_proj_qkvz and
+        // in_proj_ba) and a dense Qwen3_5MLP of intermediate_size on every layer; Qwen3_5TextConfig deletes
+        // the MoE keys. Qwen3_5ForConditionalGeneration adds Qwen3-VL's tower without the deepstack mergers.
+        qwen3_next_row("qwen3_5_text", "Qwen3.5")
+            .architecture("Qwen3_5ForCausalLM")
+            .keys(qwen3_5_keys({{"mlp_only_layers", "written empty by the released files; no layer is MoE"}}))
+            .size_key(qwen3_5_mtp_layers)
+            .reads(read_qwen3_5),
+        qwen3_next_row("qwen3_5", "Qwen3.5")
+            .architecture("Qwen3_5ForConditionalGeneration")
+            .keys({vision_key})
+            .multimodal("qwen3_5_text", vision_tower::qwen3_vl),
+        // transformers src/transformers/models/qwen3_5_moe/modular_qwen3_5_moe.py: Qwen3.5's layers with
+        // Qwen3-Next's sparse block (experts of moe_intermediate_size, a gated shared expert of
+        // shared_expert_intermediate_size) on every layer not in mlp_only_layers.
+        qwen3_next_row("qwen3_5_moe_text", "Qwen3.5-MoE")
+            .architecture("Qwen3_5MoeForCausalLM")
+            .keys(qwen3_5_keys({moe_step_keys[0], moe_step_keys[1]}))
+            .size_key(qwen3_5_mtp_layers)
+            .reads(read_qwen3_5),
+        qwen3_next_row("qwen3_5_moe", "Qwen3.5-MoE")
+            .architecture("Qwen3_5MoeForConditionalGeneration")
+            .keys({vision_key})
+            .multimodal("qwen3_5_moe_text", vision_tower::qwen3_vl),
         // modeling_deepseek_v3.py: MLA, shared experts without a gate; V3 routers carry
         // e_score_correction_bias, V2's none.
         row("deepseek_v2", "DeepSeek-V2")

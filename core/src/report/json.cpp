@@ -328,6 +328,7 @@ std::string resolve_model_json(const std::string& config_json, const std::string
              {"max_position_embeddings", m.max_position_embeddings}})
         if (value != 0 && !(std::string(key) == "mamba_version" && value == base.mamba_version)) model[key] = value;
     if (m.checkpoint != checkpoint_format::none) model["checkpoint"] = to_string(m.checkpoint);
+    if (m.ssm_state_dtype != base.ssm_state_dtype) model["ssm_state_dtype"] = to_string(m.ssm_state_dtype);
     out["model"] = model;
     if (m.num_hidden_layers != 0 && m.hidden_size != 0 && m.num_attention_heads != 0) {
         const auto counted = count_params(m);

@@ -143,6 +143,10 @@ struct model_config {
     // Multi-token prediction (DeepSeek-V3 §2.2): extra modules, loaded only when `mtp` is true.
     std::uint64_t num_nextn_predict_layers = 0;
     bool mtp = false;
+    /// Precision of the recurrent state that the checkpoint declares (Qwen3.5's mamba_ssm_dtype); the served
+    /// state follows it unless infer.state_dtype is given (vLLM model_executor/models/config.py
+    /// Qwen3_5ForConditionalGenerationConfig sets mamba_ssm_cache_dtype from it when left "auto").
+    dtype ssm_state_dtype = dtype::bf16;
     /// Vision tower and projector of a multimodal checkpoint, counted from its vision_config.
     std::uint64_t vision_params = 0;
     /// The released checkpoint's weight format; inference uses it unless infer.weight_dtype is given.
@@ -276,7 +280,8 @@ struct infer_config {
     /// estimate() (memplan/api/estimate.hpp); empty while draft_preset names no stored model.
     std::optional<model_config> draft_model;
     /// Recurrent state of linear-attention and Mamba layers (vLLM's mamba_ssm_cache_dtype "auto"
-    /// follows the model dtype, bf16; fp32 is the common override).
+    /// follows the model dtype, bf16; fp32 is the common override). The readers (parse_config, the
+    /// numeric estimator) set it to model.ssm_state_dtype when it is not given.
     dtype state_dtype = dtype::bf16;
     /// True when infer.weight_dtype was given; otherwise a quantized checkpoint is served in its
     /// native format (model.checkpoint) and an unquantized one in weight_dtype.
