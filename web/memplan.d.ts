@@ -97,6 +97,8 @@ export interface ModelConfig {
   router_bias?: boolean;
   /** Shared expert gate: A sigmoid gate h×1 on the shared expert (Qwen2-MoE, Qwen3-Next). Default: true. */
   shared_expert_gate?: boolean;
+  /** MoE latent width: Routed experts read and write this width, between projections h×latent and latent×h (Nemotron 3 latent MoE); 0: the hidden size. 0 … 1048576. Default: 0. */
+  moe_latent_size?: number;
   /** Linear-attention key heads: Gated DeltaNet key heads (Qwen3-Next). 0 … 65536 heads. Default: 0. */
   linear_num_key_heads?: number;
   /** Linear-attention value heads: Gated DeltaNet value heads. 0 … 65536 heads. Default: 0. */

@@ -382,8 +382,10 @@ TEST_CASE("memory keys a family does not define are errors naming the key", "[ar
           "model.hybrid_override_pattern: is not supported yet for model_type qwen2");
     CHECK(first(R"({"model_type": "mistral", "layer_types": ["full_attention", "ring_attention"], )" + llama + "}").rfind(
               "model.layer_types: has an unknown layer type \"ring_attention\"", 0) == 0);
-    CHECK(first(R"({"model_type": "nemotron_h", "hybrid_override_pattern": "ME", )" + llama + "}").rfind(
-              "model.hybrid_override_pattern: has a layer kind 'E'", 0) == 0);
+    CHECK(first(R"({"model_type": "nemotron_h", "hybrid_override_pattern": "MX", )" + llama + "}").rfind(
+              "model.hybrid_override_pattern: has a layer kind 'X'", 0) == 0);
+    CHECK(first(R"({"model_type": "nemotron_h", "hybrid_override_pattern": "ME", )" + llama + "}") ==
+          "model.n_routed_experts: is required for the MoE layers (E) of a Nemotron-H config (a positive integer)");
     CHECK(first(R"({"model_type": "llama", "quantization_config": {"quant_method": "hqq"}, )" + llama + "}") ==
           "model.quantization_config.quant_method: 'hqq' is not supported yet (fp8, mxfp4, bitsandbytes, awq, gptq are)");
     // A multimodal config's other towers are refused too.

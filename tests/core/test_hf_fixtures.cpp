@@ -339,6 +339,158 @@ TEST_CASE("HF fixtures: Qwen3-VL-8B counts its language model and its vision tow
     CHECK(count_of(vl).total == 8190735360ULL - 151936ULL * 4096);
 }
 
+namespace {
+/// The text of tests/data/hf/<name>.json as stored: Python's json writes bare Infinity, which nlohmann's
+/// own parser (load above) refuses and memplan's reader of config.json accepts.
+std::string hf_text(const std::string& name) {
+    std::ifstream in(std::string(MEMPLAN_DATA_DIR) + "/hf/" + name + ".json");
+    REQUIRE(in.good());
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+param_breakdown count_of_text(const std::string& text, const std::string& config = R"({"mode": "infer"})") {
+    const auto parsed = parse_config(config, text);
+    if (!parsed.ok()) FAIL(parsed.errors[0].field + ": " + parsed.errors[0].message);
+    const auto counted = count_params(parsed.value.model);
+    if (!counted.ok()) FAIL(counted.errors[0].field + ": " + counted.errors[0].message);
+    return counted.value;
+}
+}  // namespace
+
+TEST_CASE("HF fixtures: Nemotron 3 Nano, Super and Ultra count their Mamba-2, attention and (latent) MoE layers",
+          "[hf][fixtures][nemotron]") {
+    // modeling_nemotron_h.py (transformers 008d9e95), per layer one RMSNorm h and one mixer:
+    //   Mamba-2  in_proj h·(2I + 2GN + nh) + conv1d (I + 2GN)·K + its bias (I + 2GN) + dt_bias, A_log, D 3·nh
+    //            + gated norm I + out_proj I·h, with I = mamba_num_heads · mamba_head_dim, G 8, N 128, K 4;
+    //   attention q and o h·a·d each, k and v h·kv·d each (no biases);
+    //   MoE      router E·h + e_score_correction_bias E, shared MLP 2·h·S, E experts of up and down 2·w·f
+    //            (w = moe_latent_size or h), and with a latent fc1/fc2_latent_proj 2·h·w;
+    // model: embedding and lm_head V·h each (untied), final norm h. V = 131072.
+    struct nemotron_row {
+        const char* name;
+        std::uint64_t total, active;
+        const char* published_total;   ///< billions
+        const char* published_active;  ///< billions, without the input embedding
+    };
+    const nemotron_row rows3[] = {
+        // Nano: h 2688, 23 M (nh 64 → I 4096) + 6 * (a 32, kv 2, d 128) + 23 E (128 experts of 1856, top-6, S 3712):
+        // Mamba 2688 + 2688·9280 + 5120·4 + 5120 + 192 + 4096 + 4096·2688 = 38,744,896;
+        // attention 2688 + 2·2688·4096 + 2·2688·256 = 23,399,040;
+        // MoE 2688 + 128·2688 + 128 + 2·2688·3712 = 20,302,592 + 128 · 2·2688·1856 (9,977,856 each);
+        // 2·131072·2688 + 2688 + 23·38,744,896 + 6·23,399,040 + 23·(20,302,592 + 128·9,977,856) = 31,577,940,288;
+        // active with 6 experts: 3,580,076,352. NVIDIA: 31.6B total, 3.2B active (the model card's
+        // "3.5B active parameters" is the same count truncated, embedding included).
+        {"nvidia_nemotron_3_nano_30b_a3b", 31577940288ULL, 3580076352ULL, "31.6", "3.2"},
+        // Super: h 4096, 40 M (nh 128 → I 8192) + 8 * (a 32, kv 2, d 128) + 40 E (512 experts of 2688 in a latent
+        // w 1024, top-22, S 5376): Mamba 4096 + 4096·16512 + 10240·4 + 10240 + 384 + 8192 + 8192·4096 = 109,640,064;
+        // attention 4096 + 2·4096·4096 + 2·4096·256 = 35,655,680; MoE 4096 + 512·4096 + 512 + 2·4096·5376
+        // + 2·4096·1024 = 54,530,560 + 512 · 2·1024·2688 (5,505,024 each); total 120,668,707,840, active
+        // 12,770,237,440. research.nvidia.com/labs/nemotron/Nemotron-3-Super: "12B active 120B total".
+        {"nvidia_nemotron_3_super_120b_a12b_fp8", 120668707840ULL, 12770237440ULL, "120", "12"},
+        // Ultra (layers_block_type, no num_hidden_layers): h 8192, 48 mamba (nh 256 → I 16384) + 12 attention
+        // (a 64, kv 2, d 128) + 48 moe (512 experts of 5120 in a latent w 2048, top-22, S 10240): Mamba
+        // 421,645,056; attention 8192 + 2·8192·8192 + 2·8192·256 = 138,420,224; MoE 8192 + 512·8192 + 512
+        // + 2·8192·10240 + 2·8192·2048 = 205,529,600 + 512 · 2·2048·5120 (20,971,520 each); total
+        // 549,308,993,536, active 56,058,843,136. research.nvidia.com/labs/nemotron/Nemotron-3-Ultra: "550 billion
+        // total and 55 billion active parameters".
+        {"nvidia_nemotron_3_ultra_550b_a55b_bf16", 549308993536ULL, 56058843136ULL, "550", "55"},
+    };
+    for (const nemotron_row& row : rows3) {
+        CAPTURE(row.name);
+        const param_breakdown p = count_of_text(hf_text(row.name));
+        CHECK(p.total == row.total);
+        CHECK(p.active == row.active);
+        CHECK(matches_published(p.total, row.published_total));
+        // The published active counts leave out the input embedding (as DeepSeek-V2-Lite's above).
+        CHECK(matches_published(p.active - p.embedding, row.published_active));
+        CHECK(p.parts.router.total != 0);
+    }
+    CHECK(matches_published(3580076352ULL, "3.5"));  // the Nano model card's active figure, truncated
+    // Per part, Super: 40 routers of 512·4096 + 512; 40 latent pairs 2·4096·1024 in the MoE layers' dense part.
+    const param_breakdown super = count_of_text(hf_text("nvidia_nemotron_3_super_120b_a12b_fp8"));
+    CHECK(super.parts.router.total == 40ULL * (512 * 4096 + 512));
+    CHECK(super.parts.mlp.total == 40ULL * 2 * 4096 * 1024);
+    CHECK(super.parts.shared_experts.total == 40ULL * 2 * 4096 * 5376);
+    CHECK(super.parts.experts.total == 40ULL * 512 * 2 * 1024 * 2688);
+    // Super's MTP block (an attention and an MoE layer, vLLM nemotron_h_mtp.py) is not counted: model.mtp is refused
+    // by name rather than counted as a layer like the last; without it the MTP key changes nothing loaded.
+    const auto with_mtp = parse_config(R"({"mode": "infer", "model": {"mtp": true}})",
+                                       hf_text("nvidia_nemotron_3_super_120b_a12b_fp8"));
+    REQUIRE(with_mtp.ok());
+    const auto mtp_counted = count_params(with_mtp.value.model);
+    REQUIRE_FALSE(mtp_counted.ok());
+    CHECK(mtp_counted.errors[0].field == "model.mtp");
+    // The resolved model (memplan's keys) keeps the latent width and counts the same.
+    const json resolved = json::parse(resolve_model_json(R"({"mode": "infer"})", hf_text("nvidia_nemotron_3_super_120b_a12b_fp8")));
+    REQUIRE(resolved["errors"].empty());
+    CHECK(resolved["model"]["moe_latent_size"] == 1024);
+    const json again = json::parse(estimate_json(json{{"model", resolved["model"]}, {"mode", "infer"}}.dump()));
+    REQUIRE(again["errors"].empty());
+    CHECK(again["params"] == super.total);
+}
+
+TEST_CASE("HF fixtures: Nemotron 3 keys are read, or refused by name", "[hf][fixtures][nemotron][errors]") {
+    const json nano = load("hf", "nvidia_nemotron_3_nano_30b_a3b");
+    const auto first_error = [](const json& config) {
+        const auto parsed = parse_config(R"({"mode": "infer"})", config.dump());
+        REQUIRE_FALSE(parsed.ok());
+        return parsed.errors[0].field + ": " + parsed.errors[0].message;
+    };
+    for (const char* key : {"n_routed_experts", "moe_intermediate_size", "moe_shared_expert_intermediate_size",
+                            "num_experts_per_tok"}) {
+        CAPTURE(key);
+        json missing = nano;
+        missing.erase(key);
+        CHECK(first_error(missing) == std::string("hf_config.") + key +
+                                          ": is required for the MoE layers (E) of a Nemotron-H config (a positive integer)");
+    }
+    json shared = nano;
+    shared["n_shared_experts"] = 2;
+    CHECK(first_error(shared) == "hf_config.n_shared_experts: must be an integer from 1 to 1");
+    json bias = nano;
+    bias["mlp_bias"] = true;
+    CHECK(first_error(bias).rfind("hf_config.mlp_bias: must be false", 0) == 0);
+    json kind = nano;
+    kind["hybrid_override_pattern"] = std::string(51, 'M') + "X";
+    CHECK(first_error(kind).rfind("hf_config.hybrid_override_pattern: has a layer kind 'X'", 0) == 0);
+    // The same layers as names: the count does not change; names the pattern disagrees with are refused.
+    json names = nano;
+    json list = json::array();
+    for (char c : nano["hybrid_override_pattern"].get<std::string>())
+        list.push_back(c == 'M' ? "mamba" : c == 'E' ? "moe" : "attention");
+    names["layers_block_type"] = list;
+    CHECK(count_of(names).total == 31577940288ULL);
+    names.erase("hybrid_override_pattern");
+    names.erase("num_hidden_layers");
+    CHECK(count_of(names).total == 31577940288ULL);
+    names["num_hidden_layers"] = 50;
+    CHECK(first_error(names) == "hf_config.num_hidden_layers: must equal the length of layers_block_type (52)");
+    names.erase("num_hidden_layers");
+    names["layers_block_type"][0] = "ssm";
+    CHECK(first_error(names).rfind("hf_config.layers_block_type: has a layer type \"ssm\"", 0) == 0);
+    // moe_latent_size on another family is refused by name.
+    json qwen = load("hf", "qwen3_30b_a3b_thinking_2507");
+    qwen["moe_latent_size"] = 1024;
+    CHECK(first_error(qwen) == "hf_config.moe_latent_size: is not supported yet for model_type qwen3_moe");
+}
+
+TEST_CASE("HF fixtures: Nemotron 3 infer mode keeps Mamba state per sequence and a KV cache for attention",
+          "[hf][fixtures][nemotron]") {
+    const std::string text = hf_text("nvidia_nemotron_3_nano_30b_a3b");
+    const auto one = json::parse(estimate_json(R"({"mode": "infer", "infer": {"batch": 1, "context_len": 4096}})", text));
+    const auto two = json::parse(estimate_json(R"({"mode": "infer", "infer": {"batch": 1, "context_len": 8192}})", text));
+    REQUIRE(one["errors"].empty());
+    REQUIRE(two["errors"].empty());
+    CHECK(one["params"] == 31577940288ULL);
+    // Doubling the context adds only the 6 attention layers' K and V: 2 · 2 heads · 128 · 2 bytes per token and layer.
+    const std::uint64_t kv1 = one["per_gpu"]["kv_cache"].get<std::uint64_t>();
+    const std::uint64_t kv2 = two["per_gpu"]["kv_cache"].get<std::uint64_t>();
+    CHECK(kv2 > kv1);
+    CHECK(kv2 - kv1 == 4096ULL * 6 * 2 * 2 * 128 * 2);
+}
+
 TEST_CASE("HF fixtures: real configs of families memplan does not count are refused by name", "[hf][fixtures][errors]") {
     const auto fields_of = [](const std::string& name) {
         const auto parsed = parse_config(R"({"mode": "infer"})", load("hf_refused", name).dump());
@@ -365,10 +517,6 @@ TEST_CASE("HF fixtures: real configs of families memplan does not count are refu
     }
     // MiMo-7B (mimo): its MTP layer count is a key no known family of that name defines.
     CHECK(fields_of("mimo_7b_base").find("hf_config.num_nextn_predict_layers") != std::string::npos);
-    // Nemotron 3 Nano (nemotron_h with MoE layers): the 'E' layers of hybrid_override_pattern and the expert keys.
-    const std::string nano = fields_of("nemotron_3_nano_30b_a3b");
-    CHECK(nano.find("hf_config.hybrid_override_pattern") != std::string::npos);
-    CHECK(nano.find("hf_config.n_routed_experts") != std::string::npos);
     // Gemma 4: an unknown language model under text_config, and a tower memplan does not count.
     for (const char* name : {"gemma_4_26b_a4b"}) {
         CAPTURE(name);

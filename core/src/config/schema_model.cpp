@@ -91,6 +91,9 @@ const std::vector<field_spec>& model_fields() {
                         "A bias per expert on each router (gpt-oss; DeepSeek-V3 e_score_correction_bias).", both),
         MEMPLAN_BOOLEAN("model.shared_expert_gate", model.shared_expert_gate, "Shared expert gate",
                         "A sigmoid gate h×1 on the shared expert (Qwen2-MoE, Qwen3-Next).", both),
+        MEMPLAN_INTEGER("model.moe_latent_size", model.moe_latent_size, 0, max_width, "MoE latent width",
+                        "Routed experts read and write this width, between projections h×latent and latent×h "
+                        "(Nemotron 3 latent MoE); 0: the hidden size.", "", both),
         MEMPLAN_INTEGER("model.linear_num_key_heads", model.linear_num_key_heads, 0, max_layer_count,
                         "Linear-attention key heads", "Gated DeltaNet key heads (Qwen3-Next).", "heads", both),
         MEMPLAN_INTEGER("model.linear_num_value_heads", model.linear_num_value_heads, 0, max_layer_count,

@@ -138,7 +138,7 @@ outcome<estimate_config> parse_config(const std::string& json_text, const std::s
         // A Hugging Face config.json gives the model. Beside it the config's model object may hold only
         // memplan's own load-time keys (model.mtp, model.max_position_embeddings), applied on top; any
         // other model key is refused rather than silently dropped.
-        const json hf = parse_document(hf_config_text, "hf_config", out.errors);
+        const json hf = parse_document(hf_config_text, "hf_config", out.errors, /*python_tokens=*/true);
         // Without model_type (nor architectures, a text_config or memplan's preset) nothing names the
         // family: refused rather than read with GPT-style defaults.
         if (out.ok() && hf.is_object() && !hf.contains("model_type") && !hf.contains("architectures") &&

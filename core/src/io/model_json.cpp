@@ -4,6 +4,7 @@
 #include "io/model_json.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "base/checks.hpp"
 #include "config/names.hpp"
@@ -93,7 +94,13 @@ public:
         const json* v = r_.find(key);
         if (v == nullptr || !v->is_array() || v->empty()) return false;
         out.clear();
-        for (const auto& e : *v) out.push_back(e.is_number() && e.get<double>() != 0 ? 1 : 0);
+        for (const auto& e : *v) {
+            if (e.is_number_float() && !std::isfinite(e.get<double>())) {  // Python's Infinity or NaN
+                r_.fail(r_.field(key), "must list 0 or 1 per layer");
+                return false;
+            }
+            out.push_back(e.is_number() && e.get<double>() != 0 ? 1 : 0);
+        }
         return true;
     }
     bool integer_or_word(const char* key, const char* word, std::uint64_t& out) override {
@@ -104,6 +111,18 @@ public:
             return true;
         }
         return v->is_string() && v->get<std::string>() == word;
+    }
+    bool text_list(const char* key, std::vector<std::string>& out) override {
+        out.clear();
+        const json* v = r_.find(key);
+        if (v == nullptr) return true;
+        const bool names = v->is_array() && std::all_of(v->begin(), v->end(), [](const json& e) { return e.is_string(); });
+        if (!names) {
+            r_.fail(r_.field(key), "must be a list of names");
+            return false;
+        }
+        for (const auto& e : *v) out.push_back(e.get<std::string>());
+        return true;
     }
     void fail(const char* key, const std::string& message) override { r_.fail(r_.field(key), message); }
 
@@ -309,6 +328,7 @@ void read_model_keys(object_reader& r, model_config& m) {
     r.integer("index_head_dim", m.index_head_dim, 0, 65536);
     r.boolean("router_bias", m.router_bias);
     r.boolean("shared_expert_gate", m.shared_expert_gate);
+    r.integer("moe_latent_size", m.moe_latent_size, 0, 1048576);
     r.integer("linear_num_key_heads", m.linear_num_key_heads, 0, 65536);
     r.integer("linear_num_value_heads", m.linear_num_value_heads, 0, 65536);
     r.integer("linear_key_head_dim", m.linear_key_head_dim, 0, 65536);

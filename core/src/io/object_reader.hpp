@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <set>
 #include <string>
 
@@ -47,8 +48,9 @@ public:
         const auto failed = [&] {
             const std::string name = field(key);
             const field_spec* spec = find_field(name);
-            fail(name, spec != nullptr && spec->min == lo && spec->max == hi ? field_message(*spec)
-                                                                               : detail::integer_range_message(lo, hi));
+            fail(name, nonfinite_prefix(*v) + (spec != nullptr && spec->min == lo && spec->max == hi
+                                                   ? field_message(*spec)
+                                                   : detail::integer_range_message(lo, hi)));
         };
         if (v->is_number_unsigned()) {
             const auto value = v->get<std::uint64_t>();
@@ -90,7 +92,7 @@ public:
         const json* v = find(key);
         if (v == nullptr) return false;
         if (!v->is_number() || !(v->get<double>() >= 0 && v->get<double>() <= 1)) {
-            fail(field(key), "must be a number from 0 to 1");
+            fail(field(key), nonfinite_prefix(*v) + "must be a number from 0 to 1");
             return false;
         }
         out = v->get<double>();
@@ -180,6 +182,17 @@ public:
         object_reader inner(*v, field(key), errors_);
         read(inner);
         inner.finish();
+    }
+
+    /// "is Infinity; " (or -Infinity, NaN) for the non-finite values a Hugging Face config.json may hold
+    /// (json_input.hpp parse_document), else "": the start of a message that then gives the allowed range.
+    static std::string nonfinite_prefix(const json& v) {
+        if (!v.is_number_float()) return "";
+        const double x = v.get<double>();
+        if (x != x) return "is NaN; ";
+        if (x == std::numeric_limits<double>::infinity()) return "is Infinity; ";
+        if (x == -std::numeric_limits<double>::infinity()) return "is -Infinity; ";
+        return "";
     }
 
     /// Reports every key that no handler claimed (strict objects only).

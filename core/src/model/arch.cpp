@@ -104,6 +104,13 @@ diagnostics validate_architecture(const model_config& m) {
         errors.push_back({"model.mlp_layer_types", "lists moe layers but model.num_local_experts is 0"});
     if (k.sliding != 0 && m.sliding_window == 0)
         errors.push_back({"model.sliding_window", "is required by the sliding layers of model.layer_types"});
+    // The MTP module is counted as a decoder layer like the model's last (DeepSeek-V3); a model whose last layer
+    // has no attention (Nemotron-H's, an MoE layer, its MTP block an attention and an MoE layer: vLLM
+    // nemotron_h_mtp.py at 01ca2773) has another module, not counted yet.
+    if (m.mtp && m.num_nextn_predict_layers != 0 && !m.layer_attention.empty() &&
+        m.layer_attention.back() == attention_kind::none)
+        errors.push_back({"model.mtp", "cannot be true for a model whose last layer has no attention (Nemotron-H's "
+                                       "MTP block of an attention and an MoE layer is not counted yet): set it false"});
     if (k.chunked != 0 && m.attention_chunk_size == 0)
         errors.push_back({"model.attention_chunk_size", "is required by the chunked layers of model.layer_types"});
     if (k.mla != 0 && (m.kv_lora_rank == 0 || m.qk_nope_head_dim + m.qk_rope_head_dim == 0 || m.v_head_dim == 0))
@@ -176,8 +183,9 @@ u128 norm_params(const model_config& m, u128 width) { return m.norm == norm_kind
 
 /// MLP of width f: gated (gate_proj, up_proj h×f; down_proj f×h; SwiGLU, Shazeer 2020) or plain
 /// (up h×f, down f×h; Vaswani et al. 2017, §3.3); biases when mlp_bias.
-u128 add_mlp(const model_config& m, u128 f, const char* prefix, bool expert, u128 count, std::vector<matrix>& mats) {
-    const u128 h = m.hidden_size;
+u128 add_mlp(const model_config& m, u128 f, const char* prefix, bool expert, u128 count, std::vector<matrix>& mats,
+            u128 width = 0) {
+    const u128 h = width != 0 ? width : m.hidden_size;  // the width it reads and writes (a latent MoE's experts)
     const bool gated = m.mlp == mlp_kind::gated;
     const std::string p = prefix;
     if (gated) {
@@ -300,8 +308,16 @@ layer_build build_layer(const model_config& m, attention_kind a, layer_mlp_kind 
         // shared expert (DeepSeek: moe_intermediate_size · n_shared_experts wide) with a sigmoid gate h×1
         // (Qwen2-MoE, Qwen3-Next).
         const u128 expert_ffn = m.moe_intermediate_size != 0 ? m.moe_intermediate_size : resolved_ffn(m);
+        // Latent MoE (transformers modeling_nemotron_h.py NemotronHMoE at 008d9e95): the experts read and write
+        // moe_latent_size, fc1_latent_proj h×latent and fc2_latent_proj latent×h (biases with mlp_bias) around them.
+        const u128 latent = m.moe_latent_size;
+        if (latent != 0) {
+            mats.push_back({"fc1_latent_proj", h, latent, 1, false});
+            mats.push_back({"fc2_latent_proj", latent, h, 1, false});
+            L.mlp = 2 * h * latent + (m.mlp_bias ? latent + h : 0);
+        }
         std::vector<matrix> one;
-        const u128 one_expert = add_mlp(m, expert_ffn, "experts", true, 1, one);
+        const u128 one_expert = add_mlp(m, expert_ffn, "experts", true, 1, one, latent);
         for (auto& mat : one) mat.count = m.num_experts;
         mats.insert(mats.end(), one.begin(), one.end());
         L.experts = u128{m.num_experts} * one_expert;

@@ -664,15 +664,19 @@ const std::vector<model_family>& model_families() {
                 // mamba_conv_bias / mamba_proj_bias are read as memplan keys of the same name (defaults true / false).
             })
             .layers({A::full, A::mamba}, {F::dense, F::moe}),
-        // modeling_nemotron_h.py: each layer is one RMSNorm and one mixer (Mamba-2, attention or a
-        // squared-ReLU MLP up/down).
+        // modeling_nemotron_h.py: each layer is one RMSNorm and one mixer (Mamba-2, attention, a
+        // squared-ReLU MLP up/down, or an MoE of squared-ReLU experts, Nemotron 3).
         row("nemotron_h", "Nemotron-H")
             .architecture("NemotronHForCausalLM")
             .llama_style()
             .with(&model_config::mlp, mlp_kind::plain)
             .with(&model_config::norms_per_layer, 1)
             .with(&model_config::mamba_version, 2)
-            .keys({{"hybrid_override_pattern", "one character per layer: M Mamba-2, * attention, - MLP"},
+            .with(&model_config::shared_expert_gate, false)
+            .with(&model_config::router_bias, true)
+            .keys({{"hybrid_override_pattern", "one character per layer: M Mamba-2, * attention, - MLP, E MoE"},
+                   {"layers_block_type", "one name per layer (mamba or linear_attention, attention or "
+                                         "full_attention, mlp, moe); its length is the layer count"},
                    {"mamba_num_heads", "Mamba-2 heads"},
                    {"mamba_head_dim", "Mamba-2 head width: I = mamba_num_heads · mamba_head_dim (default 64)"},
                    {"ssm_state_size", "SSM state size N (default 128)"},
@@ -682,29 +686,76 @@ const std::vector<model_family>& model_families() {
                    {"mamba_d_conv", "memplan's convolution kernel, when given"},
                    {"use_conv_bias", "a bias on the Mamba convolution"},
                    {"use_bias", "biases on the Mamba projections"},
-                   {"attention_head_dim", "head_dim of the attention layers"}})
+                   {"attention_head_dim", "head_dim of the attention layers"},
+                   {"n_routed_experts", "routed experts of each MoE (E) layer, and the router's width"},
+                   {"n_shared_experts", "1: NemotronHMoE builds one shared MLP of moe_shared_expert_intermediate_size"},
+                   {"moe_shared_expert_intermediate_size", "width of the MoE layers' shared MLP (up, down)"},
+                   {"moe_latent_size", "the routed experts' width, between projections h×latent and latent×h"},
+                   mtp_key,
+                   {"mtp_hybrid_override_pattern", "the MTP block's layers (with model.mtp: refused, not counted yet)"},
+                   {"mtp_layers_block_type", "the MTP block's layers, as names (as mtp_hybrid_override_pattern)"}})
             .reads([](hf_config_keys& keys, model_config& m) {
-                // modeling_nemotron_h.py: hybrid_override_pattern gives each layer's one mixer: M = Mamba-2,
-                // * = attention, - = MLP. I = mamba_num_heads · mamba_head_dim.
-                const std::uint64_t L = m.num_hidden_layers;
-                if (L == 0 || !keys.contains("hybrid_override_pattern")) return;
+                // configuration_nemotron_h.py (transformers 13923c63): the layers are layers_block_type, or the
+                // older hybrid_override_pattern's characters (M linear_attention, E moe, * full_attention, - mlp);
+                // legacy names mamba and attention are remapped; the layer count is the list's length.
                 std::string pattern;
+                std::vector<std::string> names;
                 keys.text("hybrid_override_pattern", pattern);
+                if (!keys.text_list("layers_block_type", names)) return;
+                if (!names.empty()) {
+                    std::string from_names;
+                    for (const std::string& n : names) {
+                        if (n == "mamba" || n == "linear_attention") from_names += 'M';
+                        else if (n == "attention" || n == "full_attention") from_names += '*';
+                        else if (n == "mlp") from_names += '-';
+                        else if (n == "moe") from_names += 'E';
+                        else {
+                            keys.fail("layers_block_type", "has a layer type \"" + n + "\" (known: mamba, "
+                                                           "linear_attention, attention, full_attention, mlp, moe)");
+                            return;
+                        }
+                    }
+                    if (!pattern.empty() && pattern != from_names) {
+                        keys.fail("hybrid_override_pattern", "must describe the same layers as layers_block_type");
+                        return;
+                    }
+                    pattern = from_names;
+                    if (m.num_hidden_layers != 0 && m.num_hidden_layers != pattern.size()) {
+                        keys.fail("num_hidden_layers", "must equal the length of layers_block_type (" +
+                                                           std::to_string(pattern.size()) + ")");
+                        return;
+                    }
+                    if (pattern.size() > 65536) {
+                        keys.fail("layers_block_type", "must list from 1 to 65536 layers");
+                        return;
+                    }
+                    m.num_hidden_layers = pattern.size();
+                }
+                if (m.num_hidden_layers == 0 && !pattern.empty() && pattern.size() <= 65536)
+                    m.num_hidden_layers = pattern.size();  // the pattern's length, as layers_block_type's
+                const std::uint64_t L = m.num_hidden_layers;
+                if (L == 0 || pattern.empty()) return;
                 if (pattern.size() != L) {
                     keys.fail("hybrid_override_pattern", "must have one character per layer (" + std::to_string(L) + ")");
-                } else {
-                    m.layer_attention.assign(L, A::none);
-                    m.layer_mlp.assign(L, F::none);
-                    for (std::uint64_t i = 0; i < L; ++i) {
-                        const char c = pattern[i];
-                        if (c == 'M') m.layer_attention[i] = A::mamba;
-                        else if (c == '*') m.layer_attention[i] = A::full;
-                        else if (c == '-') m.layer_mlp[i] = F::dense;
-                        else {
-                            keys.fail("hybrid_override_pattern", std::string("has a layer kind '") + c +
-                                                                     "' that is not supported yet (M, *, - are)");
-                            break;
-                        }
+                    return;
+                }
+                // modeling_nemotron_h.py (transformers 008d9e95) NemotronHBlock: one mixer per layer.
+                m.layer_attention.assign(L, A::none);
+                m.layer_mlp.assign(L, F::none);
+                bool moe = false;
+                for (std::uint64_t i = 0; i < L; ++i) {
+                    const char c = pattern[i];
+                    if (c == 'M') m.layer_attention[i] = A::mamba;
+                    else if (c == '*') m.layer_attention[i] = A::full;
+                    else if (c == '-') m.layer_mlp[i] = F::dense;
+                    else if (c == 'E') {
+                        m.layer_mlp[i] = F::moe;
+                        moe = true;
+                    }
+                    else {
+                        keys.fail("hybrid_override_pattern", std::string("has a layer kind '") + c +
+                                                                 "' that is not supported yet (M, *, -, E are)");
+                        return;
                     }
                 }
                 m.mamba_num_heads = keys.integer("mamba_num_heads", 0, 0, 65536);
@@ -715,8 +766,26 @@ const std::vector<model_family>& model_families() {
                 keys.boolean("use_conv_bias", m.mamba_conv_bias);
                 keys.boolean("use_bias", m.mamba_proj_bias);
                 if (keys.contains("attention_head_dim")) m.head_dim = keys.integer("attention_head_dim", m.head_dim, 1, 65536);
+                // modeling_nemotron_h.py (008d9e95) NemotronHMoE: router weight E×h and the e_score_correction_bias
+                // buffer E (router_bias); NemotronHExperts up E×f×w and down E×w×f without biases (w = moe_latent_size
+                // or h); shared_experts NemotronHMLP(moe_shared_expert_intermediate_size), n_shared_experts unread;
+                // fc1/fc2_latent_proj with moe_latent_size. The configuration class's defaults (8 experts of 7688)
+                // would be guesses for a checkpoint: each size is required.
+                keys.integer("n_shared_experts", 1, 1, 1);
+                m.moe_latent_size = keys.integer("moe_latent_size", 0, 1, 1048576);
+                if (!moe) return;
+                for (const char* key : {"n_routed_experts", "moe_intermediate_size", "moe_shared_expert_intermediate_size",
+                                        "num_experts_per_tok"})
+                    if (!keys.given(key)) {
+                        keys.fail(key, "is required for the MoE layers (E) of a Nemotron-H config (a positive integer)");
+                        return;
+                    }
+                m.num_experts = keys.integer("n_routed_experts", 0, 1, 65536);
+                m.shared_expert_intermediate_size = keys.integer("moe_shared_expert_intermediate_size", 0, 1, 1048576);
+                if (m.mlp_bias) keys.fail("mlp_bias", "must be false for a Nemotron-H config with MoE layers (E): the "
+                                                    "experts have no biases while the shared MLP would (not modelled yet)");
             })
-            .layers({A::full, A::mamba, A::none}, {F::dense, F::none}),
+            .layers({A::full, A::mamba, A::none}, {F::dense, F::moe, F::none}),
     };
     return table;
 }
@@ -743,7 +812,7 @@ const std::vector<const char*>& family_only_keys() {
         "num_nextn_predict_layers", "mtp_num_hidden_layers", "kv_lora_rank", "q_lora_rank", "qk_nope_head_dim",
         "qk_rope_head_dim", "v_head_dim", "intermediate_size_mlp", "use_qk_norm", "vision_config", "audio_config",
         "attn_type_list", "moe_shared_expert_intermediate_size", "shared_intermediate_size", "index_n_heads",
-        "index_head_dim", "index_topk",
+        "index_head_dim", "index_topk", "moe_latent_size",
         "moe_intermediate_size_mlp", "num_experts_per_layer", "moe_every_n_layers", "dense_intermediate_size"};
     return keys;
 }

@@ -318,6 +318,7 @@ std::string resolve_model_json(const std::string& config_json, const std::string
              {"qk_rope_head_dim", m.qk_rope_head_dim}, {"v_head_dim", m.v_head_dim},
              {"rotary_dim", m.rotary_dim},
              {"index_n_heads", m.index_n_heads}, {"index_head_dim", m.index_head_dim},
+             {"moe_latent_size", m.moe_latent_size},
              {"linear_num_key_heads", m.linear_num_key_heads}, {"linear_num_value_heads", m.linear_num_value_heads},
              {"linear_key_head_dim", m.linear_key_head_dim}, {"linear_value_head_dim", m.linear_value_head_dim},
              {"linear_conv_kernel_dim", m.linear_conv_kernel_dim}, {"mamba_version", m.mamba_version},

@@ -124,6 +124,7 @@ struct model_config {
     // Mixture of experts, beyond num_experts / experts_per_token / moe_intermediate_size.
     bool router_bias = false;             ///< a bias (or e_score_correction_bias) of num_experts per router
     bool shared_expert_gate = true;       ///< a sigmoid gate h×1 on the shared expert (Qwen2-MoE, Qwen3-Next)
+    std::uint64_t moe_latent_size = 0;    ///< routed experts work in this width between h×latent projections; 0 = h
     // Linear attention, Gated DeltaNet (Qwen3-Next linear_* keys).
     std::uint64_t linear_num_key_heads = 0;
     std::uint64_t linear_num_value_heads = 0;

@@ -37,6 +37,9 @@ public:
     /// An unsigned integer into `out`, or the string `word` (out unchanged); true also when absent or
     /// null, false when the value is anything else.
     virtual bool integer_or_word(const char* key, const char* word, std::uint64_t& out) = 0;
+    /// A list of strings into `out` when given; true also when absent or null (`out` empty), false (with an
+    /// error) when the value is anything else.
+    virtual bool text_list(const char* key, std::vector<std::string>& out) = 0;
     /// An error naming `key`.
     virtual void fail(const char* key, const std::string& message) = 0;
 };
