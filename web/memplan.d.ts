@@ -73,6 +73,10 @@ export interface ModelConfig {
   qk_norm?: boolean;
   /** Attention sinks: One learned sink logit per query head (gpt-oss). Default: false. */
   attention_sinks?: boolean;
+  /** Sliding-layer sinks: One learned sink logit per query head on the sliding-window layers only (MiMo-V2-Flash). Default: false. */
+  sliding_attention_sinks?: boolean;
+  /** Sliding KV heads: KV heads of the sliding-window layers; 0: num_key_value_heads. 0 … 65536. Default: 0. */
+  sliding_num_key_value_heads?: number;
   /** Gated attention: q_proj also emits a sigmoid output gate per head (Qwen3-Next). Default: false. */
   attention_output_gate?: boolean;
   /** Checkpoint state dtype: Precision of the linear-attention / Mamba state the checkpoint declares (mamba_ssm_dtype); the served state follows it unless infer.state_dtype is given. Default: 'bf16'. */
@@ -85,7 +89,7 @@ export interface ModelConfig {
   qk_nope_head_dim?: number;
   /** MLA rotary width: Decoupled rotary key width, cached beside the latent. 0 … 65536. Default: 0. */
   qk_rope_head_dim?: number;
-  /** MLA value width: Per-head value width. 0 … 65536. Default: 0. */
+  /** Value width: Per-head value width of MLA, and of the softmax-attention layers when given (0: head_dim). 0 … 65536. Default: 0. */
   v_head_dim?: number;
   /** Rotary width: Channels of each head that rotary embedding rotates (a partial rotary factor times the head width); 0: the whole head. 0 … 65536. Default: 0. */
   rotary_dim?: number;

@@ -294,6 +294,164 @@ TEST_CASE("HF fixtures: DeepSeek-V3.2 is DeepSeek-V3 plus a lightning indexer of
     CHECK(again["params"] == p.total);
 }
 
+TEST_CASE("HF fixtures: GLM-5 is DeepSeek-V3.2's layers at its own sizes, 743,911,218,432 without its MTP layer",
+          "[hf][fixtures][mla][dsa]") {
+    // transformers src/transformers/models/glm_moe_dsa/modular_glm_moe_dsa.py (commit 01f8fa55): h 6144, V 154880,
+    // 78 layers, a 64, q_lora 2048, kv_lora 512, nope 192, rope 64, v 256; MLA per layer q_a_proj h·2048 +
+    // q_a_layernorm 2048 + q_b_proj 2048·64·256 + kv_a_proj_with_mqa h·576 + kv_a_layernorm 512 + kv_b_proj
+    // 512·64·448 + o_proj 64·256·h = 165,022,208; GlmMoeDsaIndexer wq_b 2048·32·128 + wk h·128 + k_norm 2·128 +
+    // weights_proj h·32 = 9,371,904; two RMSNorms 2h. 3 dense layers 3·h·12288; 75 MoE layers of 256 experts and one
+    // shared expert of 3·h·2048, router h·256 + e_score_correction_bias 256 = 9,702,998,272.
+    const std::uint64_t mla = 6144ULL * 2048 + 2048 + 2048ULL * 64 * 256 + 6144ULL * 576 + 512 + 512ULL * 64 * 448 +
+                              64ULL * 256 * 6144;
+    const std::uint64_t indexer = 2048ULL * 32 * 128 + 6144ULL * 128 + 2 * 128 + 6144ULL * 32;
+    const std::uint64_t moe = 257ULL * 3 * 6144 * 2048 + 6144ULL * 256 + 256;
+    CHECK(mla == 165022208ULL);
+    CHECK(indexer == 9371904ULL);
+    CHECK(moe == 9702998272ULL);
+    const std::uint64_t total =
+        2ULL * 154880 * 6144 + 6144 + 78 * (mla + indexer + 2 * 6144) + 3ULL * 3 * 6144 * 12288 + 75 * moe;
+    CHECK(total == 743911218432ULL);
+    const json glm = load("hf", "glm_5");
+    const param_breakdown p = count_of(glm);
+    CHECK(p.total == total);
+    CHECK(p.active == total - 75ULL * 248 * 3 * 6144 * 2048);
+    CHECK(p.active == 41784728832ULL);
+    CHECK(p.parts.attention.total == 78 * (mla + indexer));
+    // Published: the GLM-5 technical report's architecture table (as quoted at glennklockwood.com/garden/GLM-5):
+    // 744B total, 40B activated, 1 MTP layer. The 744B is the main model without the MTP layer (with it memplan
+    // counts 753.9B); the 40B leaves out the input embedding and lm_head (2 · 154880 · 6144): 39,882,022,912.
+    CHECK(matches_published(p.total, "744"));
+    CHECK_FALSE(matches_published(p.active, "40"));
+    CHECK(matches_published(p.active - p.embedding - p.lm_head, "40"));
+    // The MTP layer (transformers skips model.layers.78 on load; vLLM and SGLang load it): a decoder layer like the
+    // last (MLA, indexer, MoE) plus eh_proj 2h × h and enorm, hnorm, shared_head.norm.
+    json with_mtp = glm;
+    with_mtp["mtp"] = true;
+    const param_breakdown q = count_of(with_mtp);
+    CHECK(q.parts.mtp.total == mla + indexer + 2 * 6144 + moe + 2ULL * 6144 * 6144 + 3 * 6144);
+    CHECK(q.total == 753864139008ULL);
+    // GlmMoeDsaConfig's __post_init__: head_dim is the rotary width (qk_rope_head_dim), whatever config.json says.
+    const auto parsed = parse_config(R"({"mode": "infer"})", glm.dump());
+    REQUIRE(parsed.ok());
+    CHECK(parsed.value.model.head_dim == 64);
+    CHECK(parsed.value.model.index_n_heads == 32);
+    // The cache per token and layer: the MLA latent 512 + 64 and the indexer's key of 128.
+    const auto groups = kv_layer_groups(parsed.value.model);
+    REQUIRE(groups.size() == 1);
+    CHECK(groups[0].layers == 78);
+    CHECK(groups[0].latent_dim == 576);
+    CHECK(groups[0].index_head_dim == 128);
+    // The FP8 release: the same tensors, fp8 blocks of 128 × 128; its modules_to_not_convert (norms, router, indexer
+    // k_norm and weights_proj, eh_proj, embeddings, lm_head) are what memplan keeps in bf16 already.
+    const json fp8 = load("hf", "glm_5_fp8");
+    const auto fp8_parsed = parse_config(R"({"mode": "infer"})", fp8.dump());
+    REQUIRE(fp8_parsed.ok());
+    CHECK(fp8_parsed.value.model.checkpoint == checkpoint_format::fp8_block);
+    CHECK(fp8_parsed.value.model.quant_block == 128);
+    CHECK(count_of(fp8).total == total);
+    json packed = fp8;
+    packed["quantization_config"]["modules_to_not_convert"].push_back("model.layers.3.mlp.shared_experts.down_proj");
+    const auto refused_list = parse_config(R"({"mode": "infer"})", packed.dump());
+    REQUIRE_FALSE(refused_list.ok());
+    CHECK(refused_list.errors[0].field == "hf_config.quantization_config.modules_to_not_convert");
+    // Keys whose other values describe other weights are refused by name.
+    const auto field_of = [](const json& config) {
+        const auto r = parse_config(R"({"mode": "infer"})", config.dump());
+        REQUIRE_FALSE(r.ok());
+        return r.errors[0].field;
+    };
+    json freq = glm;
+    freq["moe_layer_freq"] = 2;  // GlmMoeDsaConfig has no moe_layer_freq
+    CHECK(field_of(freq) == "hf_config.moe_layer_freq");
+    json qk = glm;
+    qk["qk_head_dim"] = 192;
+    CHECK(field_of(qk) == "hf_config.qk_head_dim");
+    json shared = glm;  // indexer_types' default from index_topk_freq / index_skip_topk_offset
+    shared["index_topk_freq"] = 4;
+    shared["index_skip_topk_offset"] = 3;
+    CHECK(field_of(shared) == "hf_config.index_topk_freq");
+    json all_full = glm;
+    all_full["indexer_types"] = json::array();
+    for (int i = 0; i < 78; ++i) all_full["indexer_types"].push_back("full");
+    CHECK(count_of(all_full).total == total);
+    all_full["index_topk_pattern"] = "FFS";  // indexer_types takes precedence
+    CHECK(count_of(all_full).total == total);
+    json no_first_k = glm;  // first_k_dense_replace defaults to 3 (configuration_glm_moe_dsa.py)
+    no_first_k.erase("first_k_dense_replace");
+    CHECK(count_of(no_first_k).total == total);
+    json no_indexer = glm;
+    no_indexer.erase("index_n_heads");
+    CHECK(field_of(no_indexer) == "hf_config.index_n_heads");
+}
+
+TEST_CASE("HF fixtures: MiMo-V2-Flash counts 308,778,780,864 — sliding layers with twice the KV heads and sinks",
+          "[hf][fixtures][swa]") {
+    // vLLM vllm/model_executor/models/mimo_v2_flash.py (commit 01ed47b4) from config.json: h 4096, V 152576, 48 layers,
+    // a 64, head_dim 192 for q and k, v_head_dim 128 for v and o. Full layers (hybrid_layer_pattern 0: layers 0, 5,
+    // 11, …, 47, nine) 4 KV heads: q h·64·192 + k h·4·192 + v h·4·128 + o 64·128·h = 89,128,960; sliding layers
+    // (39) 8 KV heads and attention_sink_bias of 64: 94,371,904. Layer 0 a dense MLP 3·h·16384; 47 MoE layers of 256
+    // experts of 3·h·2048, router h·256 + e_score_correction_bias 256, no shared expert = 6,443,499,776.
+    const std::uint64_t full = 4096ULL * 64 * 192 + 4096ULL * 4 * 192 + 4096ULL * 4 * 128 + 64ULL * 128 * 4096;
+    const std::uint64_t sliding = 4096ULL * 64 * 192 + 4096ULL * 8 * 192 + 4096ULL * 8 * 128 + 64ULL * 128 * 4096 + 64;
+    const std::uint64_t moe = 256ULL * 3 * 4096 * 2048 + 4096ULL * 256 + 256;
+    CHECK(full == 89128960ULL);
+    CHECK(sliding == 94371904ULL);
+    CHECK(moe == 6443499776ULL);
+    const std::uint64_t total = 2ULL * 152576 * 4096 + 4096 + 9 * full + 39 * sliding + 48ULL * 2 * 4096 +
+                                3ULL * 4096 * 16384 + 47 * moe;
+    CHECK(total == 308778780864ULL);
+    const json mimo = load("hf", "mimo_v2_flash");
+    const param_breakdown p = count_of(mimo);
+    CHECK(p.total == total);
+    CHECK(p.active == total - 47ULL * 248 * 3 * 4096 * 2048);
+    CHECK(p.active == 15445936320ULL);
+    // Published: the model card (XiaomiMiMo/MiMo-V2-Flash README, as mirrored on GitHub): 309B total, 15B active.
+    // The card's MTP module (3 layers) is stored under model.mtp.* and config.json gives no count for it: neither
+    // figure nor memplan's count includes it.
+    CHECK(matches_published(p.total, "309"));
+    CHECK(matches_published(p.active, "15"));
+    // The cache: full layers 4 · (192 + 128) per token, sliding layers 8 · (192 + 128) for the last 128 tokens.
+    const auto parsed = parse_config(R"({"mode": "infer"})", mimo.dump());
+    REQUIRE(parsed.ok());
+    CHECK(parsed.value.model.checkpoint == checkpoint_format::fp8_block);
+    const auto groups = kv_layer_groups(parsed.value.model);
+    REQUIRE(groups.size() == 2);
+    CHECK(groups[0].kind == attention_kind::full);
+    CHECK(groups[0].layers == 9);
+    CHECK(cache_elements_per_token(groups[0]) == 4ULL * (192 + 128));
+    CHECK(groups[1].kind == attention_kind::sliding);
+    CHECK(groups[1].layers == 39);
+    CHECK(groups[1].window_tokens == 128);
+    CHECK(cache_elements_per_token(groups[1]) == 8ULL * (192 + 128));
+    // The resolved model (memplan's keys) counts the same.
+    const json resolved = json::parse(resolve_model_json(R"({"mode": "infer"})", mimo.dump()));
+    REQUIRE(resolved["errors"].empty());
+    CHECK(resolved["model"]["sliding_num_key_value_heads"] == 8);
+    CHECK(resolved["model"]["sliding_attention_sinks"] == true);
+    const json again = json::parse(estimate_json(json{{"model", resolved["model"]}, {"mode", "infer"}}.dump()));
+    REQUIRE(again["errors"].empty());
+    CHECK(again["params"] == p.total);
+    // Per-kind sizes memplan does not model, and sinks no modelling file builds, are refused by name.
+    const auto field_of = [](const json& config) {
+        const auto r = parse_config(R"({"mode": "infer"})", config.dump());
+        REQUIRE_FALSE(r.ok());
+        return r.errors[0].field;
+    };
+    json heads = mimo;
+    heads["swa_num_attention_heads"] = 32;
+    CHECK(field_of(heads) == "hf_config.swa_num_attention_heads");
+    json sinks = mimo;
+    sinks["add_full_attention_sink_bias"] = true;
+    CHECK(field_of(sinks) == "hf_config.add_full_attention_sink_bias");
+    json pattern = mimo;
+    pattern["hybrid_layer_pattern"].erase(0);
+    CHECK(field_of(pattern) == "hf_config.hybrid_layer_pattern");
+    json window = mimo;
+    window["sliding_window_size"] = 256;
+    CHECK(field_of(window) == "hf_config.sliding_window_size");
+}
+
 TEST_CASE("HF fixtures: Qwen3-VL-8B counts its language model and its vision tower with the deepstack mergers",
           "[hf][fixtures][vision]") {
     json vl = load("hf", "qwen3_vl_8b_instruct");
@@ -523,6 +681,13 @@ TEST_CASE("HF fixtures: real configs of families memplan does not count are refu
         const std::string fields = fields_of(name);
         CHECK(fields.find("hf_config.text_config.model_type") != std::string::npos);
         CHECK(fields.find("hf_config.vision_config") != std::string::npos);
+    }
+    // GLM-5.2: "shared" indexer layers (no indexer weights, no indexer cache) are not modelled per layer yet, nor the
+    // MTP layer's shared indexer or a router stored in fp32.
+    const std::string glm52 = fields_of("glm_5_2");
+    for (const char* key : {"hf_config.indexer_types", "hf_config.index_share_for_mtp_iteration", "hf_config.moe_router_dtype"}) {
+        CAPTURE(key);
+        CHECK(glm52.find(key) != std::string::npos);
     }
     // Qwen3-Coder's use_qk_norm true agrees with the modelling file; false would describe other weights.
     json coder = load("hf", "qwen3_coder_480b_a35b");

@@ -89,11 +89,18 @@ public:
         for (const auto& e : o_.at(key)) out.push_back(e.is_number() && e.get<double>() != 0 ? 1 : 0);
         return true;
     }
+    bool text_list(const char* key, std::vector<std::string>& out) override {
+        out.clear();
+        if (!given(key) || !o_.at(key).is_array()) return false;
+        for (const auto& e : o_.at(key))
+            if (e.is_string()) out.push_back(e.get<std::string>());
+        return true;
+    }
     bool integer_or_word(const char* key, const char*, std::uint64_t& out) override {
         if (given(key) && o_.at(key).is_number_unsigned()) out = o_.at(key).get<std::uint64_t>();
         return true;
     }
-    bool text_list(const char* key, std::vector<std::string>& out) override {
+    bool name_list(const char* key, std::vector<std::string>& out) override {
         out.clear();
         if (given(key) && o_.at(key).is_array())
             for (const auto& e : o_.at(key))

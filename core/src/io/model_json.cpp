@@ -103,6 +103,17 @@ public:
         }
         return true;
     }
+    bool text_list(const char* key, std::vector<std::string>& out) override {
+        out.clear();
+        const json* v = r_.find(key);
+        if (v == nullptr || !v->is_array()) return false;
+        if (!std::all_of(v->begin(), v->end(), [](const json& e) { return e.is_string(); })) {
+            r_.fail(r_.field(key), "must be a list of strings");
+            return false;
+        }
+        for (const auto& e : *v) out.push_back(e.get<std::string>());
+        return true;
+    }
     bool integer_or_word(const char* key, const char* word, std::uint64_t& out) override {
         const json* v = r_.find(key);
         if (v == nullptr) return true;
@@ -112,7 +123,7 @@ public:
         }
         return v->is_string() && v->get<std::string>() == word;
     }
-    bool text_list(const char* key, std::vector<std::string>& out) override {
+    bool name_list(const char* key, std::vector<std::string>& out) override {
         out.clear();
         const json* v = r_.find(key);
         if (v == nullptr) return true;
@@ -301,6 +312,8 @@ void read_model_keys(object_reader& r, model_config& m) {
     r.integer("attention_chunk_size", m.attention_chunk_size, 0, 16777216);
     r.boolean("qk_norm", m.qk_norm);
     r.boolean("attention_sinks", m.attention_sinks);
+    r.boolean("sliding_attention_sinks", m.sliding_attention_sinks);
+    r.integer("sliding_num_key_value_heads", m.sliding_num_key_value_heads, 0, 65536);
     r.boolean("attention_output_gate", m.attention_output_gate);
     r.integer("q_lora_rank", m.q_lora_rank, 0, 1048576);
     r.integer("kv_lora_rank", m.kv_lora_rank, 0, 1048576);
@@ -576,6 +589,29 @@ void read_quantization(object_reader& r, model_config& m) {
             return r.fail(field + ".weight_block_size", "must be a square block such as [128, 128] (other FP8 layouts are not supported yet)");
         m.checkpoint = checkpoint_format::fp8_block;
         m.quant_block = (*bs)[0].get<std::uint64_t>();
+        // modules_to_not_convert (GLM-5-FP8): memplan already keeps every module that is no packed matrix in bf16,
+        // and eh_proj and the indexer's weights_proj too (arch.cpp); a list naming any other module describes
+        // another checkpoint and is refused, naming the module.
+        if (const auto kept = q->find("modules_to_not_convert"); kept != q->end() && !kept->is_null()) {
+            const std::string where = field + ".modules_to_not_convert";
+            if (!kept->is_array()) return r.fail(where, "must be a list of module names");
+            static const char* const unpacked[] = {
+                "lm_head", "embed_tokens", "norm", "layernorm", "enorm", "hnorm", "k_norm", "k_norm.bias", "mlp.gate",
+                "mlp.gate.e_score_correction_bias", "eh_proj", "indexers_proj", "indexer.weights_proj"};
+            for (const auto& e : *kept) {
+                const std::string name = e.is_string() ? e.get<std::string>() : "";
+                const bool known = std::any_of(std::begin(unpacked), std::end(unpacked), [&name](const char* suffix) {
+                    const std::string s = suffix;
+                    return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0 &&
+                           (name.size() == s.size() || name[name.size() - s.size() - 1] == '.' ||
+                            name[name.size() - s.size() - 1] == '_');
+                });
+                if (!known)
+                    return r.fail(where, "names " + e.dump() + ", which memplan counts as an fp8 matrix (embeddings, "
+                                         "lm_head, norms, the router, eh_proj and the indexer's weights_proj are kept "
+                                         "in bf16 already)");
+            }
+        }
     } else if (method == "mxfp4") {
         // transformers quantizer_mxfp4.py: only the MoE experts are MXFP4; gpt-oss lists attention,
         // router, embeddings and lm_head in modules_to_not_convert.

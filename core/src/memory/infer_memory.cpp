@@ -74,7 +74,6 @@ parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, s
             if (g.kind == k) return g;
         return kv_layer_group{};
     };
-    const u128 heads = ceil_div(resolved_kv_heads(m), p.tp);
     const u128 full_tokens = ceil_div(inf.context_len, p.cp);
     u128 token_elements = 0, kv_elements = 0, state_elements = 0;
     u128 sparse_token_bytes = 0, sparse_bytes = 0;  // MLA layers with the sparse-attention indexer, in bytes
@@ -85,7 +84,8 @@ parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, s
             case attention_kind::full:
             case attention_kind::sliding:
             case attention_kind::chunked: {
-                const u128 per_token = 2 * heads * g.head_dim;
+                // K and V per KV head of the group (a sliding group may have its own KV heads and V width).
+                const u128 per_token = ceil_div(g.kv_heads, p.tp) * (g.head_dim + (g.v_head_dim != 0 ? g.v_head_dim : g.head_dim));
                 const u128 tokens =
                     g.window_tokens != 0 ? ceil_div(std::min<u128>(inf.context_len, g.window_tokens), p.cp) : full_tokens;
                 // details.kv_cache_bytes_per_token: the growth per token over the layers that cache every

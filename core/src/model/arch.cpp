@@ -85,6 +85,10 @@ diagnostics validate_architecture(const model_config& m) {
     if (kv > m.num_attention_heads || m.num_attention_heads % kv != 0)
         errors.push_back({"model.num_key_value_heads", "must divide model.num_attention_heads (" +
                                                            std::to_string(m.num_attention_heads) + ")"});
+    const std::uint64_t sliding_kv = m.sliding_num_key_value_heads;
+    if (sliding_kv != 0 && (sliding_kv > m.num_attention_heads || m.num_attention_heads % sliding_kv != 0))
+        errors.push_back({"model.sliding_num_key_value_heads", "must divide model.num_attention_heads (" +
+                                                                   std::to_string(m.num_attention_heads) + ")"});
     if (m.num_experts != 0 && (m.experts_per_token == 0 || m.experts_per_token > m.num_experts))
         errors.push_back({"model.num_experts_per_tok", "must be from 1 to the number of experts (" +
                                                            std::to_string(m.num_experts) + ")"});
@@ -211,20 +215,29 @@ layer_build build_layer(const model_config& m, attention_kind a, layer_mlp_kind 
         case attention_kind::chunked: {
             // q h×(a·d) (×2 with an output gate, modeling_qwen3_next.py), k and v h×(kv·d), o (a·d)×h
             // (Vaswani et al. 2017, §3.2.2; GQA: Ainslie et al. 2023); explicit head_dim may exceed h/a.
+            // A value width of its own (v_head_dim, not MLA) makes v h×(kv·dv) and o (a·dv)×h, and sliding layers
+            // may have their own KV heads (vLLM vllm/model_executor/models/mimo_v2_flash.py MiMoV2Attention at 01ed47b4).
             const u128 d = resolved_head_dim(m);
+            const u128 dv = m.v_head_dim != 0 && m.kv_lora_rank == 0 ? u128{m.v_head_dim} : d;
+            const u128 kv_heads = a == attention_kind::sliding && m.sliding_num_key_value_heads != 0
+                                      ? u128{m.sliding_num_key_value_heads}
+                                      : u128{resolved_kv_heads(m)};
             const u128 q = heads * d * (m.attention_output_gate ? 2 : 1);
-            const u128 kv = u128{resolved_kv_heads(m)} * d;
+            const u128 kv = kv_heads * d;
+            const u128 v = kv_heads * dv;
             mats.push_back({"q_proj", h, q, 1, false});
             mats.push_back({"k_proj", h, kv, 1, false});
-            mats.push_back({"v_proj", h, kv, 1, false});
-            mats.push_back({"o_proj", heads * d, h, 1, false});
-            L.attention = h * q + 2 * h * kv + heads * d * h;
-            L.attention += (m.qkv_bias ? q + 2 * kv : 0) + (m.attention_out_bias ? h : 0);
+            mats.push_back({"v_proj", h, v, 1, false});
+            mats.push_back({"o_proj", heads * dv, h, 1, false});
+            L.attention = h * q + h * kv + h * v + heads * dv * h;
+            L.attention += (m.qkv_bias ? q + kv + v : 0) + (m.attention_out_bias ? h : 0);
             if (m.qk_norm && m.qk_norm_full_width)  // q_norm a·d, k_norm kv·d (modeling_olmo2.py Olmo2Attention)
                 L.attention += norm_params(m, heads * d) + norm_params(m, kv);
             else if (m.qk_norm)
                 L.attention += 2 * norm_params(m, d);  // q_norm, k_norm over head_dim (modeling_qwen3.py)
             if (m.attention_sinks) L.attention += heads;           // sinks, one per head (modeling_gpt_oss.py)
+            // MiMo-V2-Flash: attention_sink_bias, one per head, on the sliding layers only (mimo_v2_flash.py at 01ed47b4).
+            else if (m.sliding_attention_sinks && a == attention_kind::sliding) L.attention += heads;
             break;
         }
         case attention_kind::mla: {
@@ -649,9 +662,12 @@ std::vector<kv_layer_group> kv_layer_groups(const model_config& m) {
     if (m.num_hidden_layers == 0 || m.hidden_size == 0 || m.num_attention_heads == 0) return out;
     const layer_kind_counts k = count_layer_kinds(m);
     const std::uint64_t kv = resolved_kv_heads(m), d = resolved_head_dim(m);
-    if (k.full != 0) out.push_back({attention_kind::full, k.full, kv, d, 0, 0, 0, 0, 0});
-    if (k.sliding != 0) out.push_back({attention_kind::sliding, k.sliding, kv, d, 0, m.sliding_window, 0, 0, 0});
-    if (k.chunked != 0) out.push_back({attention_kind::chunked, k.chunked, kv, d, 0, m.attention_chunk_size, 0, 0, 0});
+    // K of head_dim and V of v_head_dim per KV head where the values have their own width (build_layer).
+    const std::uint64_t dv = m.v_head_dim != 0 && m.kv_lora_rank == 0 && m.v_head_dim != d ? m.v_head_dim : 0;
+    const std::uint64_t sliding_kv = m.sliding_num_key_value_heads != 0 ? m.sliding_num_key_value_heads : kv;
+    if (k.full != 0) out.push_back({attention_kind::full, k.full, kv, d, 0, 0, 0, 0, 0, dv});
+    if (k.sliding != 0) out.push_back({attention_kind::sliding, k.sliding, sliding_kv, d, 0, m.sliding_window, 0, 0, 0, dv});
+    if (k.chunked != 0) out.push_back({attention_kind::chunked, k.chunked, kv, d, 0, m.attention_chunk_size, 0, 0, 0, dv});
     // One latent per token: kv_lora_rank + qk_rope_head_dim (DeepSeek-V2 §2.1.2, Eq. 10–11); with DeepSeek
     // Sparse Attention also the indexer's key of index_head_dim (DeepSeek-V3.2-Exp inference/model.py Indexer k_cache).
     if (k.mla != 0)
@@ -681,7 +697,7 @@ std::uint64_t cache_elements_per_token(const kv_layer_group& g) {
     switch (g.kind) {
         case attention_kind::full:
         case attention_kind::sliding:
-        case attention_kind::chunked: return 2 * g.kv_heads * g.head_dim;  // K and V
+        case attention_kind::chunked: return g.kv_heads * (g.head_dim + (g.v_head_dim != 0 ? g.v_head_dim : g.head_dim));  // K and V
         case attention_kind::mla: return g.latent_dim;
         default: return 0;
     }

@@ -49,6 +49,131 @@ void read_deepseek(hf_config_keys& keys, model_config& m) {
     }
 }
 
+/// GLM-5 (transformers src/transformers/models/glm_moe_dsa/configuration_glm_moe_dsa.py at 008e574391258935f3ecc3035c882e73bbcac419,
+/// modeling from modular_glm_moe_dsa.py at 01f8fa55d98fbd77fb6461c47ae14fc6206f2f87): DeepSeek-V3.2's layers.
+/// GlmMoeDsaConfig has no moe_layer_freq: mlp_layer_types, else the first first_k_dense_replace (default 3)
+/// layers dense and the rest MoE. A "shared" entry of indexer_types builds no indexer (it reuses the previous
+/// layer's top-k), which memplan does not model per layer: refused by name.
+void read_glm_moe_dsa(hf_config_keys& keys, model_config& m) {
+    const std::uint64_t L = m.num_hidden_layers;
+    if (keys.integer("moe_layer_freq", 1, 1, 65536) != 1)
+        keys.fail("moe_layer_freq", "must be 1 for GLM-5: GlmMoeDsaConfig has no such key, every layer from "
+                                    "first_k_dense_replace on is MoE");
+    read_deepseek(keys, m);
+    // configuration_glm_moe_dsa.py: first_k_dense_replace defaults to 3 when mlp_layer_types is not given.
+    if (!own_mlp(keys) && !keys.contains("first_k_dense_replace") && m.num_experts != 0 && L != 0) {
+        m.layer_mlp.assign(L, F::moe);
+        for (std::uint64_t i = 0; i < std::min<std::uint64_t>(3, L); ++i) m.layer_mlp[i] = F::dense;
+    }
+    for (const char* key : {"kv_lora_rank", "q_lora_rank", "index_n_heads", "index_head_dim"})
+        if (!keys.given(key))
+            keys.fail(key, "is required for a GLM-5 config (memplan does not assume GlmMoeDsaConfig's default)");
+    keys.integer("index_topk", 0, 1, 16777216);  // checked, and read for nothing: compute only
+    // __post_init__: qk_head_dim = qk_nope_head_dim + qk_rope_head_dim; another value describes other weights.
+    const std::uint64_t qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
+    if (keys.integer("qk_head_dim", qk, 1, 131072) != qk)
+        keys.fail("qk_head_dim", "must equal qk_nope_head_dim + qk_rope_head_dim (" + std::to_string(qk) + ")");
+    // __post_init__: head_dim = qk_rope_head_dim (the rotary width only; no weight reads head_dim).
+    if (m.qk_rope_head_dim != 0) m.head_dim = m.qk_rope_head_dim;
+    // __post_init__: indexer_types, else index_topk_pattern ("F"/"S" per layer, or a list), else layer i runs the
+    // indexer when max(i - index_skip_topk_offset + 1, 0) % max(index_topk_freq, 1) == 0 (defaults 2 and 1).
+    std::vector<std::string> types;
+    std::string pattern;
+    const char* source = "indexer_types";
+    if (keys.given("indexer_types")) {
+        if (!keys.text_list("indexer_types", types) && types.empty())
+            keys.fail("indexer_types", "must be a list of \"full\" or \"shared\", one per layer");
+    } else if (keys.given("index_topk_pattern")) {
+        source = "index_topk_pattern";
+        if (!keys.text_list("index_topk_pattern", types)) {
+            keys.text("index_topk_pattern", pattern);
+            for (char c : pattern) types.push_back(c == 'F' ? "full" : c == 'S' ? "shared" : std::string(1, c));
+        }
+    }
+    const std::uint64_t freq = keys.integer("index_topk_freq", 1, 0, 65536);
+    const std::uint64_t offset = keys.integer("index_skip_topk_offset", 2, 0, 65536);
+    if (types.empty() && !keys.given("indexer_types") && !keys.given("index_topk_pattern")) {
+        source = freq > 1 ? "index_topk_freq" : "index_skip_topk_offset";
+        for (std::uint64_t i = 0; i < L; ++i)
+            types.push_back((i + 1 > offset ? i + 1 - offset : 0) % std::max<std::uint64_t>(freq, 1) == 0 ? "full" : "shared");
+    }
+    if (types.size() != L) {
+        keys.fail(source, "must give one indexer type per layer (" + std::to_string(L) + ")");
+    } else {
+        for (const std::string& t : types) {
+            if (t == "full") continue;
+            keys.fail(source, t == "shared" ? std::string("has \"shared\" layers, which build no indexer and reuse the previous "
+                                                          "layer's top-k; memplan models every layer \"full\" only")
+                                            : "has an indexer type \"" + t + "\" (\"full\" or \"shared\")");
+            break;
+        }
+    }
+    bool share_for_mtp = false;
+    keys.boolean("index_share_for_mtp_iteration", share_for_mtp);
+    if (share_for_mtp)
+        keys.fail("index_share_for_mtp_iteration", "is true; how the MTP layer's indexer and its cache are shared is "
+                                                   "not modelled yet (false is)");
+    std::string router_dtype = "bfloat16";
+    keys.text("moe_router_dtype", router_dtype);
+    if (router_dtype != "bfloat16")
+        keys.fail("moe_router_dtype", "is \"" + router_dtype + "\"; memplan stores the router in bf16 (\"bfloat16\" only)");
+}
+
+/// MiMo-V2-Flash's released config.json, as vLLM vllm/model_executor/models/mimo_v2_flash.py (commit
+/// 01ed47b4166b26251895a9c298352fcdb2385149) reads it: hybrid_layer_pattern 1 = a sliding-window layer (MiMoV2Attention
+/// with the swa_* sizes, sliding_window_size, attention_sink_bias when add_swa_attention_sink_bias), 0 = full
+/// attention; moe_layer_freq one 0/1 per layer (MiMoV2MoE: router h×E in its gate with e_score_correction_bias, no
+/// shared expert), else the dense MiMoV2MLP of intermediate_size.
+void read_mimo_v2_flash(hf_config_keys& keys, model_config& m) {
+    const std::uint64_t L = m.num_hidden_layers;
+    m.num_experts = keys.integer("n_routed_experts", m.num_experts, 0, 65536);
+    if (keys.integer("n_shared_experts", 0, 0, 1024) != 0)
+        keys.fail("n_shared_experts", "must be null or 0 for MiMo-V2-Flash (MiMoV2MoE builds no shared expert)");
+    std::vector<char> flags;
+    if (keys.flag_list("moe_layer_freq", flags)) {
+        if (flags.size() != L) keys.fail("moe_layer_freq", "must list one 0/1 entry per layer (" + std::to_string(L) + ")");
+        else if (!own_mlp(keys)) {
+            m.layer_mlp.assign(L, F::dense);
+            for (std::uint64_t i = 0; i < L; ++i)
+                if (flags[i] != 0 && m.num_experts != 0) m.layer_mlp[i] = F::moe;
+        }
+    } else if (keys.given("moe_layer_freq")) {
+        keys.fail("moe_layer_freq", "must list one 0/1 entry per layer (vLLM's is_moe_layer)");
+    }
+    if (keys.flag_list("hybrid_layer_pattern", flags)) {
+        if (flags.size() != L) keys.fail("hybrid_layer_pattern", "must list one 0/1 entry per layer (" + std::to_string(L) + ")");
+        else if (!own_attention(keys, m)) {
+            m.layer_attention.assign(L, A::full);
+            for (std::uint64_t i = 0; i < L; ++i)
+                if (flags[i] != 0) m.layer_attention[i] = A::sliding;
+        }
+    } else if (!keys.contains("layer_types")) {
+        keys.fail("hybrid_layer_pattern", "is required for a MiMo-V2-Flash config (one 0/1 per layer, 1 sliding)");
+    }
+    // The sliding layers' window is sliding_window_size (vLLM); sliding_window, which memplan reads, must agree.
+    const std::uint64_t window = keys.integer("sliding_window_size", m.sliding_window, 1, 16777216);
+    if (window != m.sliding_window)
+        keys.fail("sliding_window_size", "must equal sliding_window (" + std::to_string(m.sliding_window) + ")");
+    // attention_chunk_size is read by neither modelling file: no chunked layers.
+    keys.integer("attention_chunk_size", 0, 0, 16777216);
+    m.attention_chunk_size = 0;
+    m.sliding_num_key_value_heads = keys.integer("swa_num_key_value_heads", m.sliding_num_key_value_heads, 1, 65536);
+    // Per-kind query heads and widths other than the KV heads are not modelled: they must be the full layers'.
+    const std::uint64_t d = m.head_dim != 0 ? m.head_dim : (m.num_attention_heads != 0 ? m.hidden_size / m.num_attention_heads : 0);
+    const std::uint64_t dv = m.v_head_dim != 0 ? m.v_head_dim : d;
+    const std::pair<const char*, std::uint64_t> same[] = {
+        {"swa_num_attention_heads", m.num_attention_heads}, {"swa_head_dim", d}, {"swa_v_head_dim", dv}};
+    for (const auto& [key, full] : same)
+        if (keys.integer(key, full, 1, 65536) != full)
+            keys.fail(key, "must equal the full-attention layers' value (" + std::to_string(full) +
+                               "); sliding layers of other query heads or widths are not modelled yet");
+    keys.boolean("add_swa_attention_sink_bias", m.sliding_attention_sinks);
+    bool full_sinks = false;
+    keys.boolean("add_full_attention_sink_bias", full_sinks);
+    if (full_sinks)
+        keys.fail("add_full_attention_sink_bias", "is true, but vLLM's mimo_v2_flash.py builds sinks on the sliding layers only");
+}
+
 /// modeling_qwen3_moe.py: layer i is sparse when not in mlp_only_layers and (i + 1) % decoder_sparse_step == 0.
 void read_qwen_moe(hf_config_keys& keys, model_config& m) {
     const std::uint64_t L = m.num_hidden_layers;
@@ -141,6 +266,15 @@ std::vector<family_key> deepseek_keys() {
             {"qk_rope_head_dim", "MLA decoupled rotary key width, cached beside the latent"},
             {"v_head_dim", "MLA value head width"},
             mtp_key};
+}
+
+/// DeepSeek's keys and the lightning indexer's (DeepSeek-V3.2, GLM-5).
+std::vector<family_key> deepseek_sparse_keys() {
+    auto keys = deepseek_keys();
+    keys.push_back({"index_n_heads", "sparse-attention indexer query heads (wq_b, weights_proj)"});
+    keys.push_back({"index_head_dim", "sparse-attention indexer head width, its key cached per token"});
+    keys.push_back({"index_topk", "tokens each query attends to: compute only, no weights and no cache"});
+    return keys;
 }
 
 /// modeling_granite.py: scalars that scale activations and add no weights.
@@ -574,17 +708,35 @@ const std::vector<model_family>& model_families() {
             .llama_style()
             .with(&model_config::shared_expert_gate, false)
             .with(&model_config::router_bias, true)
-            .keys([] {
-                auto keys = deepseek_keys();
-                keys.push_back({"index_n_heads", "sparse-attention indexer query heads (wq_b, weights_proj)"});
-                keys.push_back({"index_head_dim", "sparse-attention indexer head width, its key cached per token"});
-                keys.push_back({"index_topk", "tokens each query attends to: compute only, no weights and no cache"});
-                return keys;
-            }())
+            .keys(deepseek_sparse_keys())
             .reads([](hf_config_keys& keys, model_config& m) {
                 read_deepseek(keys, m);
                 keys.integer("index_topk", 0, 1, 16777216);  // checked, and read for nothing: compute only
             })
+            .layers({A::mla}, {F::dense, F::moe}),
+        // GLM-5 (read_glm_moe_dsa): DeepSeek-V3.2's MLA with the lightning indexer on every layer (GlmMoeDsaIndexer:
+        // wq_b, wk, k_norm LayerNorm, weights_proj, as arch.cpp counts it), DeepSeek's MoE with one shared expert and
+        // e_score_correction_bias, and the MTP layer 78 that transformers skips on load. Keys that change no weight:
+        // rope_interleave and indexer_rope_interleave (RoPE layout), n_group, topk_group, norm_topk_prob,
+        // routed_scaling_factor, scoring_func and topk_method (routing), ep_size (a parallel hint); num_key_value_heads
+        // (MLA projects every head from the latent).
+        row("glm_moe_dsa", "GLM-5")
+            .architecture("GlmMoeDsaForCausalLM")
+            .llama_style()
+            .with(&model_config::shared_expert_gate, false)
+            .with(&model_config::router_bias, true)
+            .keys([] {
+                auto keys = deepseek_sparse_keys();
+                keys.push_back({"qk_head_dim", "qk_nope_head_dim + qk_rope_head_dim, checked"});
+                keys.push_back({"indexer_types", "per layer \"full\" (its own indexer) or \"shared\" (none; refused)"});
+                keys.push_back({"index_topk_pattern", "indexer_types as \"F\"/\"S\" per layer, when indexer_types is absent"});
+                keys.push_back({"index_topk_freq", "indexer_types' default: every freq-th layer after the offset runs one"});
+                keys.push_back({"index_skip_topk_offset", "indexer_types' default: layers before it all run one (default 2)"});
+                keys.push_back({"index_share_for_mtp_iteration", "the MTP layer reuses an indexer (true refused)"});
+                keys.push_back({"moe_router_dtype", "the router's storage type (\"bfloat16\" only)"});
+                return keys;
+            }())
+            .reads(read_glm_moe_dsa)
             .layers({A::mla}, {F::dense, F::moe}),
         // modeling_glm4_moe.py: q/k/v biases (attention_bias; o_proj has none); router with
         // e_score_correction_bias; DeepSeek's MoE layout; q_norm/k_norm with use_qk_norm.
@@ -601,6 +753,33 @@ const std::vector<model_family>& model_families() {
             })
             .attention_bias_without_output()
             .layers({A::full}, {F::dense, F::moe}),
+        // MiMo-V2-Flash (read_mimo_v2_flash): q h×(a·head_dim), k h×(kv·head_dim), v h×(kv·v_head_dim), o (a·v_head_dim)×h
+        // without bias (vLLM mimo_v2_flash.py MiMoV2Attention at 01ed47b4: qkv bias attention_bias, o_proj none); two
+        // RMSNorms per layer; untied lm_head. Keys that change no weight: rope_theta, swa_rope_theta and
+        // partial_rotary_factor (RoPE), attention_value_scale (scales V), layernorm_epsilon, n_group, topk_group,
+        // topk_method, scoring_func, norm_topk_prob and routed_scaling_factor (routing). The checkpoint's MTP layers
+        // (model.mtp.*, which transformers skips) have no count in config.json and are not counted.
+        row("mimo_v2_flash", "MiMo-V2-Flash")
+            .architecture("MiMoV2FlashForCausalLM")
+            .llama_style()
+            .with(&model_config::shared_expert_gate, false)
+            .with(&model_config::router_bias, true)
+            .keys({n_routed_experts,
+                   {"n_shared_experts", "null: no shared expert (another value refused)"},
+                   {"moe_layer_freq", "one 0/1 per layer: 1 an MoE layer, 0 a dense MLP"},
+                   {"hybrid_layer_pattern", "one 0/1 per layer: 1 sliding-window attention, 0 full attention"},
+                   {"v_head_dim", "value head width of every attention layer (queries and keys use head_dim)"},
+                   {"sliding_window_size", "the sliding layers' window (equal to sliding_window)"},
+                   {"attention_chunk_size", "read by neither modelling file: no chunked layers"},
+                   {"swa_num_key_value_heads", "KV heads of the sliding layers"},
+                   {"swa_num_attention_heads", "query heads of the sliding layers (equal to num_attention_heads)"},
+                   {"swa_head_dim", "query/key width of the sliding layers (equal to head_dim)"},
+                   {"swa_v_head_dim", "value width of the sliding layers (equal to v_head_dim)"},
+                   {"add_swa_attention_sink_bias", "a sink logit per query head on the sliding layers"},
+                   {"add_full_attention_sink_bias", "sinks on the full layers (true refused: not built)"}})
+            .reads(read_mimo_v2_flash)
+            .attention_bias_without_output()
+            .layers({A::full, A::sliding}, {F::dense, F::moe}),
         llama4_row("llama4")
             .architecture("Llama4ForConditionalGeneration")
             .multimodal("llama4_text", vision_tower::llama4)
@@ -701,7 +880,7 @@ const std::vector<model_family>& model_families() {
                 std::string pattern;
                 std::vector<std::string> names;
                 keys.text("hybrid_override_pattern", pattern);
-                if (!keys.text_list("layers_block_type", names)) return;
+                if (!keys.name_list("layers_block_type", names)) return;
                 if (!names.empty()) {
                     std::string from_names;
                     for (const std::string& n : names) {
@@ -812,8 +991,11 @@ const std::vector<const char*>& family_only_keys() {
         "num_nextn_predict_layers", "mtp_num_hidden_layers", "kv_lora_rank", "q_lora_rank", "qk_nope_head_dim",
         "qk_rope_head_dim", "v_head_dim", "intermediate_size_mlp", "use_qk_norm", "vision_config", "audio_config",
         "attn_type_list", "moe_shared_expert_intermediate_size", "shared_intermediate_size", "index_n_heads",
-        "index_head_dim", "index_topk", "moe_latent_size",
-        "moe_intermediate_size_mlp", "num_experts_per_layer", "moe_every_n_layers", "dense_intermediate_size"};
+        "index_head_dim", "index_topk", "moe_latent_size", "indexer_types", "index_topk_pattern", "index_topk_freq",
+        "index_skip_topk_offset", "index_share_for_mtp_iteration", "moe_router_dtype",
+        "moe_intermediate_size_mlp", "num_experts_per_layer", "moe_every_n_layers", "dense_intermediate_size",
+        "hybrid_layer_pattern", "swa_num_key_value_heads", "swa_num_attention_heads", "swa_head_dim", "swa_v_head_dim",
+        "add_swa_attention_sink_bias", "add_full_attention_sink_bias"};
     return keys;
 }
 

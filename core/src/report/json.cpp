@@ -303,6 +303,7 @@ std::string resolve_model_json(const std::string& config_json, const std::string
     };
     flag("qk_norm", m.qk_norm, base.qk_norm);
     flag("attention_sinks", m.attention_sinks, base.attention_sinks);
+    flag("sliding_attention_sinks", m.sliding_attention_sinks, base.sliding_attention_sinks);
     flag("attention_output_gate", m.attention_output_gate, base.attention_output_gate);
     flag("router_bias", m.router_bias, base.router_bias);
     flag("shared_expert_gate", m.shared_expert_gate, base.shared_expert_gate);
@@ -319,6 +320,7 @@ std::string resolve_model_json(const std::string& config_json, const std::string
              {"rotary_dim", m.rotary_dim},
              {"index_n_heads", m.index_n_heads}, {"index_head_dim", m.index_head_dim},
              {"moe_latent_size", m.moe_latent_size},
+             {"sliding_num_key_value_heads", m.sliding_num_key_value_heads},
              {"linear_num_key_heads", m.linear_num_key_heads}, {"linear_num_value_heads", m.linear_num_value_heads},
              {"linear_key_head_dim", m.linear_key_head_dim}, {"linear_value_head_dim", m.linear_value_head_dim},
              {"linear_conv_kernel_dim", m.linear_conv_kernel_dim}, {"mamba_version", m.mamba_version},

@@ -39,7 +39,8 @@ u128 token_bytes_of(const kv_layer_group& g, std::uint64_t tp, dtype kv) {
     // so the two add per token and layer.
     if (g.kind == attention_kind::mla && g.index_head_dim != 0) return sparse_mla_token_bytes(g, kv);
     if (g.kind == attention_kind::mla) return u128{g.latent_dim} * kv_element_bytes(kv);
-    return 2 * ceil_div(g.kv_heads, tp) * g.head_dim * kv_element_bytes(kv);
+    // K of head_dim and V of v_head_dim where they differ (vLLM FlashAttentionDiffKVBackend, head_size_v).
+    return ceil_div(g.kv_heads, tp) * (g.head_dim + (g.v_head_dim != 0 ? g.v_head_dim : g.head_dim)) * kv_element_bytes(kv);
 }
 
 /// What SGLang's profile_max_num_token counts per token for an MLA layer with the sparse-attention indexer:

@@ -109,12 +109,17 @@ struct model_config {
     /// num_key_value_heads · head_dim wide (OLMo 2, OLMo 3), not over one head; set by the family, no key.
     bool qk_norm_full_width = false;
     bool attention_sinks = false;         ///< one learned sink logit per query head (gpt-oss)
+    /// Sinks on the sliding-window layers only, one per query head (MiMo-V2-Flash add_swa_attention_sink_bias).
+    bool sliding_attention_sinks = false;
+    /// KV heads of the sliding-window layers; 0 = num_key_value_heads (MiMo-V2-Flash swa_num_key_value_heads).
+    std::uint64_t sliding_num_key_value_heads = 0;
     bool attention_output_gate = false;   ///< q_proj also emits a sigmoid gate per head (Qwen3-Next)
     // Multi-head latent attention (DeepSeek-V2 §2.1): 0 = not MLA.
     std::uint64_t q_lora_rank = 0;        ///< query compression rank; 0 = queries projected directly
     std::uint64_t kv_lora_rank = 0;       ///< cached latent width
     std::uint64_t qk_nope_head_dim = 0;
     std::uint64_t qk_rope_head_dim = 0;   ///< decoupled rotary key width, cached beside the latent
+    /// Value head width: MLA's, and of the softmax-attention layers when given (0 = head_dim; MiMo-V2-Flash).
     std::uint64_t v_head_dim = 0;
     /// Rotated width of each head (partial rotary embedding); 0 = the whole head (MLA: qk_rope_head_dim).
     std::uint64_t rotary_dim = 0;

@@ -90,6 +90,7 @@ struct kv_layer_group {
     std::uint64_t state_elements_per_sequence = 0;  ///< linear attention / Mamba: conv + recurrent state per layer
     std::uint64_t rope_dim = 0;       ///< MLA: of latent_dim, the rotary part (qk_rope_head_dim)
     std::uint64_t index_head_dim = 0; ///< MLA with a sparse-attention indexer: its key cached per token; 0 = none
+    std::uint64_t v_head_dim = 0;     ///< per-head width of V when it differs from K's head_dim; 0 = head_dim
 };
 /// The cache layout per layer kind (layers with no cache are left out).
 std::vector<kv_layer_group> kv_layer_groups(const model_config& model);

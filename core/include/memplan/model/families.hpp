@@ -34,12 +34,15 @@ public:
     /// A non-empty list as one flag per entry, set where the entry is a number other than 0; false when
     /// the key is absent, null, not a list or empty.
     virtual bool flag_list(const char* key, std::vector<char>& out) = 0;
+    /// A list of strings into `out`; false when the key is absent, null or not a list (out empty, no error),
+    /// and false with an error naming the key when the list holds anything but strings.
+    virtual bool text_list(const char* key, std::vector<std::string>& out) = 0;
     /// An unsigned integer into `out`, or the string `word` (out unchanged); true also when absent or
     /// null, false when the value is anything else.
     virtual bool integer_or_word(const char* key, const char* word, std::uint64_t& out) = 0;
     /// A list of strings into `out` when given; true also when absent or null (`out` empty), false (with an
     /// error) when the value is anything else.
-    virtual bool text_list(const char* key, std::vector<std::string>& out) = 0;
+    virtual bool name_list(const char* key, std::vector<std::string>& out) = 0;
     /// An error naming `key`.
     virtual void fail(const char* key, const std::string& message) = 0;
 };
