@@ -597,7 +597,10 @@ void read_quantization(object_reader& r, model_config& m) {
             if (!kept->is_array()) return r.fail(where, "must be a list of module names");
             static const char* const unpacked[] = {
                 "lm_head", "embed_tokens", "norm", "layernorm", "enorm", "hnorm", "k_norm", "k_norm.bias", "mlp.gate",
-                "mlp.gate.e_score_correction_bias", "eh_proj", "indexers_proj", "indexer.weights_proj"};
+                "mlp.gate.e_score_correction_bias", "eh_proj", "indexers_proj", "indexer.weights_proj",
+                // MiniMax-M2's router (block_sparse_moe.gate, no other module of it holds "gate": its experts are
+                // w1/w2/w3) and its e_score_correction_bias.
+                "gate", "e_score_correction_bias"};
             for (const auto& e : *kept) {
                 const std::string name = e.is_string() ? e.get<std::string>() : "";
                 const bool known = std::any_of(std::begin(unpacked), std::end(unpacked), [&name](const char* suffix) {

@@ -753,6 +753,48 @@ const std::vector<model_family>& model_families() {
             })
             .attention_bias_without_output()
             .layers({A::full}, {F::dense, F::moe}),
+        // transformers src/transformers/models/minimax_m2/modular_minimax_m2.py (commit
+        // 001f85b38fb432858ace93f18622f07cec46d874): MiniMaxM2Attention is FlexOlmoAttention with q/k/v/o without
+        // bias and q_norm over a·d, k_norm over kv·d (the whole projection, as OLMo 2); MiniMaxM2SparseMoeBlock is
+        // Mixtral's (router E × h without bias, experts w1/w3/w2 of intermediate_size) with the e_score_correction_bias
+        // of E that the checkpoint stores; two RMSNorms per layer; untied. rotary_dim (64 of 128) is memplan's own key.
+        // vLLM model_executor/models/minimax_m2.py (commit 01d99586) keeps the router and its bias in fp32 (not
+        // modelled: 62 · 256 · 3072 · 2 B, 0.1 GB more than memplan's bf16 router) and skips the checkpoint's MTP
+        // modules (get_spec_layer_idx_from_weight_name): they are not counted, and a warning says so.
+        // Keys that change no weight: scoring_func (sigmoid routing).
+        row("minimax_m2", "MiniMax-M2")
+            .architecture("MiniMaxM2ForCausalLM")
+            .llama_style()
+            .with(&model_config::qk_norm, true)
+            .with(&model_config::qk_norm_full_width, true)
+            .with(&model_config::router_bias, true)
+            .keys({{"use_qk_norm", "q_norm and k_norm over the whole projection (always built: must be true)"},
+                   {"qk_norm_type", "\"per_layer\": one norm over all heads (the only kind FlexOlmoAttention builds)"},
+                   {"use_routing_bias", "the router's e_score_correction_bias of E (stored in the checkpoint)"},
+                   {"shared_intermediate_size", "a shared expert's width: 0 (MiniMaxM2SparseMoeBlock has none)"},
+                   {"use_mtp", "MTP modules stored in the checkpoint, which vLLM does not load: not counted"},
+                   {"num_mtp_modules", "MTP modules stored in the checkpoint (not counted)"},
+                   {"mtp_transformer_layers", "layers per MTP module (not counted)"}})
+            .reads([](hf_config_keys& keys, model_config& m) {
+                bool qk_norm = true;
+                keys.boolean("use_qk_norm", qk_norm);
+                if (!qk_norm) keys.fail("use_qk_norm", "is false, but MiniMax-M2's attention (FlexOlmoAttention) always has q_norm and k_norm");
+                std::string kind;
+                keys.text("qk_norm_type", kind);
+                if (!kind.empty() && kind != "per_layer")
+                    keys.fail("qk_norm_type", "must be \"per_layer\" (one norm over all heads, as modular_minimax_m2.py builds it)");
+                keys.boolean("use_routing_bias", m.router_bias);
+                if (keys.integer("shared_intermediate_size", 0, 0, 1048576) != 0)
+                    keys.fail("shared_intermediate_size", "must be 0: MiniMax-M2's MoE block has no shared expert");
+                bool mtp = false;
+                keys.boolean("use_mtp", mtp);
+                const std::uint64_t modules = keys.integer("num_mtp_modules", 0, 0, 64);
+                keys.integer("mtp_transformer_layers", 0, 0, 64);
+                if (mtp && modules != 0)
+                    m.assumptions.push_back("the checkpoint's " + std::to_string(modules) +
+                                            " MTP modules (use_mtp) are not counted: vLLM's minimax_m2.py does not load them");
+            })
+            .layers({A::full}, {F::moe}),
         // MiMo-V2-Flash (read_mimo_v2_flash): q h×(a·head_dim), k h×(kv·head_dim), v h×(kv·v_head_dim), o (a·v_head_dim)×h
         // without bias (vLLM mimo_v2_flash.py MiMoV2Attention at 01ed47b4: qkv bias attention_bias, o_proj none); two
         // RMSNorms per layer; untied lm_head. Keys that change no weight: rope_theta, swa_rope_theta and
