@@ -138,11 +138,13 @@ export interface ModelConfig {
   /** Vision tower: Parameters of the vision tower and projector (from vision_config). 0 … 562949953421312 parameters. Default: 0. */
   vision_params?: number;
   /** Checkpoint format: Weight format of the released checkpoint; inference uses it unless infer.weight_dtype is given. Default: 'none'. */
-  checkpoint?: 'none' | 'fp8_block' | 'mxfp4' | 'nf4' | 'int8' | 'int4_group';
+  checkpoint?: 'none' | 'fp8_block' | 'mxfp4' | 'nf4' | 'int8' | 'int4_group' | 'nvfp4' | 'fp8_tensor';
   /** Quantization block: Block or group size of the checkpoint format; 0: its default. 0 … 1048576 elements. Default: 0. */
   quant_block?: number;
   /** Experts only: Only the routed experts are quantized (gpt-oss MXFP4). Default: false. */
   quant_experts_only?: boolean;
+  /** Attention unquantized: The attention / mixer projections of a quantized checkpoint stay bf16 (ModelOpt's ignore list). Default: false. */
+  quant_mixer_kept?: boolean;
   /** Double quantization: NF4 absmax quantized again (bnb_4bit_use_double_quant). Default: false. */
   quant_double?: boolean;
   /** GPTQ g_idx: An int32 group index per input row. Default: false. */

@@ -795,3 +795,79 @@ TEST_CASE("HF fixtures: MiniMax-M2.5 counts 228,689,764,864, its 9.8B activated 
         CHECK(refused.errors[0].field == std::string("hf_config.") + key);
     }
 }
+
+namespace {
+/// The weights of one GPU when the checkpoint is served as stored (infer mode, no weight_dtype given).
+std::uint64_t stored_weight_bytes(const json& config) {
+    const json out = json::parse(estimate_json(R"({"mode": "infer"})", config.dump()));
+    if (!out["errors"].empty()) FAIL(out["errors"].dump());
+    return out["per_gpu"]["weights"].get<std::uint64_t>();
+}
+/// NVFP4 bytes of one d_in × d_out matrix (ModelOpt): values two per byte, an e4m3 scale per 16 inputs, and the
+/// fp32 weight_scale_2 and input_scale.
+std::uint64_t nvfp4_matrix(std::uint64_t d_in, std::uint64_t d_out) {
+    return d_in * d_out / 2 + d_out * ((d_in + 15) / 16) + 8;
+}
+}  // namespace
+
+TEST_CASE("HF fixtures: ModelOpt NVFP4 checkpoints pack what their ignore list leaves, to the byte",
+          "[hf][fixtures][quant][nvfp4]") {
+    // MiniMax-M2.5-NVFP4 ignores lm_head, every router and every self_attn: the routed experts only. 62 layers of
+    // 256 experts, each gate/up 3072 → 1536 and down 1536 → 3072; the other 228,689,764,864 − 62·256·3·3072·1536
+    // parameters stay bf16.
+    const json minimax = load("hf", "nvidia_minimax_m2_5_nvfp4");
+    const std::uint64_t minimax_experts = 62ULL * 256 * 3 * 3072 * 1536;
+    CHECK(stored_weight_bytes(minimax) ==
+          2 * (228689764864ULL - minimax_experts) + 62ULL * 256 * (2 * nvfp4_matrix(3072, 1536) + nvfp4_matrix(1536, 3072)));
+    CHECK(stored_weight_bytes(minimax) == 134401725440ULL);
+    // Qwen3.5-122B-A10B-NVFP4 ignores per layer linear_attn / self_attn and the shared expert and its gate, the
+    // vision tower and the MTP layer: 48 layers of 256 experts of 1024 over h 3072.
+    const json qwen = load("hf", "nvidia_qwen3_5_122b_a10b_nvfp4");
+    const std::uint64_t qwen_experts = 48ULL * 256 * 3 * 3072 * 1024;
+    CHECK(count_of(qwen).total == 122562817776ULL);
+    CHECK(stored_weight_bytes(qwen) ==
+          2 * (122562817776ULL - qwen_experts) + 48ULL * 256 * (2 * nvfp4_matrix(3072, 1024) + nvfp4_matrix(1024, 3072)));
+    // GLM-5.1-NVFP4 ignores the three dense layers whole ("model.layers.0*" … as fnmatch patterns), self_attn and
+    // the shared experts of the 75 MoE layers, and the MTP layer 78: the routed experts only, 256 of 2048 over 6144.
+    const json glm = load("hf", "nvidia_glm_5_1_nvfp4");
+    const std::uint64_t glm_experts = 75ULL * 256 * 3 * 6144 * 2048;
+    CHECK(stored_weight_bytes(glm) ==
+          2 * (743911218432ULL - glm_experts) + 75ULL * 256 * (2 * nvfp4_matrix(6144, 2048) + nvfp4_matrix(2048, 6144)));
+    // ModelOpt FP8 per tensor (Qwen3-32B-FP8-Static-PerTensor, producer modelopt without quant_method): every
+    // linear layer e4m3 with its two fp32 scales, lm_head bf16. 64 layers of q 5120×8192, k and v 5120×1024,
+    // o 8192×5120, gate/up/down 3·5120·25600.
+    const json fp8 = load("hf", "qwen3_32b_fp8_static_per_tensor");
+    const std::uint64_t linear = 64ULL * (5120 * 8192 + 2 * 5120 * 1024 + 8192 * 5120 + 3ULL * 5120 * 25600);
+    CHECK(stored_weight_bytes(fp8) == 2 * (32762123264ULL - linear) + linear + 64ULL * 7 * 8);
+}
+
+TEST_CASE("HF fixtures: a ModelOpt ignore list memplan cannot represent is refused, naming it",
+          "[hf][fixtures][quant][nvfp4][errors]") {
+    const auto first_error = [](const json& doc) {
+        const auto parsed = parse_config(R"({"mode": "infer"})", doc.dump());
+        REQUIRE_FALSE(parsed.ok());
+        return parsed.errors[0].field;
+    };
+    json minimax = load("hf", "nvidia_minimax_m2_5_nvfp4");
+    // One layer's attention missing from the list: neither the experts only nor every MLP with the attention kept.
+    json partial = minimax;
+    auto& ignore = partial["quantization_config"]["ignore"];
+    for (auto it = ignore.begin(); it != ignore.end(); ++it)
+        if (*it == "model.layers.5.self_attn*") {
+            ignore.erase(it);
+            break;
+        }
+    CHECK(first_error(partial) == "hf_config.quantization_config.ignore");
+    // A module memplan cannot keep apart (one expert's projection).
+    json expert = minimax;
+    expert["quantization_config"]["ignore"].push_back("model.layers.3.block_sparse_moe.experts.7.w1");
+    CHECK(first_error(expert) == "hf_config.quantization_config.ignore");
+    // An algorithm memplan does not model.
+    json mixed = minimax;
+    mixed["quantization_config"]["quant_algo"] = "MIXED_PRECISION";
+    CHECK(first_error(mixed) == "hf_config.quantization_config.quant_algo");
+    // NVFP4 groups other than 16.
+    json groups = minimax;
+    groups["quantization_config"]["config_groups"]["group_0"]["weights"]["group_size"] = 32;
+    CHECK(first_error(groups) == "hf_config.quantization_config.config_groups");
+}

@@ -39,7 +39,8 @@ MEMPLAN_NAME_TABLE(layer_mlp_kind, {layer_mlp_kind::dense, "dense"}, {layer_mlp_
                    {layer_mlp_kind::none, "none"})
 MEMPLAN_NAME_TABLE(checkpoint_format, {checkpoint_format::none, "none"}, {checkpoint_format::fp8_block, "fp8_block"},
                    {checkpoint_format::mxfp4, "mxfp4"}, {checkpoint_format::nf4, "nf4"},
-                   {checkpoint_format::int8, "int8"}, {checkpoint_format::int4_group, "int4_group"})
+                   {checkpoint_format::int8, "int8"}, {checkpoint_format::int4_group, "int4_group"},
+                   {checkpoint_format::nvfp4, "nvfp4"}, {checkpoint_format::fp8_tensor, "fp8_tensor"})
 // fsdp_strategy::unset has no name: the layout is given by zero_stage alone.
 MEMPLAN_NAME_TABLE(fsdp_strategy, {fsdp_strategy::full_shard, "full_shard"},
                    {fsdp_strategy::shard_grad_op, "shard_grad_op"}, {fsdp_strategy::hybrid_shard, "hybrid_shard"},

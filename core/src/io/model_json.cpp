@@ -364,6 +364,7 @@ void read_model_keys(object_reader& r, model_config& m) {
     r.name("checkpoint", m.checkpoint, names_of(checkpoint_format{}).joined(", ").c_str());
     r.integer("quant_block", m.quant_block, 0, 1048576);
     r.boolean("quant_experts_only", m.quant_experts_only);
+    r.boolean("quant_mixer_kept", m.quant_mixer_kept);
     r.boolean("quant_double", m.quant_double);
     r.boolean("quant_g_idx", m.quant_g_idx);
 }
@@ -570,6 +571,120 @@ void read_vision_tower(object_reader& r, const json& outer, const json& vision, 
     }
 }
 
+/// NVIDIA ModelOpt's quantization_config (quant_method "modelopt": quant_algo NVFP4 or FP8, the modules left
+/// unquantized in `ignore`, as Model Optimizer's Hugging Face export writes them; vLLM reads the same keys in
+/// model_executor/layers/quantization/modelopt.py). memplan packs every linear layer, the routed experts only
+/// (model.quant_experts_only) or every MLP with the attention unquantized (model.quant_mixer_kept), so the ignore
+/// list must say one of the three: each pattern names lm_head, a vision tower, the MTP layers, a router, or per
+/// layer the attention, the shared experts or the whole layer; every other pattern, and a list that matches
+/// none of the three, is refused naming quantization_config.ignore.
+void read_modelopt(object_reader& r, const json& q, const std::string& field, model_config& m) {
+    const auto algo_it = q.find("quant_algo");
+    const std::string algo = algo_it != q.end() && algo_it->is_string() ? algo_it->get<std::string>() : "";
+    if (algo == "NVFP4") {
+        m.checkpoint = checkpoint_format::nvfp4;
+        m.quant_block = 16;
+        if (const auto groups = q.find("config_groups"); groups != q.end() && groups->is_object())
+            for (const auto& g : groups->items())
+                if (const auto w = g.value().find("weights"); w != g.value().end() && w->is_object())
+                    if (const auto gs = w->find("group_size"); gs != w->end() && gs->is_number_unsigned() &&
+                                                              gs->get<std::uint64_t>() != 16)
+                        return r.fail(field + ".config_groups", "NVFP4 weights must use groups of 16 (found " +
+                                                                    gs->dump() + ")");
+    } else if (algo == "FP8") {
+        m.checkpoint = checkpoint_format::fp8_tensor;
+    } else {
+        return r.fail(field + ".quant_algo", "must be \"NVFP4\" or \"FP8\" for quant_method modelopt (" +
+                                                 (algo.empty() ? std::string("none given") : "'" + algo + "'") +
+                                                 " is not supported yet)");
+    }
+    const auto ignore_it = q.find("ignore");
+    if (ignore_it == q.end() || ignore_it->is_null()) return;  // every linear layer packed
+    const std::string where = field + ".ignore";
+    if (!ignore_it->is_array()) return r.fail(where, "must be a list of module name patterns");
+    const std::uint64_t L = m.num_hidden_layers;
+    std::vector<char> whole(L, 0), attention(L, 0), shared(L, 0);
+    bool any_layer = false;
+    // What a pattern keeps in bf16 in each layer it reaches: the layer, its mixer, its shared experts or its
+    // router; anything else is no part memplan can keep apart.
+    enum class part { layer, mixer, shared_experts, router, other };
+    const auto part_of = [](const std::string& rest) {
+        const auto has = [&rest](const char* x) { return rest.find(x) != std::string::npos; };
+        if (rest == "*") return part::layer;
+        if (has("shared_expert")) return part::shared_experts;  // shared_expert, shared_experts, shared_expert_gate
+        if (has("self_attn") || has("linear_attn")) return part::mixer;
+        if (has("experts") || (has("mlp.") && !has(".gate"))) return part::other;
+        if (has("gate")) return part::router;  // mlp.gate, block_sparse_moe.gate
+        return part::other;
+    };
+    const auto mark = [&](std::uint64_t i, part k) {
+        any_layer = true;
+        if (k == part::layer) whole[i] = 1;
+        else if (k == part::mixer) attention[i] = 1;
+        else if (k == part::shared_experts) shared[i] = 1;
+    };
+    for (const auto& e : *ignore_it) {
+        if (!e.is_string()) return r.fail(where, "must be a list of module name patterns");
+        const std::string p = e.get<std::string>();
+        const auto has = [&p](const char* x) { return p.find(x) != std::string::npos; };
+        // lm_head (memplan keeps it in bf16), the vision tower and its projector (counted in bf16), the MTP layers.
+        if (has("lm_head") || has("visual") || has("vision") || has("mm_projector") || has("mtp")) continue;
+        const auto layers = p.find("layers.");
+        if (layers == std::string::npos) {
+            // A pattern over every layer (Qwen3.5-397B-A17B-NVFP4's "*.mlp.shared_expert.*").
+            const part k = p.rfind('*', 0) == 0 ? part_of(p.substr(1)) : part::other;
+            if (k == part::other || k == part::layer)
+                return r.fail(where, "names \"" + p + "\", a module memplan cannot keep in bf16 apart (lm_head, the "
+                                     "vision tower, the MTP layers and per layer the attention, the shared experts, "
+                                     "the router or the whole layer are)");
+            for (std::uint64_t i = 0; i < L; ++i) mark(i, k);
+            continue;
+        }
+        const std::size_t at = layers + 7;
+        std::size_t end = at;
+        while (end < p.size() && p[end] >= '0' && p[end] <= '9') ++end;
+        if (end == at || end >= p.size())
+            return r.fail(where, "names \"" + p + "\", which no layer index begins");
+        const std::string digits = p.substr(at, end - at);
+        if (p[end] == '*' && end + 1 == p.size()) {
+            // fnmatch's "layers.7*": every layer whose index begins with those digits, whole.
+            for (std::uint64_t i = 0; i < L; ++i)
+                if (std::to_string(i).rfind(digits, 0) == 0) mark(i, part::layer);
+            continue;
+        }
+        if (p[end] != '.') return r.fail(where, "names \"" + p + "\", which no layer index ends");
+        const std::uint64_t i = digits.size() > 9 ? L : std::stoull(digits);
+        if (i >= L) continue;  // the MTP layer that follows the decoder layers (GLM-5.1-NVFP4's layer 78)
+        const part k = part_of(p.substr(end + 1));
+        if (k == part::other)
+            return r.fail(where, "names \"" + p + "\", a module memplan cannot keep in bf16 apart (per layer the "
+                                 "attention, the shared experts, the router or the whole layer are)");
+        mark(i, k);
+    }
+    if (!any_layer) return;
+    const auto mlps = resolved_layer_mlp(m);
+    const auto kinds = resolved_layer_attention(m);
+    const auto mixer_kept = [&](std::uint64_t i) {
+        return !(i < kinds.size() && kinds[i] != attention_kind::none) || attention[i] != 0;
+    };
+    // The routed experts only: every layer's other linear layers unquantized (GLM-5.1-NVFP4, Qwen3.5-NVFP4).
+    bool experts_only = true;
+    for (std::uint64_t i = 0; i < L && experts_only; ++i)
+        experts_only = whole[i] || (i < mlps.size() && mlps[i] == layer_mlp_kind::moe && mixer_kept(i) &&
+                                    (m.shared_expert_intermediate_size == 0 || shared[i]));
+    if (experts_only) {
+        m.quant_experts_only = true;
+        return;
+    }
+    // Every MLP packed, the mixers unquantized (Kimi-K2.5-NVFP4, Gemma-4-31B-IT-NVFP4).
+    for (std::uint64_t i = 0; i < L; ++i)
+        if (whole[i] || shared[i] || !mixer_kept(i))
+            return r.fail(where, "keeps in bf16 a set of modules memplan cannot represent (layer " + std::to_string(i) +
+                                     "): it packs every linear layer, the routed experts only, or every MLP with the "
+                                     "attention unquantized");
+    m.quant_mixer_kept = true;
+}
+
 /// quantization_config of a released checkpoint.
 void read_quantization(object_reader& r, model_config& m) {
     const json* q = r.find("quantization_config");
@@ -577,8 +692,13 @@ void read_quantization(object_reader& r, model_config& m) {
     const std::string field = r.field("quantization_config");
     if (!q->is_object()) return r.fail(field, "must be an object");
     const auto method_it = q->find("quant_method");
+    // ModelOpt's older exports name only their producer (Qwen3-32B-FP8-Static-PerTensor: producer modelopt 0.31).
+    if (const auto producer = q->find("producer"); (method_it == q->end() || method_it->is_null()) &&
+                                                  producer != q->end() && producer->is_object() &&
+                                                  producer->value("name", std::string()) == "modelopt")
+        return read_modelopt(r, *q, field, m);
     if (method_it == q->end() || !method_it->is_string())
-        return r.fail(field + ".quant_method", "must be a string (fp8, mxfp4, bitsandbytes, awq, gptq are supported)");
+        return r.fail(field + ".quant_method", "must be a string (fp8, mxfp4, bitsandbytes, awq, gptq, modelopt are supported)");
     const std::string method = method_it->get<std::string>();
     const auto flag = [&](const char* key) { return flag_in(r, *q, key, false, field + "." + key); };
     if (method == "fp8") {
@@ -644,8 +764,10 @@ void read_quantization(object_reader& r, model_config& m) {
         m.checkpoint = checkpoint_format::int4_group;
         m.quant_block = group;
         m.quant_g_idx = method == "gptq";
+    } else if (method == "modelopt") {
+        read_modelopt(r, *q, field, m);
     } else {
-        r.fail(field + ".quant_method", "'" + method + "' is not supported yet (fp8, mxfp4, bitsandbytes, awq, gptq are)");
+        r.fail(field + ".quant_method", "'" + method + "' is not supported yet (fp8, mxfp4, bitsandbytes, awq, gptq, modelopt are)");
     }
 }
 

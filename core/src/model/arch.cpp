@@ -167,6 +167,7 @@ struct matrix {
     const char* name;
     u128 d_in, d_out, count;
     bool expert;
+    bool mixer = false;  ///< an attention / linear-attention / Mamba projection (model.quant_mixer_kept)
 };
 
 /// One layer's parameters by place, and its weight matrices.
@@ -313,6 +314,7 @@ layer_build build_layer(const model_config& m, attention_kind a, layer_mlp_kind 
         }
         case attention_kind::none: break;
     }
+    for (auto& x : mats) x.mixer = true;  // every matrix so far projects for the mixer
     if (f == layer_mlp_kind::dense) {
         L.mlp = add_mlp(m, resolved_ffn(m), "", false, 1, mats);
     } else if (f == layer_mlp_kind::moe) {
@@ -388,6 +390,20 @@ packed_bytes native_matrix(const model_config& m, const matrix& x) {
             p.bytes = ceil_div(n, 2) + p.scales;
             break;
         }
+        case checkpoint_format::nvfp4: {
+            // NVIDIA ModelOpt NVFP4 (TensorRT Model Optimizer, modelopt/torch/quantization/qtensor/nvfp4_tensor.py):
+            // e2m1 values two per byte (weight), an e4m3 scale per 16 along the input (weight_scale), and the fp32
+            // weight_scale_2 and input_scale of the matrix.
+            const u128 g = m.quant_block != 0 ? m.quant_block : 16;
+            p.scales = x.d_out * ceil_div(x.d_in, g) + 2 * 4;
+            p.bytes = ceil_div(n, 2) + p.scales;
+            break;
+        }
+        case checkpoint_format::fp8_tensor:
+            // ModelOpt FP8 (per-tensor): e4m3 weight, fp32 weight_scale and input_scale of the matrix.
+            p.scales = 2 * 4;
+            p.bytes = n + p.scales;
+            break;
     }
     return p;
 }
@@ -407,7 +423,8 @@ layer_summary summarise(const model_config& m, const layer_build& L) {
     for (const auto& x : L.matrices) {
         const u128 weights = x.d_in * x.d_out * x.count;
         (x.expert ? s.expert_linear : s.linear) += weights;
-        const bool quantized = m.checkpoint != checkpoint_format::none && (x.expert || !m.quant_experts_only);
+        const bool quantized = m.checkpoint != checkpoint_format::none && (x.expert || !m.quant_experts_only) &&
+                               !(x.mixer && m.quant_mixer_kept);
         if (!quantized) continue;
         const packed_bytes p = native_matrix(m, x);
         (x.expert ? s.native_expert : s.native) += p.bytes * x.count;

@@ -774,7 +774,8 @@ const std::vector<model_family>& model_families() {
                    {"shared_intermediate_size", "a shared expert's width: 0 (MiniMaxM2SparseMoeBlock has none)"},
                    {"use_mtp", "MTP modules stored in the checkpoint, which vLLM does not load: not counted"},
                    {"num_mtp_modules", "MTP modules stored in the checkpoint (not counted)"},
-                   {"mtp_transformer_layers", "layers per MTP module (not counted)"}})
+                   {"mtp_transformer_layers", "layers per MTP module (not counted)"},
+                   {"attn_type_list", "one entry per layer, 1 softmax attention (the only kind MiniMax-M2 builds)"}})
             .reads([](hf_config_keys& keys, model_config& m) {
                 bool qk_norm = true;
                 keys.boolean("use_qk_norm", qk_norm);
@@ -790,6 +791,13 @@ const std::vector<model_family>& model_families() {
                 keys.boolean("use_mtp", mtp);
                 const std::uint64_t modules = keys.integer("num_mtp_modules", 0, 0, 64);
                 keys.integer("mtp_transformer_layers", 0, 0, 64);
+                // MiniMax-Text-01's attn_type_list marks its lightning-attention layers 0; MiniMax-M2's are all
+                // softmax attention (1), the only kind modular_minimax_m2.py builds.
+                std::vector<char> types;
+                if (keys.flag_list("attn_type_list", types) &&
+                    (types.size() != m.num_hidden_layers || std::find(types.begin(), types.end(), 0) != types.end()))
+                    keys.fail("attn_type_list", "must list 1 (softmax attention) for each of the " +
+                                                    std::to_string(m.num_hidden_layers) + " layers");
                 if (mtp && modules != 0)
                     m.assumptions.push_back("the checkpoint's " + std::to_string(modules) +
                                             " MTP modules (use_mtp) are not counted: vLLM's minimax_m2.py does not load them");

@@ -311,6 +311,7 @@ std::string resolve_model_json(const std::string& config_json, const std::string
     flag("mamba_proj_bias", m.mamba_proj_bias, base.mamba_proj_bias);
     flag("mtp", m.mtp, base.mtp);
     flag("quant_experts_only", m.quant_experts_only, base.quant_experts_only);
+    flag("quant_mixer_kept", m.quant_mixer_kept, base.quant_mixer_kept);
     flag("quant_double", m.quant_double, base.quant_double);
     flag("quant_g_idx", m.quant_g_idx, base.quant_g_idx);
     for (const auto& [key, value] : std::initializer_list<std::pair<const char*, std::uint64_t>>{

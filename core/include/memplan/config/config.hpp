@@ -67,7 +67,9 @@ enum class checkpoint_format {
     mxfp4,      ///< OCP MXFP4: 4-bit values and one 8-bit scale per 32 (gpt-oss experts)
     nf4,        ///< bitsandbytes 4-bit NF4/FP4: fp32 absmax per quant_block (64) weights
     int8,       ///< bitsandbytes LLM.int8(): int8 weights, one fp32 scale per output row
-    int4_group  ///< AWQ / GPTQ int4: fp16 scale + 4-bit zero point per group of quant_block weights
+    int4_group, ///< AWQ / GPTQ int4: fp16 scale + 4-bit zero point per group of quant_block weights
+    nvfp4,      ///< NVIDIA NVFP4 (ModelOpt): fp4 e2m1 values, an fp8 e4m3 scale per 16, two fp32 scalars per matrix
+    fp8_tensor  ///< FP8 e4m3 with one fp32 weight scale and one fp32 input scale per matrix (ModelOpt FP8)
 };
 
 /// The model: an explicit parameter count, or its architecture with Hugging Face config.json names.
@@ -159,6 +161,7 @@ struct model_config {
     checkpoint_format checkpoint = checkpoint_format::none;
     std::uint64_t quant_block = 0;        ///< block/group size of the checkpoint format (0 = its default)
     bool quant_experts_only = false;      ///< only the routed experts are quantized (gpt-oss)
+    bool quant_mixer_kept = false;        ///< the attention / mixer projections stay bf16 (ModelOpt's ignore list)
     bool quant_double = false;            ///< nf4: absmax quantized again (bnb_4bit_use_double_quant)
     bool quant_g_idx = false;             ///< int4_group: an int32 group index per input row (GPTQ g_idx)
     /// The longest context the model is made for (config.json max_position_embeddings; GPT-2's
