@@ -856,6 +856,22 @@ TEST_CASE("HF fixtures: Gemma 4 caches K and V per layer kind, sliding layers up
         CHECK((*r)["per_gpu"]["kv_cache"].get<double>() > 0);
         CHECK((*r)["per_gpu"]["total"].get<double>() > 0);
     }
+    // vLLM (kv_cache_utils.py at 001cabc1): pages of 16 tokens are 16 · 8192 B on the sliding layers and 16 · 4096 B on
+    // the full ones; unify_kv_cache_spec_page_size gives the full layers 32-token blocks of the same 131,072 B. Groups
+    // of 5 layers (one full, five sliding): a block id holds 5 · 131,072 B, and a 32,768-token request needs
+    // ⌈32768 / 32⌉ = 1024 full blocks and per sliding group ⌈min(1023 + 8192, 32768) / 16⌉ + 1 = 577.
+    const json& serving = long_run["serving"];
+    CHECK(serving["page_bytes"] == 5ULL * 16 * 8192);
+    CHECK(serving["blocks_per_request"] == 1024 + 5 * 577);
+    CHECK(serving["kv_cache_bytes"].get<std::uint64_t>() % (5ULL * 16 * 8192) == 0);
+    // vLLM loads K's weights into the V slot of the full layers' qkv_proj: 5 · 2816 · 2 · 512 bf16 more than counted.
+    bool v_slot = false;
+    for (const json& row : serving["breakdown"])
+        if (row["label"].get<std::string>().find("attention_k_eq_v") != std::string::npos) {
+            v_slot = true;
+            CHECK(row["bytes"] == 5ULL * 2816 * 2 * 512 * 2);
+        }
+    CHECK(v_slot);
     // Plain accounting (no engine): one sequence of 32768 tokens holds 5 · 2048 · 2 · 32768 + 25 · 4096 · 2 · 1024.
     const auto plain_kv = [&moe](std::uint64_t context) {
         const json r = json::parse(estimate_json(
