@@ -881,6 +881,12 @@ TEST_CASE("HF fixtures: Gemma 4 caches K and V per layer kind, sliding layers up
     };
     CHECK(plain_kv(32768) == 5ULL * 2048 * 2 * 32768 + 25ULL * 4096 * 2 * 1024);
     CHECK(plain_kv(32768) - plain_kv(16384) == 5ULL * 2048 * 2 * 16384);
+    // Training activations are built for one layer shape: the full layers' own widths are named in a warning.
+    const json train = json::parse(estimate_json(R"({"mode": "train", "train": {"seq_len": 4096}})", moe.dump()));
+    REQUIRE(train["errors"].empty());
+    bool named = false;
+    for (const json& w : train["warnings"]) named = named || w["field"] == "model.full_head_dim";
+    CHECK(named);
 }
 
 TEST_CASE("HF fixtures: Gemma 4 keys memplan does not count are refused by name", "[hf][fixtures][gemma4][errors]") {

@@ -629,6 +629,13 @@ diagnostics architecture_warnings(const model_config& m, run_mode mode) {
                              "layers keep other tensors, so the activation figure is an approximation"
                            : "the prefill workspace is sized as for a GQA attention layer with this model's MLP; MLA, "
                              "linear-attention, Mamba and mixed dense/MoE layers differ, so that row is an approximation"});
+    // Training activations are built for one layer shape (activations.cpp); serving's workspace takes the wider kind.
+    if (mode == run_mode::train && ((m.full_head_dim != 0 && m.full_head_dim != resolved_head_dim(m)) ||
+                                    (m.full_num_key_value_heads != 0 && m.full_num_key_value_heads != resolved_kv_heads(m))))
+        out.push_back({"model.full_head_dim",
+                       "training activations are counted per layer with head_dim and num_key_value_heads; the "
+                       "full-attention layers' own head width and KV heads (full_head_dim, full_num_key_value_heads) "
+                       "are in the weights and the cache, not in the activation figure"});
     if (m.index_n_heads != 0)
         out.push_back({"model.index_n_heads",
                        "DeepSeek Sparse Attention: the indexer's weights and cache are counted; its scores of each "
