@@ -77,6 +77,12 @@ export interface ModelConfig {
   sliding_attention_sinks?: boolean;
   /** Sliding KV heads: KV heads of the sliding-window layers; 0: num_key_value_heads. 0 … 65536. Default: 0. */
   sliding_num_key_value_heads?: number;
+  /** Full-layer head width: Head width of the full-attention layers (Gemma 4 global_head_dim); 0: head_dim. 0 … 65536. Default: 0. */
+  full_head_dim?: number;
+  /** Full-layer KV heads: KV heads of the full-attention layers (Gemma 4 num_global_key_value_heads); 0: num_key_value_heads. 0 … 65536. Default: 0. */
+  full_num_key_value_heads?: number;
+  /** Full-layer values from keys: Full-attention layers have no v_proj: values are the key projection (Gemma 4 attention_k_eq_v); the cache still holds K and V. Default: false. */
+  full_value_from_key?: boolean;
   /** Gated attention: q_proj also emits a sigmoid output gate per head (Qwen3-Next). Default: false. */
   attention_output_gate?: boolean;
   /** Checkpoint state dtype: Precision of the linear-attention / Mamba state the checkpoint declares (mamba_ssm_dtype); the served state follows it unless infer.state_dtype is given. Default: 'bf16'. */
@@ -101,6 +107,10 @@ export interface ModelConfig {
   router_bias?: boolean;
   /** Shared expert gate: A sigmoid gate h×1 on the shared expert (Qwen2-MoE, Qwen3-Next). Default: true. */
   shared_expert_gate?: boolean;
+  /** Router scales: A learned scale of hidden_size on each router's input and one per expert (Gemma 4). Default: false. */
+  router_scales?: boolean;
+  /** Layer scalar: One learned scalar per layer scaling its output (Gemma 4). Default: false. */
+  layer_scalar?: boolean;
   /** MoE latent width: Routed experts read and write this width, between projections h×latent and latent×h (Nemotron 3 latent MoE); 0: the hidden size. 0 … 1048576. Default: 0. */
   moe_latent_size?: number;
   /** Linear-attention key heads: Gated DeltaNet key heads (Qwen3-Next). 0 … 65536 heads. Default: 0. */

@@ -314,6 +314,9 @@ void read_model_keys(object_reader& r, model_config& m) {
     r.boolean("attention_sinks", m.attention_sinks);
     r.boolean("sliding_attention_sinks", m.sliding_attention_sinks);
     r.integer("sliding_num_key_value_heads", m.sliding_num_key_value_heads, 0, 65536);
+    r.integer("full_head_dim", m.full_head_dim, 0, 65536);
+    r.integer("full_num_key_value_heads", m.full_num_key_value_heads, 0, 65536);
+    r.boolean("full_value_from_key", m.full_value_from_key);
     r.boolean("attention_output_gate", m.attention_output_gate);
     r.integer("q_lora_rank", m.q_lora_rank, 0, 1048576);
     r.integer("kv_lora_rank", m.kv_lora_rank, 0, 1048576);
@@ -341,6 +344,8 @@ void read_model_keys(object_reader& r, model_config& m) {
     r.integer("index_head_dim", m.index_head_dim, 0, 65536);
     r.boolean("router_bias", m.router_bias);
     r.boolean("shared_expert_gate", m.shared_expert_gate);
+    r.boolean("router_scales", m.router_scales);
+    r.boolean("layer_scalar", m.layer_scalar);
     r.integer("moe_latent_size", m.moe_latent_size, 0, 1048576);
     r.integer("linear_num_key_heads", m.linear_num_key_heads, 0, 65536);
     r.integer("linear_num_value_heads", m.linear_num_value_heads, 0, 65536);
@@ -542,6 +547,35 @@ bool qwen3_vl_vision_params(object_reader& r, const json& v, std::uint64_t& out)
     return true;
 }
 
+/// Gemma 4's vision tower and its embedding projection, as transformers src/transformers/models/gemma4/modeling_gemma4.py
+/// (commit c308a309e651a7e033f683353f3f75aa66d29502) builds them, at Gemma4VisionConfig's defaults (configuration_gemma4.py,
+/// commit 351f643ab9f582c01026b6d75aab3e2c5a8338cd) where a key is absent. Keys that shape no weight: rope_parameters,
+/// pooling_kernel_size (average pooling), attention_bias and global_head_dim (Gemma4VisionAttention reads neither),
+/// max_position_embeddings, rms_norm_eps, hidden_activation, the processor's sequence lengths.
+bool gemma4_vision_params(object_reader& r, const json& v, std::uint64_t text_hidden, std::uint64_t& out) {
+    const std::string prefix = r.field("vision_config") + ".";
+    const auto get = [&](const char* key, std::uint64_t fallback) { return vision_size(r, v, key, fallback, prefix); };
+    const u128 d = get("hidden_size", 768), f = get("intermediate_size", 3072), layers = get("num_hidden_layers", 16),
+               heads = get("num_attention_heads", 12), kv = get("num_key_value_heads", 12), hd = get("head_dim", 64),
+               patch = get("patch_size", 16), positions = get("position_embedding_size", 10240);
+    if (d == 0 || f == 0 || layers == 0 || heads == 0 || kv == 0 || hd == 0 || patch == 0 || positions == 0) return false;
+    const bool clipped = flag_in(r, v, "use_clipped_linears", false, prefix + "use_clipped_linears");
+    const bool standardize = flag_in(r, v, "standardize", false, prefix + "standardize");
+    // Gemma4VisionPatchEmbedder: input_proj 3·p² × d without bias; position_embedding_table 2 × positions × d.
+    const u128 embedder = 3 * patch * patch * d + 2 * positions * d;
+    // Gemma4VisionEncoderLayer: q d × heads·hd, k and v d × kv·hd, o heads·hd × d (Gemma4ClippableLinear, no bias;
+    // with use_clipped_linears four scalar buffers each, input_min/max and output_min/max); q_norm and k_norm hd,
+    // v_norm without weight; four RMSNorms d; Gemma4VisionMLP gate, up d × f and down f × d (clippable too).
+    const u128 layer = d * heads * hd + 2 * d * kv * hd + heads * hd * d + 2 * hd + 4 * d + 3 * d * f + (clipped ? 7 * 4 : 0);
+    // Gemma4VisionModel: std_bias and std_scale (d each, persistent buffers) with standardize; the pooler has no weight.
+    const u128 standardizer = standardize ? 2 * d : 0;
+    // Gemma4MultimodalEmbedder: embedding_projection d × text hidden_size without bias; its norm has no weight.
+    const u128 projection = d * text_hidden;
+    const u128 total = embedder + layers * layer + standardizer + projection;
+    out = static_cast<std::uint64_t>(std::min<u128>(total, max_param_count));
+    return true;
+}
+
 /// The vision tower and projector of a multimodal checkpoint (vision_config beside the language model of
 /// `outer_type`, whose family's tower is `kind`) into m.vision_params; a tower memplan cannot count is
 /// refused, naming vision_config, so that no total silently leaves it out (and the resolved keys, which
@@ -564,6 +598,8 @@ void read_vision_tower(object_reader& r, const json& outer, const json& vision, 
         if (llama4_vision_params(r, vision, m.hidden_size, tower)) m.vision_params = tower;
     } else if (kind == vision_tower::qwen3_vl) {
         if (qwen3_vl_vision_params(r, vision, tower)) m.vision_params = tower;
+    } else if (kind == vision_tower::gemma4) {
+        if (gemma4_vision_params(r, vision, m.hidden_size, tower)) m.vision_params = tower;
     } else {
         r.fail(r.field("vision_config"), "is not supported yet for model_type " +
                                              (outer_type.empty() ? std::string("\"\"") : outer_type) +

@@ -12,7 +12,14 @@ u128 forward_live_bytes_per_token(const model_config& m, std::uint64_t tp) {
     const u128 d = resolved_head_dim(m);
     const u128 q_width = ceil_div(u128{m.num_attention_heads} * d, tp);
     const u128 kv_width = ceil_div(resolved_kv_heads(m), tp) * d;
-    const u128 attention_live = 2 * h + 2 * q_width + 2 * kv_width;  // residual, normed, q, k, v, attention output
+    u128 attention_live = 2 * h + 2 * q_width + 2 * kv_width;  // residual, normed, q, k, v, attention output
+    if (m.full_head_dim != 0 || m.full_num_key_value_heads != 0) {
+        // Full layers of their own head width and KV heads (Gemma 4): the wider of the two kinds.
+        const u128 fd = m.full_head_dim != 0 ? u128{m.full_head_dim} : d;
+        const u128 fkv = m.full_num_key_value_heads != 0 ? u128{m.full_num_key_value_heads} : u128{resolved_kv_heads(m)};
+        attention_live = std::max(attention_live, 2 * h + 2 * ceil_div(u128{m.num_attention_heads} * fd, tp) +
+                                                      2 * ceil_div(fkv, tp) * fd);
+    }
     u128 ffn = resolved_ffn(m);
     if (m.num_experts != 0)  // routed copies of each token: top-k experts plus the shared expert
         ffn = u128{m.experts_per_token} * (m.moe_intermediate_size != 0 ? m.moe_intermediate_size : resolved_ffn(m)) +

@@ -89,6 +89,13 @@ diagnostics validate_architecture(const model_config& m) {
     if (sliding_kv != 0 && (sliding_kv > m.num_attention_heads || m.num_attention_heads % sliding_kv != 0))
         errors.push_back({"model.sliding_num_key_value_heads", "must divide model.num_attention_heads (" +
                                                                    std::to_string(m.num_attention_heads) + ")"});
+    const std::uint64_t full_kv = m.full_num_key_value_heads;
+    if (full_kv != 0 && (full_kv > m.num_attention_heads || m.num_attention_heads % full_kv != 0))
+        errors.push_back({"model.full_num_key_value_heads", "must divide model.num_attention_heads (" +
+                                                                std::to_string(m.num_attention_heads) + ")"});
+    if (m.full_value_from_key && m.v_head_dim != 0)
+        errors.push_back({"model.full_value_from_key", "cannot be true with model.v_head_dim: values that are the key "
+                                                       "projection have the key's width"});
     if (m.num_experts != 0 && (m.experts_per_token == 0 || m.experts_per_token > m.num_experts))
         errors.push_back({"model.num_experts_per_tok", "must be from 1 to the number of experts (" +
                                                            std::to_string(m.num_experts) + ")"});
@@ -218,17 +225,22 @@ layer_build build_layer(const model_config& m, attention_kind a, layer_mlp_kind 
             // (Vaswani et al. 2017, §3.2.2; GQA: Ainslie et al. 2023); explicit head_dim may exceed h/a.
             // A value width of its own (v_head_dim, not MLA) makes v h×(kv·dv) and o (a·dv)×h, and sliding layers
             // may have their own KV heads (vLLM vllm/model_executor/models/mimo_v2_flash.py MiMoV2Attention at 01ed47b4).
-            const u128 d = resolved_head_dim(m);
+            // Full layers may have their own head width and KV heads, and no v_proj where the values are the key
+            // projection (transformers src/transformers/models/gemma4/modeling_gemma4.py Gemma4TextAttention at
+            // c308a309: global_head_dim, num_global_key_value_heads and v_proj None with attention_k_eq_v).
+            const bool full = a == attention_kind::full;
+            const u128 d = full && m.full_head_dim != 0 ? u128{m.full_head_dim} : u128{resolved_head_dim(m)};
             const u128 dv = m.v_head_dim != 0 && m.kv_lora_rank == 0 ? u128{m.v_head_dim} : d;
             const u128 kv_heads = a == attention_kind::sliding && m.sliding_num_key_value_heads != 0
                                       ? u128{m.sliding_num_key_value_heads}
-                                      : u128{resolved_kv_heads(m)};
+                                  : full && m.full_num_key_value_heads != 0 ? u128{m.full_num_key_value_heads}
+                                                                            : u128{resolved_kv_heads(m)};
             const u128 q = heads * d * (m.attention_output_gate ? 2 : 1);
             const u128 kv = kv_heads * d;
-            const u128 v = kv_heads * dv;
+            const u128 v = full && m.full_value_from_key ? 0 : kv_heads * dv;
             mats.push_back({"q_proj", h, q, 1, false});
             mats.push_back({"k_proj", h, kv, 1, false});
-            mats.push_back({"v_proj", h, v, 1, false});
+            if (v != 0) mats.push_back({"v_proj", h, v, 1, false});
             mats.push_back({"o_proj", heads * dv, h, 1, false});
             L.attention = h * q + h * kv + h * v + heads * dv * h;
             L.attention += (m.qkv_bias ? q + kv + v : 0) + (m.attention_out_bias ? h : 0);
@@ -338,11 +350,17 @@ layer_build build_layer(const model_config& m, attention_kind a, layer_mlp_kind 
         L.experts = u128{m.num_experts} * one_expert;
         L.experts_active = u128{m.experts_per_token} * one_expert;
         L.router = h * m.num_experts + (m.router_bias ? m.num_experts : 0);
+        // Gemma 4 (modeling_gemma4.py Gemma4TextRouter at c308a309): scale over h and per_expert_scale over E; its norm
+        // has no weight.
+        if (m.router_scales) L.router += h + m.num_experts;
         if (m.shared_expert_intermediate_size != 0)
             L.shared = add_mlp(m, m.shared_expert_intermediate_size, "shared_expert", false, 1, mats) +
                        (m.shared_expert_gate ? h : 0);
     }
     L.norms = u128{m.norms_per_layer} * norm_params(m, h);
+    // Gemma 4's layer_scalar: a buffer of one element per decoder layer, stored in the checkpoint (modeling_gemma4.py
+    // Gemma4TextDecoderLayer at c308a309, register_buffer("layer_scalar", torch.ones(1))).
+    if (m.layer_scalar) L.norms += 1;
     return L;
 }
 
@@ -628,6 +646,13 @@ diagnostics architecture_warnings(const model_config& m, run_mode mode) {
                              "layers keep other tensors, so the activation figure is an approximation"
                            : "the prefill workspace is sized as for a GQA attention layer with this model's MLP; MLA, "
                              "linear-attention, Mamba and mixed dense/MoE layers differ, so that row is an approximation"});
+    // Training activations are built for one layer shape (activations.cpp); serving's workspace takes the wider kind.
+    if (mode == run_mode::train && ((m.full_head_dim != 0 && m.full_head_dim != resolved_head_dim(m)) ||
+                                    (m.full_num_key_value_heads != 0 && m.full_num_key_value_heads != resolved_kv_heads(m))))
+        out.push_back({"model.full_head_dim",
+                       "training activations are counted per layer with head_dim and num_key_value_heads; the "
+                       "full-attention layers' own head width and KV heads (full_head_dim, full_num_key_value_heads) "
+                       "are in the weights and the cache, not in the activation figure"});
     if (m.index_n_heads != 0)
         out.push_back({"model.index_n_heads",
                        "DeepSeek Sparse Attention: the indexer's weights and cache are counted; its scores of each "
@@ -682,7 +707,13 @@ std::vector<kv_layer_group> kv_layer_groups(const model_config& m) {
     // K of head_dim and V of v_head_dim per KV head where the values have their own width (build_layer).
     const std::uint64_t dv = m.v_head_dim != 0 && m.kv_lora_rank == 0 && m.v_head_dim != d ? m.v_head_dim : 0;
     const std::uint64_t sliding_kv = m.sliding_num_key_value_heads != 0 ? m.sliding_num_key_value_heads : kv;
-    if (k.full != 0) out.push_back({attention_kind::full, k.full, kv, d, 0, 0, 0, 0, 0, dv});
+    // Full layers with their own KV heads and head width (Gemma 4): K and V both cached, also where V is the key
+    // projection (vLLM vllm/model_executor/models/gemma4.py Gemma4Attention at 001cabc1 loads K's weights into V's
+    // slot and caches both).
+    const std::uint64_t full_kv = m.full_num_key_value_heads != 0 ? m.full_num_key_value_heads : kv;
+    const std::uint64_t full_d = m.full_head_dim != 0 ? m.full_head_dim : d;
+    const std::uint64_t full_dv = m.v_head_dim != 0 && m.kv_lora_rank == 0 && m.v_head_dim != full_d ? m.v_head_dim : 0;
+    if (k.full != 0) out.push_back({attention_kind::full, k.full, full_kv, full_d, 0, 0, 0, 0, 0, full_dv});
     if (k.sliding != 0) out.push_back({attention_kind::sliding, k.sliding, sliding_kv, d, 0, m.sliding_window, 0, 0, 0, dv});
     if (k.chunked != 0) out.push_back({attention_kind::chunked, k.chunked, kv, d, 0, m.attention_chunk_size, 0, 0, 0, dv});
     // One latent per token: kv_lora_rank + qk_rope_head_dim (DeepSeek-V2 §2.1.2, Eq. 10–11); with DeepSeek

@@ -197,6 +197,91 @@ void read_gemma3(hf_config_keys& keys, model_config& m) {
         if ((i + 1) % pattern == 0) m.layer_attention[i] = A::full;
 }
 
+/// Gemma 4's text model as transformers src/transformers/models/gemma4/configuration_gemma4.py (commit
+/// 351f643ab9f582c01026b6d75aab3e2c5a8338cd) configures it and modeling_gemma4.py (commit
+/// c308a309e651a7e033f683353f3f75aa66d29502) builds it (vLLM vllm/model_executor/models/gemma4.py at 001cabc1 the same):
+/// - layer_types (default: every 6th layer full, the others sliding; the last layer is forced to full attention);
+/// - full layers: global_head_dim wide (default 512), with attention_k_eq_v num_global_key_value_heads KV heads
+///   (default num_key_value_heads) and no v_proj; q_norm and k_norm over the layer's head width, v_norm without weight;
+/// - every layer a gated MLP of intermediate_size (GELU); with enable_moe_block also a router (proj h×E, scale h,
+///   per_expert_scale E; its norm has no weight), num_experts experts of moe_intermediate_size and three more norms
+///   (post_feedforward_layernorm_1/_2, pre_feedforward_layernorm_2), top_k_experts routed per token;
+/// - layer_scalar, one element per layer.
+/// Per-layer input embeddings (hidden_size_per_layer_input, default 256) and KV-shared layers (num_kv_shared_layers:
+/// no k/v projections and no cache of their own, the MLP twice as wide with use_double_wide_mlp) are not counted
+/// yet: refused by name when set.
+void read_gemma4(hf_config_keys& keys, model_config& m) {
+    // memplan's resolved form of a Gemma 4 model (resolve_model_json) states every structure in memplan's own keys,
+    // full_head_dim among them, which no Hugging Face config has: the configuration class's defaults do not apply.
+    if (keys.contains("full_head_dim")) return;
+    const std::uint64_t L = m.num_hidden_layers;
+    // __post_init__: layer_types defaults to sliding_window_pattern 6, and a last layer other than full is made full.
+    if (L != 0 && !keys.contains("layer_types")) {
+        m.layer_attention.assign(L, A::sliding);
+        for (std::uint64_t i = 0; i < L; ++i)
+            if ((i + 1) % 6 == 0) m.layer_attention[i] = A::full;
+    }
+    if (m.layer_attention.size() == L && L != 0 && m.layer_attention.back() != A::full) m.layer_attention.back() = A::full;
+    std::uint64_t sliding = 0;
+    for (const attention_kind k : m.layer_attention) {
+        if (k != A::full && k != A::sliding) {
+            keys.fail("layer_types", "must list \"sliding_attention\" or \"full_attention\" per layer (Gemma 4)");
+            return;
+        }
+        sliding += k == A::sliding ? 1 : 0;
+    }
+    m.sliding_window_layers = sliding;
+    // __post_init__: use_bidirectional_attention "all" sets sliding_window to sliding_window // 2 + 1; "vision" (image
+    // tokens attend both ways) and null change only the masks.
+    std::string bidirectional;
+    keys.text("use_bidirectional_attention", bidirectional);
+    if (bidirectional == "all") m.sliding_window = m.sliding_window / 2 + 1;
+    else if (!bidirectional.empty() && bidirectional != "vision")
+        keys.fail("use_bidirectional_attention", "must be null, \"vision\" or \"all\"");
+    m.full_head_dim = keys.integer("global_head_dim", 512, 1, 65536);
+    keys.boolean("attention_k_eq_v", m.full_value_from_key);
+    const std::uint64_t global_kv = keys.integer("num_global_key_value_heads", m.num_key_value_heads, 1, 65536);
+    // Gemma4TextAttention: num_global_key_value_heads is the full layers' KV heads only with attention_k_eq_v.
+    m.full_num_key_value_heads = m.full_value_from_key ? global_kv : 0;
+    if (keys.integer("num_kv_shared_layers", 0, 0, 65536) != 0)
+        keys.fail("num_kv_shared_layers", "must be 0: layers that reuse earlier layers' KV (no k/v projections, no "
+                                          "cache of their own) are not counted yet");
+    // use_double_wide_mlp widens the MLP of KV-shared layers only: with none, it builds nothing else.
+    bool double_wide = false;
+    keys.boolean("use_double_wide_mlp", double_wide);
+    if (keys.integer("hidden_size_per_layer_input", 256, 0, 1048576) != 0)
+        keys.fail("hidden_size_per_layer_input", "must be 0: per-layer input embeddings (embed_tokens_per_layer, "
+                                                 "per_layer_model_projection and each layer's gate and projection) are "
+                                                 "not counted yet; absent, Gemma4TextConfig's default is 256");
+    // vocab_size_per_layer_input sizes embed_tokens_per_layer only, which hidden_size_per_layer_input 0 does not build.
+    keys.integer("vocab_size_per_layer_input", 262144, 1, 16777216);
+    bool moe = false;
+    keys.boolean("enable_moe_block", moe);
+    // vLLM's Gemma4MoE reads expert_intermediate_size when moe_intermediate_size is absent; transformers never does.
+    const std::uint64_t vllm_width = keys.integer("expert_intermediate_size", 0, 1, 1048576);
+    if (vllm_width != 0 && vllm_width != m.moe_intermediate_size)
+        keys.fail("expert_intermediate_size", "must be null or equal moe_intermediate_size (" +
+                                                  std::to_string(m.moe_intermediate_size) +
+                                                  "): transformers reads only moe_intermediate_size");
+    if (!moe) {
+        m.num_experts = 0;  // no router and no experts are built, whatever num_experts says
+        m.experts_per_token = 0;
+        m.moe_intermediate_size = 0;
+        if (!own_mlp(keys) && L != 0) m.layer_mlp.assign(L, F::dense);
+        return;
+    }
+    for (const char* key : {"num_experts", "top_k_experts", "moe_intermediate_size"})
+        if (!keys.given(key)) {
+            keys.fail(key, "is required with enable_moe_block (a positive integer)");
+            return;
+        }
+    m.shared_expert_intermediate_size = m.intermediate_size;  // the dense MLP beside the experts, ungated
+    m.shared_expert_gate = false;
+    m.router_scales = true;
+    m.norms_per_layer = 7;
+    if (!own_mlp(keys) && L != 0) m.layer_mlp.assign(L, F::moe);
+}
+
 /// configuration_llama4.py / modeling_llama4.py: experts and the shared expert are intermediate_size
 /// wide, dense layers intermediate_size_mlp; moe_layers default every interleave_moe_layer_step-th
 /// layer; no_rope_layers (1 = RoPE layer, chunked attention; 0 = NoPE, global) default every 4th NoPE.
@@ -359,6 +444,37 @@ row gemma3_row(const char* model_type) {
                vision_key})
         .reads(read_gemma3)
         .layers({A::full, A::sliding}, {F::dense});
+}
+
+/// Gemma 4 (read_gemma4): Gemma 3's block (four RMSNorms, tied embeddings, q_norm/k_norm) with the layer scalar; the
+/// multimodal gemma4 and its language model gemma4_text. Keys that change no weight: final_logit_softcapping (caps the
+/// logits), rope_parameters (per layer kind, partial rotary on full layers), hidden_activation (GELU of the gated MLP),
+/// attention_dropout, the token ids; the outer config's audio_token_id, boa/boi/eoa/eoi_token_id, eoa_token_index,
+/// image_token_id, video_token_id and vision_soft_tokens_per_image (the processor's). audio_config null builds no tower.
+row gemma4_row(const char* model_type) {
+    return row(model_type, "Gemma 4")
+        .llama_style()
+        .with(&model_config::tie_word_embeddings, true)
+        .with(&model_config::norms_per_layer, 4)
+        .with(&model_config::qk_norm, true)
+        .with(&model_config::layer_scalar, true)
+        .with(&model_config::shared_expert_gate, false)
+        .size_key({"top_k_experts", &model_config::experts_per_token, 0, 65536, "experts each token is routed to"})
+        .keys({{"global_head_dim", "head width of the full-attention layers (default 512)"},
+               {"attention_k_eq_v", "full layers without v_proj: the key projection is also the values"},
+               {"num_global_key_value_heads", "KV heads of the full layers with attention_k_eq_v"},
+               {"num_kv_shared_layers", "the last N layers reuse earlier layers' KV (must be 0: not counted yet)"},
+               {"use_double_wide_mlp", "twice the MLP width on KV-shared layers (none with num_kv_shared_layers 0)"},
+               {"hidden_size_per_layer_input", "per-layer input embeddings' width (must be 0: not counted yet)"},
+               {"vocab_size_per_layer_input", "per-layer input embeddings' vocabulary (unused with width 0)"},
+               {"enable_moe_block", "every layer adds a router and experts beside its MLP"},
+               {"num_experts", "experts of each MoE block (with enable_moe_block; unused without)"},
+               {"top_k_experts", "experts each token is routed to"},
+               {"expert_intermediate_size", "vLLM's fallback name of moe_intermediate_size (null, or equal)"},
+               {"use_bidirectional_attention", "\"all\" halves the sliding window (+1); \"vision\" changes masks only"},
+               vision_key})
+        .reads(read_gemma4)
+        .layers({A::full, A::sliding}, {F::dense, F::moe});
 }
 
 /// modeling_qwen3_next.py: Qwen3NextAttention (q_proj emits queries and a sigmoid gate; q_norm, k_norm), a
@@ -612,6 +728,19 @@ const std::vector<model_family>& model_families() {
                 if (m.num_key_value_heads == 0) m.num_key_value_heads = 4;
                 if (m.head_dim == 0) m.head_dim = 256;
                 if (m.sliding_window == 0 && !keys.contains("sliding_window")) m.sliding_window = 4096;
+            }),
+        gemma4_row("gemma4")
+            .architecture("Gemma4ForConditionalGeneration")
+            .multimodal("gemma4_text", vision_tower::gemma4),
+        gemma4_row("gemma4_text")
+            .architecture("Gemma4ForCausalLM")
+            // configuration_gemma4.py Gemma4TextConfig defaults (351f643a), which a text_config may rely on.
+            .text_config_defaults([](const hf_config_keys& keys, model_config& m) {
+                if (m.vocab_size == 0) m.vocab_size = 262144;
+                if (m.num_attention_heads == 0) m.num_attention_heads = 8;
+                if (m.num_key_value_heads == 0) m.num_key_value_heads = 4;
+                if (m.head_dim == 0) m.head_dim = 256;
+                if (m.sliding_window == 0 && !keys.contains("sliding_window")) m.sliding_window = 512;
             }),
         // modeling_qwen3.py / modeling_qwen3_moe.py: no biases, q_norm and k_norm (RMSNorm over head_dim).
         row("qwen3", "Qwen3")
@@ -1045,7 +1174,9 @@ const std::vector<const char*>& family_only_keys() {
         "index_skip_topk_offset", "index_share_for_mtp_iteration", "moe_router_dtype",
         "moe_intermediate_size_mlp", "num_experts_per_layer", "moe_every_n_layers", "dense_intermediate_size",
         "hybrid_layer_pattern", "swa_num_key_value_heads", "swa_num_attention_heads", "swa_head_dim", "swa_v_head_dim",
-        "add_swa_attention_sink_bias", "add_full_attention_sink_bias"};
+        "add_swa_attention_sink_bias", "add_full_attention_sink_bias", "global_head_dim", "attention_k_eq_v",
+        "num_global_key_value_heads", "num_kv_shared_layers", "use_double_wide_mlp", "hidden_size_per_layer_input",
+        "vocab_size_per_layer_input", "enable_moe_block", "top_k_experts", "expert_intermediate_size"};
     return keys;
 }
 

@@ -307,6 +307,9 @@ std::string resolve_model_json(const std::string& config_json, const std::string
     flag("attention_output_gate", m.attention_output_gate, base.attention_output_gate);
     flag("router_bias", m.router_bias, base.router_bias);
     flag("shared_expert_gate", m.shared_expert_gate, base.shared_expert_gate);
+    flag("router_scales", m.router_scales, base.router_scales);
+    flag("layer_scalar", m.layer_scalar, base.layer_scalar);
+    flag("full_value_from_key", m.full_value_from_key, base.full_value_from_key);
     flag("mamba_conv_bias", m.mamba_conv_bias, base.mamba_conv_bias);
     flag("mamba_proj_bias", m.mamba_proj_bias, base.mamba_proj_bias);
     flag("mtp", m.mtp, base.mtp);
@@ -322,6 +325,7 @@ std::string resolve_model_json(const std::string& config_json, const std::string
              {"index_n_heads", m.index_n_heads}, {"index_head_dim", m.index_head_dim},
              {"moe_latent_size", m.moe_latent_size},
              {"sliding_num_key_value_heads", m.sliding_num_key_value_heads},
+             {"full_head_dim", m.full_head_dim}, {"full_num_key_value_heads", m.full_num_key_value_heads},
              {"linear_num_key_heads", m.linear_num_key_heads}, {"linear_num_value_heads", m.linear_num_value_heads},
              {"linear_key_head_dim", m.linear_key_head_dim}, {"linear_value_head_dim", m.linear_value_head_dim},
              {"linear_conv_kernel_dim", m.linear_conv_kernel_dim}, {"mamba_version", m.mamba_version},

@@ -68,6 +68,8 @@ struct vllm_pool {
     u128 state_groups = 0;      ///< groups of linear-attention / Mamba layers (one block per request each)
     u128 window = 0;
     u128 block = 0;             ///< tokens per attention block after vLLM's hybrid adjustment (0: as configured)
+    /// Tokens per block of the full-attention and the local groups after unify_kv_cache_spec_page_size (0: block).
+    u128 full_block = 0, local_block = 0;
     u128 state_page = 0;        ///< the recurrent layers' unpadded page (MambaSpec.page_size_bytes)
     u128 padded_page = 0;       ///< the page every layer gets (the state page padded to the attention page)
     u128 draft_page = 0;        ///< bytes of one block held by the draft's layers (uniform pools)
@@ -172,9 +174,26 @@ vllm_pool vllm_groups(const std::vector<layer_spec>& layers, std::uint64_t block
         return pool;
     }
     if (!same_page) {
-        errors.push_back({"infer.draft_preset", "a draft model whose KV page differs from the sliding-window target's "
-                                                "is not covered by memplan's vLLM arithmetic"});
-        return pool;
+        // unify_kv_cache_spec_page_size (kv_cache_utils.py at 001cabc1): a layer whose page divides the largest
+        // page gets block · (largest / its page) tokens per block, so every page is the largest (Gemma 4: full
+        // layers of 2 KV heads · 512 get 32-token blocks beside sliding layers of 8 · 256 at 16). One block size per
+        // kind is modelled; pages that do not divide the largest are not covered.
+        u128 largest = 0;
+        for (const layer_spec& l : layers) largest = std::max<u128>(largest, u128{block} * l.token_bytes);
+        for (const layer_spec& l : layers) {
+            const u128 layer_page = u128{block} * l.token_bytes;
+            const bool local = l.kind == attention_kind::sliding || l.kind == attention_kind::chunked;
+            u128& kind_block = local ? pool.local_block : pool.full_block;
+            const u128 scaled = layer_page != 0 && largest % layer_page == 0 ? u128{block} * (largest / layer_page) : 0;
+            if (scaled == 0 || (kind_block != 0 && kind_block != scaled)) {
+                errors.push_back({l.draft ? "infer.draft_preset" : "model.layer_types",
+                                  "layers whose KV pages do not divide the largest page, or layers of one kind with "
+                                  "different pages, are not covered by memplan's vLLM arithmetic"});
+                return pool;
+            }
+            kind_block = scaled;
+        }
+        page = largest;
     }
     // _get_kv_cache_groups_uniform_page_size: group size = the smaller count, or the larger when it is
     // below 1.5 × the smaller (padding layers).
@@ -190,11 +209,14 @@ vllm_pool vllm_groups(const std::vector<layer_spec>& layers, std::uint64_t block
 u128 vllm_blocks_needed(const vllm_pool& pool, u128 len, std::uint64_t block, std::uint64_t batched_tokens) {
     if (pool.state_groups != 0)  // recurrent groups: one block each; attention groups ⌈len / block⌉
         return (pool.full_groups != 0 ? pool.full_groups * ceil_div(len, pool.block) : 0) + pool.state_groups;
-    const u128 full = ceil_div(len, block);
+    // Each kind at its own block size where unify_kv_cache_spec_page_size changed it.
+    const u128 full_block = pool.full_block != 0 ? pool.full_block : u128{block};
+    const u128 local_block = pool.local_block != 0 ? pool.local_block : u128{block};
+    const u128 full = ceil_div(len, full_block);
     // A local group's blocks per request: SlidingWindowSpec ⌈min(window − 1 + batched, len) / block⌉ + 1;
     // ChunkedLocalAttentionSpec ⌈min(chunk + batched, len) / block⌉ (max_memory_usage_bytes).
-    const u128 local = pool.chunked ? ceil_div(std::min(pool.window + batched_tokens, len), block)
-                                    : ceil_div(std::min(pool.window - 1 + batched_tokens, len), block) + 1;
+    const u128 local = pool.chunked ? ceil_div(std::min(pool.window + batched_tokens, len), local_block)
+                                    : ceil_div(std::min(pool.window - 1 + batched_tokens, len), local_block) + 1;
     if (!pool.hybrid) return pool.full_groups != 0 ? full : local;
     return pool.full_groups * full + pool.sliding_groups * local;
 }
@@ -254,6 +276,7 @@ serving_result vllm_size_pool(const engine_inputs& in, serving_result s, diagnos
     // "GPU KV cache size": num_blocks // number of groups × the smallest group block size
     // (_report_kv_cache_config; a state group's block is max_model_len).
     const u128 groups = pool.full_groups + pool.sliding_groups + pool.state_groups;
+    // With unified pages the kind of the largest page keeps `block`, the smallest of the groups' block sizes.
     const u128 min_block = pool.state_groups == 0 ? u128{block}
                                                   : (pool.full_groups != 0 ? std::min<u128>(pool.block, len) : len);
     s.kv_capacity_tokens = to_u64(blocks / groups * min_block);

@@ -126,6 +126,24 @@ vllm_overheads vllm_predicted_overheads(const estimate_config& c, std::uint64_t 
                                    to_u64(o.weights_extra),
                                    "vllm/model_executor/layers/vocab_parallel_embedding.py pad_vocab_size "
                                    "(DEFAULT_VOCAB_PADDING_SIZE 64)"});
+        // Full layers whose values are the key projection (Gemma 4 attention_k_eq_v): vLLM's QKVParallelLinear
+        // still has a V slot, loaded with K's weights (vllm/model_executor/models/gemma4.py Gemma4Attention at
+        // 001cabc1): h × max(1, KV heads / tp) × head width more per full layer than the checkpoint holds. With
+        // pipeline stages, the busiest stage's share is taken as ⌈full layers / pp⌉.
+        if (m.full_value_from_key) {
+            std::uint64_t full_layers = 0;
+            for (attention_kind kind : resolved_layer_attention(m)) full_layers += kind == attention_kind::full ? 1 : 0;
+            const u128 kv = m.full_num_key_value_heads != 0 ? m.full_num_key_value_heads : resolved_kv_heads(m);
+            const u128 d = m.full_head_dim != 0 ? m.full_head_dim : resolved_head_dim(m);
+            const u128 slot = ceil_div(u128{full_layers}, pp) * m.hidden_size * std::max<u128>(1, kv / tp) * d *
+                              dtype_bits(inf.weight_dtype) / 8;
+            if (slot != 0) {
+                o.weights_extra += slot;
+                s.breakdown.push_back({"weights_bytes", "V slot of the full layers' qkv_proj holding K's weights "
+                                                        "(attention_k_eq_v)",
+                                       to_u64(slot), "vllm/model_executor/models/gemma4.py Gemma4Attention qkv_proj"});
+            }
+        }
         const u128 rotary = rotary_table_bytes(m, inf.weight_dtype);
         if (rotary != 0) {
             o.weights_extra += rotary;

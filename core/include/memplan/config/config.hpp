@@ -115,6 +115,13 @@ struct model_config {
     bool sliding_attention_sinks = false;
     /// KV heads of the sliding-window layers; 0 = num_key_value_heads (MiMo-V2-Flash swa_num_key_value_heads).
     std::uint64_t sliding_num_key_value_heads = 0;
+    /// Head width of the full-attention layers; 0 = head_dim (Gemma 4 global_head_dim).
+    std::uint64_t full_head_dim = 0;
+    /// KV heads of the full-attention layers; 0 = num_key_value_heads (Gemma 4 num_global_key_value_heads).
+    std::uint64_t full_num_key_value_heads = 0;
+    /// The full-attention layers have no v_proj: the values are the key projection's output (Gemma 4
+    /// attention_k_eq_v); the cache still holds K and V apart (they are normalised differently).
+    bool full_value_from_key = false;
     bool attention_output_gate = false;   ///< q_proj also emits a sigmoid gate per head (Qwen3-Next)
     // Multi-head latent attention (DeepSeek-V2 §2.1): 0 = not MLA.
     std::uint64_t q_lora_rank = 0;        ///< query compression rank; 0 = queries projected directly
@@ -131,6 +138,10 @@ struct model_config {
     // Mixture of experts, beyond num_experts / experts_per_token / moe_intermediate_size.
     bool router_bias = false;             ///< a bias (or e_score_correction_bias) of num_experts per router
     bool shared_expert_gate = true;       ///< a sigmoid gate h×1 on the shared expert (Qwen2-MoE, Qwen3-Next)
+    /// The router's learned scales: one of hidden_size on its input and one per expert on its weights (Gemma 4).
+    bool router_scales = false;
+    /// One learned scalar per layer that scales its output (Gemma 4 layer_scalar, stored in the checkpoint).
+    bool layer_scalar = false;
     std::uint64_t moe_latent_size = 0;    ///< routed experts work in this width between h×latent projections; 0 = h
     // Linear attention, Gated DeltaNet (Qwen3-Next linear_* keys).
     std::uint64_t linear_num_key_heads = 0;
