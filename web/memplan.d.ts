@@ -147,6 +147,8 @@ export interface ModelConfig {
   quant_double?: boolean;
   /** GPTQ g_idx: An int32 group index per input row. Default: false. */
   quant_g_idx?: boolean;
+  /** Symmetric int4: int4_group without zero points, with each matrix's shape as two int32 (compressed-tensors pack-quantized). Default: false. */
+  quant_symmetric?: boolean;
   /** Context limit: Longest context the model is made for (config.json max_position_embeddings); longer contexts are flagged. 0: not stated. 0 … 1099511627776 tokens. Default: 0. */
   max_position_embeddings?: number;
   [huggingFaceField: string]: unknown;

@@ -141,6 +141,9 @@ const std::vector<field_spec>& model_fields() {
         MEMPLAN_BOOLEAN("model.quant_double", model.quant_double, "Double quantization",
                         "NF4 absmax quantized again (bnb_4bit_use_double_quant).", both),
         MEMPLAN_BOOLEAN("model.quant_g_idx", model.quant_g_idx, "GPTQ g_idx", "An int32 group index per input row.", both),
+        MEMPLAN_BOOLEAN("model.quant_symmetric", model.quant_symmetric, "Symmetric int4",
+                        "int4_group without zero points, with each matrix's shape as two int32 (compressed-tensors "
+                        "pack-quantized).", both),
         MEMPLAN_INTEGER("model.max_position_embeddings", model.max_position_embeddings, 0, max_context_limit,
                         "Context limit", "Longest context the model is made for (config.json max_position_embeddings); "
                         "longer contexts are flagged. 0: not stated.", "tokens", both),

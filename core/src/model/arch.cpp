@@ -384,6 +384,14 @@ packed_bytes native_matrix(const model_config& m, const matrix& x) {
             // the input an fp16 scale and a packed 4-bit zero point.
             const u128 g = m.quant_block != 0 ? m.quant_block : 128;
             const u128 groups = x.d_out * ceil_div(x.d_in, g);
+            if (m.quant_symmetric) {
+                // compressed-tensors pack_quantized.py (PackedQuantizationCompressor.compression_param_info):
+                // weight_packed int32 (d_out, ⌈d_in / 8⌉), weight_shape int32 (2), a weight_scale per group in the
+                // checkpoint's dtype (bf16) and no weight_zero_point for symmetric groups.
+                p.scales = groups * 2 + 8 + (m.quant_g_idx ? 4 * x.d_in : 0);
+                p.bytes = x.d_out * ceil_div(x.d_in, 8) * 4 + p.scales;
+                break;
+            }
             p.scales = groups * 2 + ceil_div(groups, 2) + (m.quant_g_idx ? 4 * x.d_in : 0);  // GPTQ g_idx int32
             p.bytes = ceil_div(n, 2) + p.scales;
             break;

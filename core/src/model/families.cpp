@@ -701,6 +701,18 @@ const std::vector<model_family>& model_families() {
             .keys(deepseek_keys())
             .reads(read_deepseek)
             .layers({A::mla}, {F::dense, F::moe}),
+        // Kimi K2.5 (vLLM vllm/model_executor/models/kimi_k25.py at 009dff45, configs/kimi_k25.py at 61a45f5a):
+        // KimiK25ForConditionalGeneration, DeepSeek-V3's language model (DeepseekV2Model) under text_config
+        // (kimi_k2 or deepseek_v3, DeepSeek-V3's row) and the MoonViT tower with its patch-merger projector
+        // (model_json.cpp moonvit_params).
+        row("kimi_k25", "Kimi K2.5")
+            .architecture("KimiK25ForConditionalGeneration")
+            .llama_style()
+            .with(&model_config::shared_expert_gate, false)
+            .with(&model_config::router_bias, true)
+            .keys({vision_key})
+            .multimodal("kimi_k2", vision_tower::moonvit)
+            .layers({A::mla}, {F::dense, F::moe}),
         // DeepSeek-V3.2 (DeepSeek-V3.2-Exp inference/model.py; vLLM deepseek_v2.py at 002d6073): DeepSeek-V3's
         // layers and MTP module, each MLA layer with DeepSeek Sparse Attention's lightning indexer (arch.cpp).
         row("deepseek_v32", "DeepSeek-V3.2")

@@ -313,6 +313,7 @@ std::string resolve_model_json(const std::string& config_json, const std::string
     flag("quant_experts_only", m.quant_experts_only, base.quant_experts_only);
     flag("quant_double", m.quant_double, base.quant_double);
     flag("quant_g_idx", m.quant_g_idx, base.quant_g_idx);
+    flag("quant_symmetric", m.quant_symmetric, base.quant_symmetric);
     for (const auto& [key, value] : std::initializer_list<std::pair<const char*, std::uint64_t>>{
              {"attention_chunk_size", m.attention_chunk_size}, {"q_lora_rank", m.q_lora_rank},
              {"kv_lora_rank", m.kv_lora_rank}, {"qk_nope_head_dim", m.qk_nope_head_dim},

@@ -161,6 +161,9 @@ struct model_config {
     bool quant_experts_only = false;      ///< only the routed experts are quantized (gpt-oss)
     bool quant_double = false;            ///< nf4: absmax quantized again (bnb_4bit_use_double_quant)
     bool quant_g_idx = false;             ///< int4_group: an int32 group index per input row (GPTQ g_idx)
+    /// int4_group: symmetric groups without zero points, each matrix's shape stored as two int32
+    /// (compressed-tensors pack-quantized).
+    bool quant_symmetric = false;
     /// The longest context the model is made for (config.json max_position_embeddings; GPT-2's
     /// n_positions); 0 = not stated. Memory does not depend on it: a longer context is flagged, not refused.
     std::uint64_t max_position_embeddings = 0;

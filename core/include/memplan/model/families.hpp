@@ -68,7 +68,8 @@ enum class vision_tower {
     siglip,   ///< SigLIP tower and Gemma 3's projector
     pixtral,  ///< Pixtral tower and Mistral 3's projector
     llama4,   ///< Llama 4's tower and projector
-    qwen3_vl  ///< Qwen3-VL's tower, its patch merger and the deepstack mergers
+    qwen3_vl, ///< Qwen3-VL's tower, its patch merger and the deepstack mergers
+    moonvit   ///< Kimi K2.5's MoonViT tower and its patch-merger projector
 };
 
 /// A model class that a config.json's `architectures` names, and the model_type that transformers
