@@ -113,6 +113,8 @@ export interface ModelConfig {
   linear_value_head_dim?: number;
   /** Linear-attention conv kernel: Causal convolution width of Gated DeltaNet. 0 … 1024. Default: 0. */
   linear_conv_kernel_dim?: number;
+  /** Kimi Delta Attention: The linear-attention layers are Kimi Delta Attention (Kimi Linear), with equal key and value heads and widths. Default: false. */
+  linear_kda?: boolean;
   /** Mamba version: 1 (Jamba) or 2 (Nemotron-H) for mamba layers; 0: none. 0 … 2. Default: 0. */
   mamba_version?: number;
   /** Mamba inner width: Inner width I of a Mamba mixer. 0 … 1048576. Default: 0. */

@@ -904,6 +904,76 @@ TEST_CASE("HF fixtures: Kimi K2.5 keys memplan does not model are refused by nam
     };
     CHECK(fields_of(load("hf_refused", "kimi_k2_5_nvfp4")).find("hf_config.quantization_config.quant_method") !=
           std::string::npos);
-    const std::string k3 = fields_of(load("hf_refused", "kimi_k3"));
-    CHECK(k3.find("hf_config.text_config.model_type") != std::string::npos);
+    CHECK(fields_of(load("hf_refused", "kimi_k3")).find("hf_config.text_config.") != std::string::npos);
+}
+
+TEST_CASE("HF fixtures: Kimi K3 is refused by the parts of its language model memplan does not model, Kimi Linear's "
+          "KDA and MLA layers and K3's tower are counted",
+          "[hf][fixtures][kimi][kda]") {
+    const json k3 = load("hf_refused", "kimi_k3");
+    // Kimi K3's kimi_linear language model goes beyond vLLM's kimi_linear.py (at 8744bb09): attention residuals,
+    // latent routed experts, the situ activation, gated MLA with compressed queries, a full-rank KDA decay gate
+    // and MXFP4 experts. Each is refused by name.
+    const auto parsed = parse_config(R"({"mode": "infer"})", k3.dump());
+    REQUIRE_FALSE(parsed.ok());
+    std::string fields;
+    for (const auto& e : parsed.errors) fields += e.field + " ";
+    for (const char* key : {"hidden_act", "q_lora_rank", "linear_attn_config.use_full_rank_gate", "attn_res_block_size",
+                            "routed_expert_hidden_size", "latent_moe_use_norm", "mla_use_output_gate",
+                            "activation_situ_beta", "activation_situ_linear_beta", "quantization_config.format"}) {
+        CAPTURE(key);
+        CHECK(fields.find(std::string("hf_config.text_config.") + key + " ") != std::string::npos);
+    }
+    CHECK(fields.find("hf_config.vision_config") == std::string::npos);
+    // Without those parts the text_config is a Kimi Linear model (not a released one) at K3's sizes: h 7168, 93 layers,
+    // kda_layers (1-based) 69 KDA layers of 96 heads × 128 (P = 12288), conv 4; the other 24 MLA, 96 heads, no
+    // q_lora_rank; layer 0 a dense MLP of 33792, the others 896 experts of 3072 (top-16) and two shared.
+    //   KDA  3·h·P + (h·128 + 128·P) + P + h·96 + 3·P·4 + 96 + (h·128 + 128·P) + 128 + P·h = 358,150,368
+    //   MLA  h·96·192 + h·576 + 512 + 512·96·256 + 96·128·h                                 = 236,913,152
+    //   MoE  896·h + 896 + 896·3·h·3072 + 3·h·6144                                         = 59,328,562,048
+    //   2·163840·h + h + 69·(KDA + 2h) + 24·(MLA + 2h) + 3·h·33792 + 92·MoE              = 5,491,702,813,280
+    // K3's tower (vLLM kimi_k25_vit.py with K3's vision_config: d 1024, f 4096, q/k/v 1536, RMSNorms, no biases,
+    // patchmergerv2 to 7168): 3·14²·1024 + 64·64·1024 + 27·(2·1024 + 1024·3·1536 + 1536·1024 + 2·1024·4096) + 1024
+    // + 4096² + 4096·7168 + 7168 = 447,358,976.
+    json lin = k3;
+    json& t = lin["text_config"];
+    for (const char* key : {"attn_res_block_size", "routed_expert_hidden_size", "latent_moe_use_norm", "mla_use_output_gate",
+                            "activation_situ_beta", "activation_situ_linear_beta", "quantization_config"})
+        t.erase(key);
+    t["hidden_act"] = "silu";
+    t["q_lora_rank"] = nullptr;
+    t["linear_attn_config"]["use_full_rank_gate"] = false;
+    const param_breakdown p = count_of(lin);
+    CHECK(p.vision == 447358976ULL);
+    CHECK(p.total - p.vision == 5491702813280ULL);
+    CHECK(p.active - p.vision == 5491702813280ULL - 92ULL * 880 * 3 * 7168 * 3072);
+    REQUIRE(p.layers.size() == 93);
+    CHECK(p.layers[0].attention == attention_kind::linear);
+    CHECK(p.layers[0].total == 358150368ULL + 2 * 7168 + 3ULL * 7168 * 33792);
+    CHECK(p.layers[3].attention == attention_kind::mla);
+    CHECK(p.layers[3].total == 236913152ULL + 2 * 7168 + 59328562048ULL);
+    CHECK(p.layers[90].attention == attention_kind::linear);
+    CHECK(p.layers[91].attention == attention_kind::mla);
+    CHECK(p.layers[92].attention == attention_kind::mla);
+    // The text model alone, as a kimi_linear config.json.
+    CHECK(count_of(t).total == 5491702813280ULL);
+    // Serving: the 24 MLA layers cache 576 values per token; the 69 KDA layers keep per sequence three conv states
+    // (4 − 1) × 12288 and a recurrent state 96 × 128 × 128 (vLLM mamba_utils.py kda_state_shape), here in bf16.
+    const json out =
+        json::parse(estimate_json(R"({"mode": "infer", "infer": {"state_dtype": "bf16"}})", t.dump()), nullptr, false);
+    REQUIRE(out.is_object());
+    CHECK(out["errors"].empty());
+    CHECK(out["details"]["kv_cache_bytes_per_token"] == 24 * 576 * 2);
+    CHECK(out["details"]["state_bytes_per_sequence"] == 69ULL * (3 * 3 * 12288 + 96 * 128 * 128) * 2);
+    // linear_attn_config's sizes are read, none defaulted; kda_layers are 1-based.
+    json missing = t;
+    missing["linear_attn_config"].erase("head_dim");
+    const auto no_width = parse_config(R"({"mode": "infer"})", missing.dump());
+    REQUIRE_FALSE(no_width.ok());
+    CHECK(no_width.errors[0].field == "hf_config.linear_attn_config.head_dim");
+    json zero = t;
+    zero["linear_attn_config"]["kda_layers"].push_back(0);
+    const auto zero_based = parse_config(R"({"mode": "infer"})", zero.dump());
+    REQUIRE_FALSE(zero_based.ok());
+    CHECK(zero_based.errors[0].field == "hf_config.linear_attn_config.kda_layers");
 }

@@ -108,6 +108,9 @@ const std::vector<field_spec>& model_fields() {
                         "Linear-attention value width", "Gated DeltaNet value head size.", "", both),
         MEMPLAN_INTEGER("model.linear_conv_kernel_dim", model.linear_conv_kernel_dim, 0, 1024,
                         "Linear-attention conv kernel", "Causal convolution width of Gated DeltaNet.", "", both),
+        MEMPLAN_BOOLEAN("model.linear_kda", model.linear_kda, "Kimi Delta Attention",
+                        "The linear-attention layers are Kimi Delta Attention (Kimi Linear), with equal key and value "
+                        "heads and widths.", both),
         MEMPLAN_INTEGER("model.mamba_version", model.mamba_version, 0, 2, "Mamba version",
                         "1 (Jamba) or 2 (Nemotron-H) for mamba layers; 0: none.", "", both),
         MEMPLAN_INTEGER("model.mamba_d_inner", model.mamba_d_inner, 0, max_width, "Mamba inner width",

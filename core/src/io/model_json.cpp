@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <memory>
 
 #include "base/checks.hpp"
 #include "config/names.hpp"
@@ -78,6 +79,9 @@ std::uint64_t hf_int(object_reader& r, const char* key, std::uint64_t fallback, 
 class json_config_keys final : public hf_config_keys {
 public:
     explicit json_config_keys(object_reader& r) : r_(r) {}
+    /// Over a nested object `o` named `path` (lenient: keys it does not read are ignored).
+    json_config_keys(const json& o, const std::string& path, diagnostics& errors)
+        : owned_(std::make_unique<object_reader>(o, path, errors, /*lenient=*/true)), r_(*owned_) {}
     bool contains(const char* key) const override { return r_.raw().contains(key); }
     bool given(const char* key) const override {
         const auto it = r_.raw().find(key);
@@ -137,8 +141,14 @@ public:
         return true;
     }
     void fail(const char* key, const std::string& message) override { r_.fail(r_.field(key), message); }
+    std::unique_ptr<hf_config_keys> object(const char* key) override {
+        const json* v = r_.find(key);
+        if (v == nullptr || !v->is_object()) return nullptr;
+        return std::make_unique<json_config_keys>(*v, r_.field(key), r_.errors());
+    }
 
 private:
+    std::unique_ptr<object_reader> owned_;  // the reader of a nested object, when this reads one
     object_reader& r_;
 };
 
@@ -348,6 +358,7 @@ void read_model_keys(object_reader& r, model_config& m) {
     r.integer("linear_key_head_dim", m.linear_key_head_dim, 0, 65536);
     r.integer("linear_value_head_dim", m.linear_value_head_dim, 0, 65536);
     r.integer("linear_conv_kernel_dim", m.linear_conv_kernel_dim, 0, 1024);
+    r.boolean("linear_kda", m.linear_kda);
     r.integer("mamba_version", m.mamba_version, 0, 2);
     r.integer("mamba_d_inner", m.mamba_d_inner, 0, 1048576);
     r.integer("mamba_d_state", m.mamba_d_state, 0, 65536);

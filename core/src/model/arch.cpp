@@ -143,6 +143,11 @@ diagnostics validate_architecture(const model_config& m) {
         errors.push_back({"model.linear_num_value_heads", "linear-attention layers need linear_num_key_heads, "
                                                           "linear_num_value_heads, linear_key_head_dim, "
                                                           "linear_value_head_dim and linear_conv_kernel_dim"});
+    // Kimi Delta Attention (vLLM kda.py): num_heads heads of head_dim for queries, keys and values alike.
+    if (k.linear != 0 && m.linear_kda &&
+        (m.linear_num_key_heads != m.linear_num_value_heads || m.linear_key_head_dim != m.linear_value_head_dim))
+        errors.push_back({"model.linear_kda", "Kimi Delta Attention needs linear_num_key_heads = linear_num_value_heads "
+                                              "and linear_key_head_dim = linear_value_head_dim"});
     if (k.mamba != 0) {
         if (m.mamba_version != 1 && m.mamba_version != 2)
             errors.push_back({"model.mamba_version", "must be 1 or 2 when model.layer_types has mamba layers"});
@@ -274,6 +279,23 @@ layer_build build_layer(const model_config& m, attention_kind a, layer_mlp_kind 
             break;
         }
         case attention_kind::linear: {
+            if (m.linear_kda) {
+                // vLLM vllm/model_executor/layers/kda.py (commit 01a7e5d91d42e6232d746d12f898a590f1ee77f9)
+                // KimiDeltaAttention, nh heads of d, P = nh · d: q_proj, k_proj, v_proj h×P; f_a_proj h×d and
+                // f_b_proj d×P (decay gate); dt_bias P; b_proj h×nh; q/k/v_conv1d P×K each, no bias; A_log nh;
+                // g_a_proj h×d and g_b_proj d×P (output gate); o_norm d; o_proj P×h; no biases.
+                const u128 nh = m.linear_num_value_heads, d = m.linear_value_head_dim, P = nh * d;
+                for (const char* name : {"q_proj", "k_proj", "v_proj"}) mats.push_back({name, h, P, 1, false});
+                mats.push_back({"f_a_proj", h, d, 1, false});
+                mats.push_back({"f_b_proj", d, P, 1, false});
+                mats.push_back({"b_proj", h, nh, 1, false});
+                mats.push_back({"g_a_proj", h, d, 1, false});
+                mats.push_back({"g_b_proj", d, P, 1, false});
+                mats.push_back({"o_proj", P, h, 1, false});
+                L.attention = 3 * h * P + (h * d + d * P) + P + h * nh + 3 * P * m.linear_conv_kernel_dim + nh +
+                              (h * d + d * P) + d + P * h;
+                break;
+            }
             // modeling_qwen3_next.py Qwen3NextGatedDeltaNet: in_proj_qkvz h×(2·nk·dk + 2·nv·dv), in_proj_ba
             // h×2nv, conv1d (2·nk·dk + nv·dv)×K without bias, dt_bias nv, A_log nv, gated norm dv, out_proj nv·dv×h.
             const u128 key = u128{m.linear_num_key_heads} * m.linear_key_head_dim;

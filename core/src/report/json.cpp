@@ -307,6 +307,7 @@ std::string resolve_model_json(const std::string& config_json, const std::string
     flag("attention_output_gate", m.attention_output_gate, base.attention_output_gate);
     flag("router_bias", m.router_bias, base.router_bias);
     flag("shared_expert_gate", m.shared_expert_gate, base.shared_expert_gate);
+    flag("linear_kda", m.linear_kda, base.linear_kda);
     flag("mamba_conv_bias", m.mamba_conv_bias, base.mamba_conv_bias);
     flag("mamba_proj_bias", m.mamba_proj_bias, base.mamba_proj_bias);
     flag("mtp", m.mtp, base.mtp);

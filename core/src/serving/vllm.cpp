@@ -27,7 +27,9 @@ bool vllm_state_page(const model_config& m, attention_kind kind, std::uint64_t t
         return false;
     };
     if (kind == attention_kind::linear) {
-        // gated_delta_net_state_shape: conv ((K − 1), (2·nk·dk + nv·dv)/tp); temporal (nv/tp, dv, dk).
+        // gated_delta_net_state_shape: conv ((K − 1), (2·nk·dk + nv·dv)/tp); temporal (nv/tp, dv, dk). Kimi Delta
+        // Attention's kda_state_shape (q, k and v conv states (K − 1) × heads·d/tp each, recurrent (heads/tp, d, d))
+        // holds the same elements with nk = nv and dk = dv.
         const u128 conv_dim = 2 * u128{m.linear_num_key_heads} * m.linear_key_head_dim +
                               u128{m.linear_num_value_heads} * m.linear_value_head_dim;
         if (!split(conv_dim, "the linear-attention conv width 2·nk·dk + nv·dv") ||

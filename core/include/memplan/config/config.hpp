@@ -136,6 +136,9 @@ struct model_config {
     std::uint64_t linear_key_head_dim = 0;
     std::uint64_t linear_value_head_dim = 0;
     std::uint64_t linear_conv_kernel_dim = 0;
+    /// The linear-attention layers are Kimi Delta Attention (Kimi Linear): separate q/k/v projections and
+    /// convolutions, low-rank decay and output gates; nk = nv heads of dk = dv.
+    bool linear_kda = false;
     // Mamba mixers: version 1 (Jamba) or 2 (Nemotron-H).
     std::uint64_t mamba_version = 0;      ///< 0 = no Mamba layers
     std::uint64_t mamba_d_inner = 0;      ///< inner width I (Mamba-2: mamba_num_heads · mamba_head_dim)

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,12 @@ public:
     virtual bool name_list(const char* key, std::vector<std::string>& out) = 0;
     /// An error naming `key`.
     virtual void fail(const char* key, const std::string& message) = 0;
+    /// The reads of the object at `key` (its errors name key.inner); null when absent, null-valued or not an
+    /// object, or when the reader has no nested objects.
+    virtual std::unique_ptr<hf_config_keys> object(const char* key) {
+        (void)key;
+        return nullptr;
+    }
 };
 
 /// A family-specific Hugging Face config key memplan reads, and what it means.
