@@ -965,6 +965,22 @@ TEST_CASE("HF fixtures: Kimi K3 is refused by the parts of its language model me
     CHECK(out["errors"].empty());
     CHECK(out["details"]["kv_cache_bytes_per_token"] == 24 * 576 * 2);
     CHECK(out["details"]["state_bytes_per_sequence"] == 69ULL * (3 * 3 * 12288 + 96 * 128 * 128) * 2);
+    // vLLM at tp 8: a KDA state page of 3 · 3 · 1536 · 2 + 12 · 128 · 128 · 2 = 420,864 bytes; an MLA model aligns the
+    // attention block to 64 tokens (config.py HybridAttentionMambaModelConfig): 64 · ⌈420,864 / (64 · 1152)⌉ = 384,
+    // the state page padded to 384 · 1152 = 442,368; 24 MLA and 69 KDA layers in groups of 24 (one attention group,
+    // three state groups), so a 65,536-token request needs ⌈65,536 / 384⌉ + 3 blocks.
+    const json served = json::parse(
+        estimate_json(R"({"mode": "infer", "parallel": {"tp": 8, "gpus": 8}, "gpu": {"memory_bytes": 141000000000},
+                         "infer": {"engine": "vllm", "context_len": 65536, "state_dtype": "bf16"}})",
+                      t.dump()),
+        nullptr, false);
+    REQUIRE(served.is_object());
+    CHECK(served["errors"].empty());
+    CHECK(served["serving"]["state_page_bytes"] == 420864);
+    CHECK(served["serving"]["block_size"] == 384);
+    CHECK(served["serving"]["state_page_padded_bytes"] == 442368);
+    CHECK(served["serving"]["page_bytes"] == 442368 * 24);
+    CHECK(served["serving"]["blocks_per_request"] == 171 + 3);
     // linear_attn_config's sizes are read, none defaulted; kda_layers are 1-based.
     json missing = t;
     missing["linear_attn_config"].erase("head_dim");
