@@ -123,6 +123,8 @@ export interface ModelConfig {
   linear_value_head_dim?: number;
   /** Linear-attention conv kernel: Causal convolution width of Gated DeltaNet. 0 … 1024. Default: 0. */
   linear_conv_kernel_dim?: number;
+  /** Kimi Delta Attention: The linear-attention layers are Kimi Delta Attention (Kimi Linear), with equal key and value heads and widths. Default: false. */
+  linear_kda?: boolean;
   /** Mamba version: 1 (Jamba) or 2 (Nemotron-H) for mamba layers; 0: none. 0 … 2. Default: 0. */
   mamba_version?: number;
   /** Mamba inner width: Inner width I of a Mamba mixer. 0 … 1048576. Default: 0. */
@@ -159,6 +161,8 @@ export interface ModelConfig {
   quant_double?: boolean;
   /** GPTQ g_idx: An int32 group index per input row. Default: false. */
   quant_g_idx?: boolean;
+  /** Symmetric int4: int4_group without zero points, with each matrix's shape as two int32 (compressed-tensors pack-quantized). Default: false. */
+  quant_symmetric?: boolean;
   /** Context limit: Longest context the model is made for (config.json max_position_embeddings); longer contexts are flagged. 0: not stated. 0 … 1099511627776 tokens. Default: 0. */
   max_position_embeddings?: number;
   [huggingFaceField: string]: unknown;

@@ -387,7 +387,7 @@ TEST_CASE("memory keys a family does not define are errors naming the key", "[ar
     CHECK(first(R"({"model_type": "nemotron_h", "hybrid_override_pattern": "ME", )" + llama + "}") ==
           "model.n_routed_experts: is required for the MoE layers (E) of a Nemotron-H config (a positive integer)");
     CHECK(first(R"({"model_type": "llama", "quantization_config": {"quant_method": "hqq"}, )" + llama + "}") ==
-          "model.quantization_config.quant_method: 'hqq' is not supported yet (fp8, mxfp4, bitsandbytes, awq, gptq, modelopt are)");
+          "model.quantization_config.quant_method: 'hqq' is not supported yet (fp8, mxfp4, bitsandbytes, awq, gptq, compressed-tensors, modelopt are)");
     // A multimodal config's other towers are refused too.
     CHECK(first(R"({"model_type": "qwen2_5_omni", "text_config": {"model_type": "qwen2", )" + llama +
                 R"(}, "audio_config": {"d_model": 1280}})") == "model.audio_config: is not supported yet for model_type qwen2_5_omni");

@@ -1038,3 +1038,241 @@ TEST_CASE("HF fixtures: Gemma 4 keys memplan does not count are refused by name"
     with_v["text_config"]["attention_k_eq_v"] = false;
     CHECK(count_of(with_v).total == count_of(moe).total + 5ULL * (2 * 2816 * 8 * 512 - 2816 * 2 * 512));
 }
+
+TEST_CASE("HF fixtures: Kimi K2.5 is Kimi K2's language model and a MoonViT tower of 471,143,920",
+          "[hf][fixtures][vision][kimi]") {
+    json k25 = load("hf", "kimi_k2_5");
+    // The language model (text_config, kimi_k2: DeepSeek-V3's row) is Kimi K2's shape: 1,026,408,232,448
+    // parameters, 32,861,500,928 active (derived in test_arch_2026.cpp's Kimi K2 case).
+    // The tower and projector (vLLM vllm/model_executor/models/kimi_k25_vit.py at 055e47c2: MoonViT3dPretrainedModel
+    // and KimiK25MultiModalProjector "patchmerger"), d 1152, f 4304, 27 layers, p 14, a 64 × 64 position table,
+    // merge 2 × 2 (H = 4608), text hidden 7168, LayerNorms and biases throughout:
+    //   patch_embed  3 · 14² · 1152 + 1152                                      =     678,528
+    //   pos_emb      64 · 64 · 1152                                             =   4,718,592
+    //   27 blocks    27 · (4d + 3d² + 3d + d² + d + d·f + f + f·d + d) = 27 · 15,239,504 = 411,466,608
+    //   final norm   2d                                                         =       2,304
+    //   projector    2d + (H² + H) + (H · 7168 + 7168)                          =  54,277,888
+    //   tower                                                                   = 471,143,920
+    const param_breakdown p = count_of(k25);
+    CHECK(p.vision == 471143920ULL);
+    CHECK(p.total == 1026408232448ULL + 471143920ULL);
+    CHECK(p.active == 32861500928ULL + 471143920ULL);
+    // NVIDIA's technical blog "Build with Kimi K2.5 Multimodal VLM Using NVIDIA GPU-Accelerated Endpoints": total
+    // parameters 1T, active parameters 32.86B (the language model's; the tower is counted active here, as image
+    // tokens pass through all of it).
+    CHECK(std::llround(static_cast<double>(p.total) / 1e12) == 1);
+    CHECK(matches_published(p.active - p.vision, "32.86"));
+    // compressed-tensors pack-quantized: the routed experts in symmetric int4 groups of 32 (weight_packed int32
+    // d_out × d_in / 8, a bf16 weight_scale per group, weight_shape two int32), all else bf16 (the ignore list).
+    const auto parsed = parse_config(R"({"mode": "infer"})", k25.dump());
+    REQUIRE(parsed.ok());
+    const model_config& m = parsed.value.model;
+    CHECK(m.checkpoint == checkpoint_format::int4_group);
+    CHECK(m.quant_block == 32);
+    CHECK(m.quant_experts_only);
+    CHECK(m.quant_symmetric);
+    CHECK_FALSE(m.quant_g_idx);
+    // Per expert: gate_proj and up_proj 2048 × 7168 and down_proj 7168 × 2048, each 2048·896·4 + 2048·224·2 + 8
+    // = 8,257,544 bytes; 60 MoE layers of 384 experts: 570,761,441,280 bytes. The rest of each layer is bf16.
+    std::uint64_t expert_bytes = 0, other_bytes = 0, layer_params_sum = 0, expert_params = 0;
+    for (const layer_params& l : p.layers) {
+        expert_bytes += l.native_expert_bytes;
+        other_bytes += l.native_bytes;
+        layer_params_sum += l.total;
+        expert_params += l.experts;
+    }
+    CHECK(expert_bytes == 60ULL * 384 * 3 * 8257544ULL);
+    CHECK(other_bytes == 2 * (layer_params_sum - expert_params));
+    // Without its quantization_config the same weights are bf16.
+    json bf16 = k25;
+    bf16["text_config"].erase("quantization_config");
+    const auto plain = parse_config(R"({"mode": "infer"})", bf16.dump());
+    REQUIRE(plain.ok());
+    CHECK(plain.value.model.checkpoint == checkpoint_format::none);
+    CHECK(count_of(bf16).total == p.total);
+    // NVIDIA's NVFP4 release is the same model (text_config deepseek_v3). Its ModelOpt ignore list keeps every
+    // self_attn, the tower and lm_head: every MLP packed (layer 0's dense 7168 × 18432, then per MoE layer 384
+    // routed and 1 shared expert of 2048), the attention unquantized.
+    json nvfp4 = load("hf", "kimi_k2_5_nvfp4");
+    CHECK(count_of(nvfp4).total == p.total);
+    {
+        const auto nv = [](std::uint64_t d_in, std::uint64_t d_out) { return d_in * d_out / 2 + d_out * ((d_in + 15) / 16) + 8; };
+        const std::uint64_t mlp = 3ULL * 7168 * 18432 + 60ULL * 385 * 3 * 7168 * 2048;
+        const json stored = json::parse(estimate_json(R"({"mode": "infer"})", nvfp4.dump()));
+        REQUIRE(stored["errors"].empty());
+        CHECK(stored["per_gpu"]["weights"] == 2 * (p.total - mlp) + 2 * nv(7168, 18432) + nv(18432, 7168) +
+                                                  60ULL * 385 * (2 * nv(7168, 2048) + nv(2048, 7168)));
+        CHECK(stored["per_gpu"]["weights"] == 590779911576ULL);
+    }
+    nvfp4.erase("quantization_config");
+    CHECK(count_of(nvfp4).total == p.total);
+    // Infer mode: the MLA latent per token, no errors, finite and positive numbers.
+    const json out = json::parse(estimate_json(R"({"mode": "infer", "parallel": {"tp": 8, "gpus": 8}})", k25.dump()), nullptr, false);
+    REQUIRE(out.is_object());
+    CHECK(out["errors"].empty());
+    CHECK(out["params"] == p.total);
+    // 61 layers · (kv_lora_rank 512 + qk_rope_head_dim 64) · 2 bytes, the latent whole on every GPU.
+    CHECK(out["details"]["kv_cache_bytes_per_token"] == 70272);
+    // Weights per GPU at tp 8: the experts' 570,761,441,280 bytes and the bf16 rest 2 · (1,026,879,376,368 −
+    // 1,014,686,023,680 routed-expert parameters) = 24,386,705,376 bytes, each split eight ways.
+    CHECK(out["per_gpu"]["weights"] == 570761441280ULL / 8 + 24386705376ULL / 8);
+}
+
+TEST_CASE("HF fixtures: Kimi K2.5 keys memplan does not model are refused by name", "[hf][fixtures][kimi][errors]") {
+    const auto first_error = [](const json& doc) {
+        const auto parsed = parse_config(R"({"mode": "infer"})", doc.dump());
+        REQUIRE_FALSE(parsed.ok());
+        return parsed.errors[0].field;
+    };
+    const json k25 = load("hf", "kimi_k2_5");
+    const std::string q = "hf_config.text_config.quantization_config";
+    // Every size of the tower is read from vision_config, none defaulted.
+    for (const char* key : {"vt_hidden_size", "vt_intermediate_size", "vt_num_hidden_layers", "vt_num_attention_heads",
+                            "patch_size", "init_pos_emb_height", "init_pos_emb_width", "init_pos_emb_time",
+                            "merge_kernel_size", "mm_hidden_size", "text_hidden_size", "mm_projector_type"}) {
+        CAPTURE(key);
+        json doc = k25;
+        doc["vision_config"].erase(key);
+        CHECK(first_error(doc) == std::string("hf_config.vision_config.") + key);
+    }
+    json doc = k25;
+    doc["vision_config"]["mm_projector_type"] = "mlp";
+    CHECK(first_error(doc) == "hf_config.vision_config.mm_projector_type");
+    doc = k25;
+    doc["vision_config"]["text_hidden_size"] = 4096;
+    CHECK(first_error(doc) == "hf_config.vision_config.text_hidden_size");
+    doc = k25;
+    doc["vision_config"]["mm_hidden_size"] = 2048;
+    CHECK(first_error(doc) == "hf_config.vision_config.mm_hidden_size");
+    doc = k25;
+    doc["vision_config"]["pos_emb_type"] = "rope";
+    CHECK(first_error(doc) == "hf_config.vision_config.pos_emb_type");
+    // K3's tower keys (RMSNorms, no biases, a q/k/v width of its own, patchmergerv2) are read as vLLM builds them:
+    // per layer 2d + d·3q + q·d + 2·d·f, projector H² + H·7168 + 7168, patch 3·14²·d, final norm d.
+    doc = k25;
+    doc["vision_config"].update(json{{"norm_type", "rmsnorm"}, {"attn_bias", false}, {"linear_bias", false},
+                                     {"patch_embed_proj_bias", false}, {"qkv_hidden_size", 1536},
+                                     {"mm_projector_type", "patchmergerv2"}});
+    CHECK(count_of(doc).vision == 3ULL * 196 * 1152 + 64ULL * 64 * 1152 +
+                                      27 * (2ULL * 1152 + 1152ULL * 3 * 1536 + 1536ULL * 1152 + 2ULL * 1152 * 4304) +
+                                      1152 + 4608ULL * 4608 + 4608ULL * 7168 + 7168);
+    // compressed-tensors: only the scheme memplan packs is read.
+    doc = k25;
+    doc["text_config"]["quantization_config"]["config_groups"]["group_0"]["weights"]["symmetric"] = false;
+    CHECK(first_error(doc) == q + ".config_groups.group_0.weights.symmetric");
+    doc = k25;
+    doc["text_config"]["quantization_config"]["config_groups"]["group_0"]["weights"]["num_bits"] = 8;
+    CHECK(first_error(doc) == q + ".config_groups.group_0.weights.num_bits");
+    doc = k25;
+    doc["text_config"]["quantization_config"]["config_groups"]["group_0"]["input_activations"] = {{"num_bits", 8}};
+    CHECK(first_error(doc) == q + ".config_groups.group_0.input_activations");
+    doc = k25;
+    doc["text_config"]["quantization_config"]["format"] = "float-quantized";
+    CHECK(first_error(doc) == q + ".format");
+    doc = k25;
+    doc["text_config"]["quantization_config"]["kv_cache_scheme"] = {{"num_bits", 8}, {"type", "float"}};
+    CHECK(first_error(doc) == q + ".kv_cache_scheme");
+    // An ignore list that packs attention too, or names a module memplan does not know, describes other bytes.
+    doc = k25;
+    doc["text_config"]["quantization_config"]["ignore"].erase(1);
+    CHECK(first_error(doc) == q + ".ignore");
+    doc = k25;
+    doc["text_config"]["quantization_config"]["ignore"].push_back("re:.*embed_tokens.*");
+    CHECK(first_error(doc) == q + ".ignore");
+    // NVIDIA's NVFP4 release (ModelOpt) and Kimi K3 (kimi_linear: KDA linear attention, latent MoE) are refused.
+    const auto fields_of = [](const json& d) {
+        const auto parsed = parse_config(R"({"mode": "infer"})", d.dump());
+        REQUIRE_FALSE(parsed.ok());
+        std::string fields;
+        for (const auto& e : parsed.errors) fields += e.field + " ";
+        return fields;
+    };
+    CHECK(fields_of(load("hf_refused", "kimi_k3")).find("hf_config.text_config.") != std::string::npos);
+}
+
+TEST_CASE("HF fixtures: Kimi K3 is refused by the parts of its language model memplan does not model, Kimi Linear's "
+          "KDA and MLA layers and K3's tower are counted",
+          "[hf][fixtures][kimi][kda]") {
+    const json k3 = load("hf_refused", "kimi_k3");
+    // Kimi K3's kimi_linear language model goes beyond vLLM's kimi_linear.py (at 8744bb09): attention residuals,
+    // latent routed experts, the situ activation, gated MLA with compressed queries, a full-rank KDA decay gate
+    // and MXFP4 experts. Each is refused by name.
+    const auto parsed = parse_config(R"({"mode": "infer"})", k3.dump());
+    REQUIRE_FALSE(parsed.ok());
+    std::string fields;
+    for (const auto& e : parsed.errors) fields += e.field + " ";
+    for (const char* key : {"hidden_act", "q_lora_rank", "linear_attn_config.use_full_rank_gate", "attn_res_block_size",
+                            "routed_expert_hidden_size", "latent_moe_use_norm", "mla_use_output_gate",
+                            "activation_situ_beta", "activation_situ_linear_beta", "quantization_config.format"}) {
+        CAPTURE(key);
+        CHECK(fields.find(std::string("hf_config.text_config.") + key + " ") != std::string::npos);
+    }
+    CHECK(fields.find("hf_config.vision_config") == std::string::npos);
+    // Without those parts the text_config is a Kimi Linear model (not a released one) at K3's sizes: h 7168, 93 layers,
+    // kda_layers (1-based) 69 KDA layers of 96 heads × 128 (P = 12288), conv 4; the other 24 MLA, 96 heads, no
+    // q_lora_rank; layer 0 a dense MLP of 33792, the others 896 experts of 3072 (top-16) and two shared.
+    //   KDA  3·h·P + (h·128 + 128·P) + P + h·96 + 3·P·4 + 96 + (h·128 + 128·P) + 128 + P·h = 358,150,368
+    //   MLA  h·96·192 + h·576 + 512 + 512·96·256 + 96·128·h                                 = 236,913,152
+    //   MoE  896·h + 896 + 896·3·h·3072 + 3·h·6144                                         = 59,328,562,048
+    //   2·163840·h + h + 69·(KDA + 2h) + 24·(MLA + 2h) + 3·h·33792 + 92·MoE              = 5,491,702,813,280
+    // K3's tower (vLLM kimi_k25_vit.py with K3's vision_config: d 1024, f 4096, q/k/v 1536, RMSNorms, no biases,
+    // patchmergerv2 to 7168): 3·14²·1024 + 64·64·1024 + 27·(2·1024 + 1024·3·1536 + 1536·1024 + 2·1024·4096) + 1024
+    // + 4096² + 4096·7168 + 7168 = 447,358,976.
+    json lin = k3;
+    json& t = lin["text_config"];
+    for (const char* key : {"attn_res_block_size", "routed_expert_hidden_size", "latent_moe_use_norm", "mla_use_output_gate",
+                            "activation_situ_beta", "activation_situ_linear_beta", "quantization_config"})
+        t.erase(key);
+    t["hidden_act"] = "silu";
+    t["q_lora_rank"] = nullptr;
+    t["linear_attn_config"]["use_full_rank_gate"] = false;
+    const param_breakdown p = count_of(lin);
+    CHECK(p.vision == 447358976ULL);
+    CHECK(p.total - p.vision == 5491702813280ULL);
+    CHECK(p.active - p.vision == 5491702813280ULL - 92ULL * 880 * 3 * 7168 * 3072);
+    REQUIRE(p.layers.size() == 93);
+    CHECK(p.layers[0].attention == attention_kind::linear);
+    CHECK(p.layers[0].total == 358150368ULL + 2 * 7168 + 3ULL * 7168 * 33792);
+    CHECK(p.layers[3].attention == attention_kind::mla);
+    CHECK(p.layers[3].total == 236913152ULL + 2 * 7168 + 59328562048ULL);
+    CHECK(p.layers[90].attention == attention_kind::linear);
+    CHECK(p.layers[91].attention == attention_kind::mla);
+    CHECK(p.layers[92].attention == attention_kind::mla);
+    // The text model alone, as a kimi_linear config.json.
+    CHECK(count_of(t).total == 5491702813280ULL);
+    // Serving: the 24 MLA layers cache 576 values per token; the 69 KDA layers keep per sequence three conv states
+    // (4 − 1) × 12288 and a recurrent state 96 × 128 × 128 (vLLM mamba_utils.py kda_state_shape), here in bf16.
+    const json out =
+        json::parse(estimate_json(R"({"mode": "infer", "infer": {"state_dtype": "bf16"}})", t.dump()), nullptr, false);
+    REQUIRE(out.is_object());
+    CHECK(out["errors"].empty());
+    CHECK(out["details"]["kv_cache_bytes_per_token"] == 24 * 576 * 2);
+    CHECK(out["details"]["state_bytes_per_sequence"] == 69ULL * (3 * 3 * 12288 + 96 * 128 * 128) * 2);
+    // vLLM at tp 8: a KDA state page of 3 · 3 · 1536 · 2 + 12 · 128 · 128 · 2 = 420,864 bytes; an MLA model aligns the
+    // attention block to 64 tokens (config.py HybridAttentionMambaModelConfig): 64 · ⌈420,864 / (64 · 1152)⌉ = 384,
+    // the state page padded to 384 · 1152 = 442,368; 24 MLA and 69 KDA layers in groups of 24 (one attention group,
+    // three state groups), so a 65,536-token request needs ⌈65,536 / 384⌉ + 3 blocks.
+    const json served = json::parse(
+        estimate_json(R"({"mode": "infer", "parallel": {"tp": 8, "gpus": 8}, "gpu": {"memory_bytes": 141000000000},
+                         "infer": {"engine": "vllm", "context_len": 65536, "state_dtype": "bf16"}})",
+                      t.dump()),
+        nullptr, false);
+    REQUIRE(served.is_object());
+    CHECK(served["errors"].empty());
+    CHECK(served["serving"]["state_page_bytes"] == 420864);
+    CHECK(served["serving"]["block_size"] == 384);
+    CHECK(served["serving"]["state_page_padded_bytes"] == 442368);
+    CHECK(served["serving"]["page_bytes"] == 442368 * 24);
+    CHECK(served["serving"]["blocks_per_request"] == 171 + 3);
+    // linear_attn_config's sizes are read, none defaulted; kda_layers are 1-based.
+    json missing = t;
+    missing["linear_attn_config"].erase("head_dim");
+    const auto no_width = parse_config(R"({"mode": "infer"})", missing.dump());
+    REQUIRE_FALSE(no_width.ok());
+    CHECK(no_width.errors[0].field == "hf_config.linear_attn_config.head_dim");
+    json zero = t;
+    zero["linear_attn_config"]["kda_layers"].push_back(0);
+    const auto zero_based = parse_config(R"({"mode": "infer"})", zero.dump());
+    REQUIRE_FALSE(zero_based.ok());
+    CHECK(zero_based.errors[0].field == "hf_config.linear_attn_config.kda_layers");
+}

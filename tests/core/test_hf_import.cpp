@@ -43,6 +43,7 @@ std::uint64_t total_params(const json& hf) {
 
 const char* fixtures[] = {"deepseek_r1",       "deepseek_v2_5",   "gemma3_4b_it",         "glm_4_5_air",
                           "gpt_oss_120b",      "gpt_oss_20b",     "jamba_1_5_mini",       "kimi_k2_instruct",
+                          "kimi_k2_5",
                           "llama4_scout_17b_16e", "mistral_nemo_base_2407", "mistral_small_3_1_24b", "nemotron_h_8b",
                           "phi_4",             "qwen3_30b_a3b_gptq_int4", "qwen3_30b_a3b_thinking_2507", "qwen3_8b",
                           "qwen3_next_80b_a3b", "qwen3_5_27b", "qwen3_5_35b_a3b"};

@@ -121,6 +121,9 @@ const std::vector<field_spec>& model_fields() {
                         "Linear-attention value width", "Gated DeltaNet value head size.", "", both),
         MEMPLAN_INTEGER("model.linear_conv_kernel_dim", model.linear_conv_kernel_dim, 0, 1024,
                         "Linear-attention conv kernel", "Causal convolution width of Gated DeltaNet.", "", both),
+        MEMPLAN_BOOLEAN("model.linear_kda", model.linear_kda, "Kimi Delta Attention",
+                        "The linear-attention layers are Kimi Delta Attention (Kimi Linear), with equal key and value "
+                        "heads and widths.", both),
         MEMPLAN_INTEGER("model.mamba_version", model.mamba_version, 0, 2, "Mamba version",
                         "1 (Jamba) or 2 (Nemotron-H) for mamba layers; 0: none.", "", both),
         MEMPLAN_INTEGER("model.mamba_d_inner", model.mamba_d_inner, 0, max_width, "Mamba inner width",
@@ -157,6 +160,9 @@ const std::vector<field_spec>& model_fields() {
         MEMPLAN_BOOLEAN("model.quant_double", model.quant_double, "Double quantization",
                         "NF4 absmax quantized again (bnb_4bit_use_double_quant).", both),
         MEMPLAN_BOOLEAN("model.quant_g_idx", model.quant_g_idx, "GPTQ g_idx", "An int32 group index per input row.", both),
+        MEMPLAN_BOOLEAN("model.quant_symmetric", model.quant_symmetric, "Symmetric int4",
+                        "int4_group without zero points, with each matrix's shape as two int32 (compressed-tensors "
+                        "pack-quantized).", both),
         MEMPLAN_INTEGER("model.max_position_embeddings", model.max_position_embeddings, 0, max_context_limit,
                         "Context limit", "Longest context the model is made for (config.json max_position_embeddings); "
                         "longer contexts are flagged. 0: not stated.", "tokens", both),

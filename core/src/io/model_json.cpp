@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
+#include <memory>
 
 #include "base/checks.hpp"
 #include "config/names.hpp"
@@ -77,6 +79,9 @@ std::uint64_t hf_int(object_reader& r, const char* key, std::uint64_t fallback, 
 class json_config_keys final : public hf_config_keys {
 public:
     explicit json_config_keys(object_reader& r) : r_(r) {}
+    /// Over a nested object `o` named `path` (lenient: keys it does not read are ignored).
+    json_config_keys(const json& o, const std::string& path, diagnostics& errors)
+        : owned_(std::make_unique<object_reader>(o, path, errors, /*lenient=*/true)), r_(*owned_) {}
     bool contains(const char* key) const override { return r_.raw().contains(key); }
     bool given(const char* key) const override {
         const auto it = r_.raw().find(key);
@@ -136,8 +141,14 @@ public:
         return true;
     }
     void fail(const char* key, const std::string& message) override { r_.fail(r_.field(key), message); }
+    std::unique_ptr<hf_config_keys> object(const char* key) override {
+        const json* v = r_.find(key);
+        if (v == nullptr || !v->is_object()) return nullptr;
+        return std::make_unique<json_config_keys>(*v, r_.field(key), r_.errors());
+    }
 
 private:
+    std::unique_ptr<object_reader> owned_;  // the reader of a nested object, when this reads one
     object_reader& r_;
 };
 
@@ -352,6 +363,7 @@ void read_model_keys(object_reader& r, model_config& m) {
     r.integer("linear_key_head_dim", m.linear_key_head_dim, 0, 65536);
     r.integer("linear_value_head_dim", m.linear_value_head_dim, 0, 65536);
     r.integer("linear_conv_kernel_dim", m.linear_conv_kernel_dim, 0, 1024);
+    r.boolean("linear_kda", m.linear_kda);
     r.integer("mamba_version", m.mamba_version, 0, 2);
     r.integer("mamba_d_inner", m.mamba_d_inner, 0, 1048576);
     r.integer("mamba_d_state", m.mamba_d_state, 0, 65536);
@@ -372,6 +384,7 @@ void read_model_keys(object_reader& r, model_config& m) {
     r.boolean("quant_mixer_kept", m.quant_mixer_kept);
     r.boolean("quant_double", m.quant_double);
     r.boolean("quant_g_idx", m.quant_g_idx);
+    r.boolean("quant_symmetric", m.quant_symmetric);
 }
 
 /// A positive size in a vision config object `o` (1 … 2^24), or `fallback` when the key is absent or
@@ -576,6 +589,101 @@ bool gemma4_vision_params(object_reader& r, const json& v, std::uint64_t text_hi
     return true;
 }
 
+/// Kimi K2.5's MoonViT tower and projector, as vLLM's vllm/model_executor/models/kimi_k25_vit.py (commit
+/// 055e47c28003156421365af985d676fc921cb075) builds them (MoonViT3dPretrainedModel, KimiK25MultiModalProjector):
+/// biases and LayerNorms unless attn_bias, linear_bias, patch_embed_proj_bias or norm_type say otherwise. Every
+/// size is read from vision_config under the checkpoint's names (vt_hidden_size, …); a missing one is refused.
+bool moonvit_params(object_reader& r, const json& v, std::uint64_t text_hidden, std::uint64_t& out) {
+    const std::string prefix = r.field("vision_config") + ".";
+    bool complete = true;
+    const auto need = [&](const char* key) {
+        const auto it = v.find(key);
+        if (it == v.end() || it->is_null()) {
+            r.fail(prefix + key, "is required to count the MoonViT vision tower (a positive integer)");
+            complete = false;
+            return u128{0};
+        }
+        const std::uint64_t value = vision_size(r, v, key, 0, prefix);  // an invalid value fails there
+        if (value == 0) complete = false;
+        return static_cast<u128>(value);
+    };
+    // A string key that must be one of `allowed` (the first is its default when `fallback` and the key is absent).
+    const auto choice = [&](const char* key, std::initializer_list<const char*> allowed, bool fallback) {
+        const auto it = v.find(key);
+        std::string list;
+        for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + "\"" + a + "\"";
+        if ((it == v.end() || it->is_null()) && fallback) return std::string(*allowed.begin());
+        const std::string value = it != v.end() && it->is_string() ? it->get<std::string>() : "";
+        for (const char* a : allowed)
+            if (value == a) return value;
+        r.fail(prefix + key, (it == v.end() || it->is_null() ? std::string("is required") : "is " + it->dump()) +
+                                 ": the MoonViT tower memplan counts has " + list);
+        complete = false;
+        return std::string();
+    };
+    const u128 d = need("vt_hidden_size"), f = need("vt_intermediate_size"), layers = need("vt_num_hidden_layers"),
+               heads = need("vt_num_attention_heads"), patch = need("patch_size"), pos_h = need("init_pos_emb_height"),
+               pos_w = need("init_pos_emb_width"), mm = need("mm_hidden_size"), text = need("text_hidden_size");
+    (void)need("init_pos_emb_time");  // sizes time_weight, a non-persistent sin-cos buffer: no weight
+    // qkv_hidden_size: q/k/v width (vLLM MoonViTEncoderLayer: the vision width when absent).
+    const u128 qkv = vision_size(r, v, "qkv_hidden_size", static_cast<std::uint64_t>(d), prefix);
+    u128 kh = 0, kw = 0;
+    if (const auto it = v.find("merge_kernel_size"); it != v.end() && it->is_array() && it->size() == 2 &&
+                                                     (*it)[0].is_number_unsigned() && (*it)[1].is_number_unsigned() &&
+                                                     (*it)[0].get<std::uint64_t>() >= 1 && (*it)[0].get<std::uint64_t>() <= 64 &&
+                                                     (*it)[1].get<std::uint64_t>() >= 1 && (*it)[1].get<std::uint64_t>() <= 64) {
+        kh = (*it)[0].get<std::uint64_t>();
+        kw = (*it)[1].get<std::uint64_t>();
+    } else {
+        r.fail(prefix + "merge_kernel_size", "must be a list of two integers from 1 to 64 such as [2, 2]");
+        complete = false;
+    }
+    (void)choice("pos_emb_type", {"divided_fixed"}, false);
+    (void)choice("merge_type", {"sd2_tpool"}, false);
+    (void)choice("video_attn_type", {"spatial_temporal"}, true);
+    (void)choice("mlp_type", {"mlp2"}, true);
+    const std::string projector = choice("mm_projector_type", {"patchmerger", "patchmergerv2"}, false);
+    const bool rms = choice("norm_type", {"layernorm", "rmsnorm"}, true) == "rmsnorm";
+    const bool attn_bias = flag_in(r, v, "attn_bias", true, prefix + "attn_bias");
+    const bool linear_bias = flag_in(r, v, "linear_bias", true, prefix + "linear_bias");
+    const bool patch_bias = flag_in(r, v, "patch_embed_proj_bias", true, prefix + "patch_embed_proj_bias");
+    if (!complete || d == 0 || f == 0 || layers == 0 || heads == 0 || patch == 0 || pos_h == 0 || pos_w == 0 ||
+        mm == 0 || text == 0 || qkv == 0)
+        return false;
+    // QKVParallelLinear(head_size = qkv_hidden_size // num_heads): the heads must split the q/k/v width.
+    if (qkv % heads != 0) {
+        r.fail(prefix + "vt_num_attention_heads", "must divide the q/k/v width " + std::to_string(static_cast<std::uint64_t>(qkv)));
+        return false;
+    }
+    // The checkpoint's PatchMergerMLP normalises mm_hidden_size features and vLLM's the tower's width: one tower.
+    if (mm != d) {
+        r.fail(prefix + "mm_hidden_size", "must equal vision_config.vt_hidden_size (" + std::to_string(static_cast<std::uint64_t>(d)) + ")");
+        return false;
+    }
+    if (text != text_hidden) {
+        r.fail(prefix + "text_hidden_size", "must equal the language model's hidden_size (" + std::to_string(text_hidden) + ")");
+        return false;
+    }
+    const auto norm = [rms](u128 width) { return rms ? width : 2 * width; };  // nn.RMSNorm weight; nn.LayerNorm weight and bias
+    // MoonVision3dPatchEmbed: proj Conv2d(3, d, kernel p × p) with bias unless patch_embed_proj_bias is false;
+    // Learnable2DInterpPosEmbDivided_fixed.weight (init_pos_emb_height, init_pos_emb_width, d).
+    const u128 patch_embed = 3 * patch * patch * d + (patch_bias ? d : 0) + pos_h * pos_w * d;
+    // MoonViTEncoderLayer: norm0 and norm1, wqkv d × 3·qkv and wo qkv × d (biases with attn_bias), MLP2 fc0 d × f
+    // and fc1 f × d (biases with linear_bias).
+    const u128 block = 2 * norm(d) + (d * 3 * qkv + (attn_bias ? 3 * qkv : 0)) + (qkv * d + (attn_bias ? d : 0)) +
+                       (d * f + (linear_bias ? f : 0)) + (f * d + (linear_bias ? d : 0));
+    // MoonViT3dEncoder.final_layernorm (norm_type).
+    const u128 encoder = layers * block + norm(d);
+    // KimiK25MultiModalProjector over H = d · kh · kw: patchmerger pre_norm LayerNorm(d), linear_1 H × H and
+    // linear_2 H × text hidden, both with bias; patchmergerv2 linear_1 and linear_2 without bias, post_norm RMSNorm.
+    const u128 h = d * kh * kw;
+    const u128 projector_params = projector == "patchmerger" ? 2 * d + (h * h + h) + (h * text + text)
+                                                             : h * h + h * text + text;
+    const u128 total = patch_embed + encoder + projector_params;
+    out = static_cast<std::uint64_t>(std::min<u128>(total, max_param_count));
+    return true;
+}
+
 /// The vision tower and projector of a multimodal checkpoint (vision_config beside the language model of
 /// `outer_type`, whose family's tower is `kind`) into m.vision_params; a tower memplan cannot count is
 /// refused, naming vision_config, so that no total silently leaves it out (and the resolved keys, which
@@ -600,6 +708,8 @@ void read_vision_tower(object_reader& r, const json& outer, const json& vision, 
         if (qwen3_vl_vision_params(r, vision, tower)) m.vision_params = tower;
     } else if (kind == vision_tower::gemma4) {
         if (gemma4_vision_params(r, vision, m.hidden_size, tower)) m.vision_params = tower;
+    } else if (kind == vision_tower::moonvit) {
+        if (moonvit_params(r, vision, m.hidden_size, tower)) m.vision_params = tower;
     } else {
         r.fail(r.field("vision_config"), "is not supported yet for model_type " +
                                              (outer_type.empty() ? std::string("\"\"") : outer_type) +
@@ -721,6 +831,86 @@ void read_modelopt(object_reader& r, const json& q, const std::string& field, mo
     m.quant_mixer_kept = true;
 }
 
+/// A compressed-tensors quantization_config (Kimi K2.5): one group of symmetric int4 weights in groups of
+/// group_size, packed eight to an int32 (format pack-quantized; compressed-tensors pack_quantized.py), with an
+/// ignore list that keeps every module but the routed experts in bf16. Anything else is refused, naming the key.
+void read_compressed_tensors(object_reader& r, const json& q, const std::string& field, model_config& m) {
+    const auto word = [](const json& o, const char* key) {
+        const auto it = o.find(key);
+        return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    const auto empty = [](const json& o, const char* key) {
+        const auto it = o.find(key);
+        return it == o.end() || it->is_null();
+    };
+    if (const std::string format = word(q, "format"); format != "pack-quantized")
+        return r.fail(field + ".format", "'" + format + "' is not supported yet (compressed-tensors pack-quantized int4 is)");
+    if (const auto status = q.find("quantization_status"); status != q.end() && !status->is_null() &&
+                                                           !(status->is_string() && status->get<std::string>() == "compressed"))
+        return r.fail(field + ".quantization_status", "must be \"compressed\" (the packed weights of a released checkpoint)");
+    for (const char* key : {"kv_cache_scheme", "sparsity_config", "transform_config"})
+        if (!empty(q, key)) return r.fail(field + "." + key, "is not supported yet (weight-only int4 is)");
+    const auto groups = q.find("config_groups");
+    if (groups == q.end() || !groups->is_object() || groups->size() != 1)
+        return r.fail(field + ".config_groups", "must hold one group (several schemes in one checkpoint are not supported yet)");
+    const std::string where = field + ".config_groups." + groups->begin().key();
+    const json& group = groups->begin().value();
+    if (!group.is_object()) return r.fail(where, "must be an object");
+    if (const std::string format = word(group, "format"); group.contains("format") && !group["format"].is_null() &&
+                                                          format != "pack-quantized")
+        return r.fail(where + ".format", "'" + format + "' is not supported yet (pack-quantized int4 is)");
+    if (group.value("targets", json()) != json::array({"Linear"}))
+        return r.fail(where + ".targets", "must be [\"Linear\"] (other targets are not supported yet)");
+    for (const char* key : {"input_activations", "output_activations"})
+        if (!empty(group, key)) return r.fail(where + "." + key, "is not supported yet (weight-only int4 is: null)");
+    const auto w = group.find("weights");
+    if (w == group.end() || !w->is_object()) return r.fail(where + ".weights", "must be an object");
+    const std::string wf = where + ".weights.";
+    if (w->value("num_bits", json()) != 4) return r.fail(wf + "num_bits", "must be 4 (other widths are not supported yet)");
+    if (word(*w, "type") != "int") return r.fail(wf + "type", "must be \"int\" (float formats are not supported yet)");
+    if (word(*w, "strategy") != "group") return r.fail(wf + "strategy", "must be \"group\" (other strategies are not supported yet)");
+    if (w->value("symmetric", json()) != true)
+        return r.fail(wf + "symmetric", "must be true (zero points of asymmetric groups are not supported yet)");
+    for (const char* key : {"actorder", "block_structure"})
+        if (!empty(*w, key)) return r.fail(wf + key, "must be null (not supported yet)");
+    if (const auto d = w->find("dynamic"); d != w->end() && !d->is_null() && *d != false)
+        return r.fail(wf + "dynamic", "must be false (stored scales)");
+    const auto gs = w->find("group_size");
+    if (gs == w->end() || !gs->is_number_unsigned() || gs->get<std::uint64_t>() == 0 || gs->get<std::uint64_t>() > 1048576)
+        return r.fail(wf + "group_size", detail::integer_range_message(1, 1048576));
+    // The ignore list: memplan keeps the modules these patterns name in bf16 and packs the routed experts
+    // (quant_experts_only); the four kinds below must all be ignored, and nothing else may be named.
+    const auto ignore = q.find("ignore");
+    if (ignore == q.end() || !ignore->is_array())
+        return r.fail(field + ".ignore", "must list the modules kept in bf16 (attention, shared experts, dense MLPs, lm_head)");
+    static const char* const needed[][2] = {{"lm_head", "re:.*lm_head.*"},
+                                            {"re:.*self_attn.*", nullptr},
+                                            {"re:.*shared_experts.*", nullptr},
+                                            {"re:.*mlp\\.(gate|up|gate_up|down)_proj.*", nullptr}};
+    static const char* const towers[] = {"re:.*vision_tower.*", "re:.*mm_projector.*", "re:vision_tower.*", "re:mm_projector.*"};
+    bool found[4] = {false, false, false, false};
+    for (const auto& e : *ignore) {
+        const std::string name = e.is_string() ? e.get<std::string>() : "";
+        bool known = std::any_of(std::begin(towers), std::end(towers), [&name](const char* t) { return name == t; });
+        for (int i = 0; i < 4; ++i)
+            for (const char* pattern : needed[i])
+                if (pattern != nullptr && name == pattern) found[i] = known = true;
+        if (!known)
+            return r.fail(field + ".ignore", "names " + e.dump() + ", which memplan does not model (it keeps lm_head, "
+                                             "self_attn, shared_experts, the dense MLPs and the vision tower in bf16 "
+                                             "and packs the routed experts)");
+    }
+    for (int i = 0; i < 4; ++i)
+        if (!found[i])
+            return r.fail(field + ".ignore", std::string("must list ") + needed[i][0] +
+                                             " (memplan models checkpoints whose routed experts alone are int4)");
+    m.checkpoint = checkpoint_format::int4_group;
+    m.quant_block = gs->get<std::uint64_t>();
+    m.quant_g_idx = false;
+    m.quant_symmetric = true;
+    m.quant_experts_only = true;
+}
+
 /// quantization_config of a released checkpoint.
 void read_quantization(object_reader& r, model_config& m) {
     const json* q = r.find("quantization_config");
@@ -734,7 +924,7 @@ void read_quantization(object_reader& r, model_config& m) {
                                                   producer->value("name", std::string()) == "modelopt")
         return read_modelopt(r, *q, field, m);
     if (method_it == q->end() || !method_it->is_string())
-        return r.fail(field + ".quant_method", "must be a string (fp8, mxfp4, bitsandbytes, awq, gptq, modelopt are supported)");
+        return r.fail(field + ".quant_method", "must be a string (fp8, mxfp4, bitsandbytes, awq, gptq, compressed-tensors, modelopt are supported)");
     const std::string method = method_it->get<std::string>();
     const auto flag = [&](const char* key) { return flag_in(r, *q, key, false, field + "." + key); };
     if (method == "fp8") {
@@ -802,8 +992,10 @@ void read_quantization(object_reader& r, model_config& m) {
         m.quant_g_idx = method == "gptq";
     } else if (method == "modelopt") {
         read_modelopt(r, *q, field, m);
+    } else if (method == "compressed-tensors") {
+        read_compressed_tensors(r, *q, field, m);
     } else {
-        r.fail(field + ".quant_method", "'" + method + "' is not supported yet (fp8, mxfp4, bitsandbytes, awq, gptq, modelopt are)");
+        r.fail(field + ".quant_method", "'" + method + "' is not supported yet (fp8, mxfp4, bitsandbytes, awq, gptq, compressed-tensors, modelopt are)");
     }
 }
 

@@ -150,6 +150,11 @@ diagnostics validate_architecture(const model_config& m) {
         errors.push_back({"model.linear_num_value_heads", "linear-attention layers need linear_num_key_heads, "
                                                           "linear_num_value_heads, linear_key_head_dim, "
                                                           "linear_value_head_dim and linear_conv_kernel_dim"});
+    // Kimi Delta Attention (vLLM kda.py): num_heads heads of head_dim for queries, keys and values alike.
+    if (k.linear != 0 && m.linear_kda &&
+        (m.linear_num_key_heads != m.linear_num_value_heads || m.linear_key_head_dim != m.linear_value_head_dim))
+        errors.push_back({"model.linear_kda", "Kimi Delta Attention needs linear_num_key_heads = linear_num_value_heads "
+                                              "and linear_key_head_dim = linear_value_head_dim"});
     if (k.mamba != 0) {
         if (m.mamba_version != 1 && m.mamba_version != 2)
             errors.push_back({"model.mamba_version", "must be 1 or 2 when model.layer_types has mamba layers"});
@@ -287,6 +292,23 @@ layer_build build_layer(const model_config& m, attention_kind a, layer_mlp_kind 
             break;
         }
         case attention_kind::linear: {
+            if (m.linear_kda) {
+                // vLLM vllm/model_executor/layers/kda.py (commit 01a7e5d91d42e6232d746d12f898a590f1ee77f9)
+                // KimiDeltaAttention, nh heads of d, P = nh · d: q_proj, k_proj, v_proj h×P; f_a_proj h×d and
+                // f_b_proj d×P (decay gate); dt_bias P; b_proj h×nh; q/k/v_conv1d P×K each, no bias; A_log nh;
+                // g_a_proj h×d and g_b_proj d×P (output gate); o_norm d; o_proj P×h; no biases.
+                const u128 nh = m.linear_num_value_heads, d = m.linear_value_head_dim, P = nh * d;
+                for (const char* name : {"q_proj", "k_proj", "v_proj"}) mats.push_back({name, h, P, 1, false});
+                mats.push_back({"f_a_proj", h, d, 1, false});
+                mats.push_back({"f_b_proj", d, P, 1, false});
+                mats.push_back({"b_proj", h, nh, 1, false});
+                mats.push_back({"g_a_proj", h, d, 1, false});
+                mats.push_back({"g_b_proj", d, P, 1, false});
+                mats.push_back({"o_proj", P, h, 1, false});
+                L.attention = 3 * h * P + (h * d + d * P) + P + h * nh + 3 * P * m.linear_conv_kernel_dim + nh +
+                              (h * d + d * P) + d + P * h;
+                break;
+            }
             // modeling_qwen3_next.py Qwen3NextGatedDeltaNet: in_proj_qkvz h×(2·nk·dk + 2·nv·dv), in_proj_ba
             // h×2nv, conv1d (2·nk·dk + nv·dv)×K without bias, dt_bias nv, A_log nv, gated norm dv, out_proj nv·dv×h.
             const u128 key = u128{m.linear_num_key_heads} * m.linear_key_head_dim;
@@ -404,6 +426,14 @@ packed_bytes native_matrix(const model_config& m, const matrix& x) {
             // the input an fp16 scale and a packed 4-bit zero point.
             const u128 g = m.quant_block != 0 ? m.quant_block : 128;
             const u128 groups = x.d_out * ceil_div(x.d_in, g);
+            if (m.quant_symmetric) {
+                // compressed-tensors pack_quantized.py (PackedQuantizationCompressor.compression_param_info):
+                // weight_packed int32 (d_out, ⌈d_in / 8⌉), weight_shape int32 (2), a weight_scale per group in the
+                // checkpoint's dtype (bf16) and no weight_zero_point for symmetric groups.
+                p.scales = groups * 2 + 8 + (m.quant_g_idx ? 4 * x.d_in : 0);
+                p.bytes = x.d_out * ceil_div(x.d_in, 8) * 4 + p.scales;
+                break;
+            }
             p.scales = groups * 2 + ceil_div(groups, 2) + (m.quant_g_idx ? 4 * x.d_in : 0);  // GPTQ g_idx int32
             p.bytes = ceil_div(n, 2) + p.scales;
             break;

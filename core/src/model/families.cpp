@@ -49,6 +49,65 @@ void read_deepseek(hf_config_keys& keys, model_config& m) {
     }
 }
 
+/// Kimi Linear (vLLM vllm/model_executor/models/kimi_linear.py at 8744bb0924a53c0d16867426b8b17428d41e4002,
+/// configs/kimi_linear.py at 6b06599499a6f9d6f140ae26ff95b3cbd2e7e75c): linear_attn_config's kda_layers (1-based)
+/// are Kimi Delta Attention of num_heads × head_dim with short_conv_kernel_size, the other layers MLA with
+/// queries projected directly (KimiMLAAttention asserts q_lora_rank None and mla_use_nope); layers from
+/// first_k_dense_replace on (and a multiple of moe_layer_freq) are KimiMoE: a router with e_score_correction_bias,
+/// num_experts of moe_intermediate_size and one shared MLP of num_shared_experts · moe_intermediate_size.
+void read_kimi_linear(hf_config_keys& keys, model_config& m) {
+    const std::uint64_t L = m.num_hidden_layers;
+    const std::uint64_t shared = keys.integer("num_shared_experts", 0, 0, 1024);
+    const std::uint64_t first_dense = keys.integer("first_k_dense_replace", 0, 0, 65536);
+    const std::uint64_t freq = keys.integer("moe_layer_freq", 1, 1, 65536);
+    if (shared != 0 && m.moe_intermediate_size != 0) m.shared_expert_intermediate_size = shared * m.moe_intermediate_size;
+    if (!own_mlp(keys) && m.num_experts != 0 && L != 0) {
+        m.layer_mlp.assign(L, F::dense);
+        for (std::uint64_t i = first_dense; i < L; ++i)
+            if (i % freq == 0) m.layer_mlp[i] = F::moe;
+    }
+    // KimiMLP and KimiMoE raise on any activation but silu (Kimi K3's situ is another MLP).
+    std::string act = "silu";
+    keys.text("hidden_act", act);
+    if (act != "silu")
+        keys.fail("hidden_act", "is '" + act + "': Kimi Linear's MLPs (vLLM kimi_linear.py) are SwiGLU, hidden_act \"silu\"");
+    if (keys.given("q_lora_rank"))
+        keys.fail("q_lora_rank", "must be null: Kimi Linear's MLA projects queries directly (vLLM KimiMLAAttention "
+                                 "asserts q_lora_rank None)");
+    const auto kda = keys.object("linear_attn_config");
+    if (kda == nullptr) {
+        if (keys.given("linear_attn_config")) keys.fail("linear_attn_config", "must be an object");
+        if (!own_attention(keys, m) && L != 0) m.layer_attention.assign(L, A::mla);
+    } else {
+        const std::uint64_t heads = kda->integer("num_heads", 0, 1, 65536), d = kda->integer("head_dim", 0, 1, 65536),
+                            K = kda->integer("short_conv_kernel_size", 0, 1, 1024);
+        for (const char* key : {"num_heads", "head_dim", "short_conv_kernel_size"})
+            if (!kda->given(key)) kda->fail(key, "is required for Kimi Delta Attention (a positive integer)");
+        bool full_rank = false;
+        kda->boolean("use_full_rank_gate", full_rank);
+        if (full_rank)
+            kda->fail("use_full_rank_gate", "is not supported yet: vLLM's KimiDeltaAttention (kda.py) builds the "
+                                            "low-rank decay gate f_a_proj h×head_dim, f_b_proj head_dim×heads·head_dim");
+        m.linear_num_key_heads = m.linear_num_value_heads = heads;
+        m.linear_key_head_dim = m.linear_value_head_dim = d;
+        m.linear_conv_kernel_dim = K;
+        // configs/kimi_linear.py is_kda_layer: (layer_idx + 1) in kda_layers.
+        std::vector<char> listed;
+        if (!own_attention(keys, m) && L != 0 && kda->index_list("kda_layers", L + 1, listed)) {
+            if (listed[0] != 0) kda->fail("kda_layers", "must list layer numbers from 1 to " + std::to_string(L) + " (1-based)");
+            m.layer_attention.assign(L, A::mla);
+            for (std::uint64_t i = 0; i < L; ++i)
+                if (listed[i + 1] != 0) m.layer_attention[i] = A::linear;
+            m.sliding_window_layers = 0;
+        }
+    }
+    bool nope = false;
+    keys.boolean("mla_use_nope", nope);
+    if (!nope && std::find(m.layer_attention.begin(), m.layer_attention.end(), A::mla) != m.layer_attention.end())
+        keys.fail("mla_use_nope", "must be true: Kimi Linear's MLA layers have no rotary embedding (vLLM "
+                                  "KimiMLAAttention asserts use_nope)");
+}
+
 /// GLM-5 (transformers src/transformers/models/glm_moe_dsa/configuration_glm_moe_dsa.py at 008e574391258935f3ecc3035c882e73bbcac419,
 /// modeling from modular_glm_moe_dsa.py at 01f8fa55d98fbd77fb6461c47ae14fc6206f2f87): DeepSeek-V3.2's layers.
 /// GlmMoeDsaConfig has no moe_layer_freq: mlp_layer_types, else the first first_k_dense_replace (default 3)
@@ -830,6 +889,49 @@ const std::vector<model_family>& model_families() {
             .keys(deepseek_keys())
             .reads(read_deepseek)
             .layers({A::mla}, {F::dense, F::moe}),
+        // Kimi K2.5 (vLLM vllm/model_executor/models/kimi_k25.py at 009dff45, configs/kimi_k25.py at 61a45f5a):
+        // KimiK25ForConditionalGeneration, DeepSeek-V3's language model (DeepseekV2Model) under text_config
+        // (kimi_k2 or deepseek_v3, DeepSeek-V3's row) and the MoonViT tower with its patch-merger projector
+        // (model_json.cpp moonvit_params).
+        row("kimi_k25", "Kimi K2.5")
+            .architecture("KimiK25ForConditionalGeneration")
+            .llama_style()
+            .with(&model_config::shared_expert_gate, false)
+            .with(&model_config::router_bias, true)
+            .keys({vision_key})
+            .multimodal("kimi_k2", vision_tower::moonvit)
+            .layers({A::mla}, {F::dense, F::moe}),
+        // Kimi Linear (read_kimi_linear above): Kimi Delta Attention and MLA layers, DeepSeek-style MoE; no MTP
+        // module (kimi_linear.py builds none), so a non-zero num_nextn_predict_layers is refused.
+        row("kimi_linear", "Kimi Linear")
+            .architecture("KimiLinearForCausalLM")
+            .llama_style()
+            .with(&model_config::shared_expert_gate, false)
+            .with(&model_config::router_bias, true)
+            .with(&model_config::linear_kda, true)
+            .keys({{"num_shared_experts", "one shared MLP of num_shared_experts · moe_intermediate_size"},
+                   first_k_dense_replace,
+                   {"moe_layer_freq", "MoE on every moe_layer_freq-th layer from first_k_dense_replace on"},
+                   {"linear_attn_config", "kda_layers (1-based) are Kimi Delta Attention of num_heads × head_dim "
+                                          "with short_conv_kernel_size; the other layers MLA"},
+                   {"kv_lora_rank", "multi-head latent attention: the latent cached per token"},
+                   {"q_lora_rank", "null: MLA queries projected directly"},
+                   {"qk_nope_head_dim", "MLA query and key width without rotary embedding"},
+                   {"qk_rope_head_dim", "MLA decoupled key width, cached beside the latent"},
+                   {"v_head_dim", "MLA value head width"},
+                   {"mla_use_nope", "true: no rotary embedding (no weights)"}})
+            .size_key({"num_experts_per_token", &model_config::experts_per_token, 0, 65536, "routed experts per token"})
+            .reads(read_kimi_linear)
+            .layers({A::mla, A::linear}, {F::dense, F::moe}),
+        // Kimi K3 (vLLM configs/kimi_k3.py at 42321622): a kimi_linear language model under text_config and
+        // MoonViT (KimiK3VisionConfig, the tower of vLLM kimi_k25_vit.py with RMSNorms, no biases, its own q/k/v
+        // width and the patchmergerv2 projector).
+        row("kimi_k3", "Kimi K3")
+            .architecture("KimiK3ForConditionalGeneration")
+            .llama_style()
+            .keys({vision_key})
+            .multimodal("kimi_linear", vision_tower::moonvit)
+            .layers({A::mla, A::linear}, {F::dense, F::moe}),
         // DeepSeek-V3.2 (DeepSeek-V3.2-Exp inference/model.py; vLLM deepseek_v2.py at 002d6073): DeepSeek-V3's
         // layers and MTP module, each MLA layer with DeepSeek Sparse Attention's lightning indexer (arch.cpp).
         row("deepseek_v32", "DeepSeek-V3.2")
@@ -1176,7 +1278,10 @@ const std::vector<const char*>& family_only_keys() {
         "hybrid_layer_pattern", "swa_num_key_value_heads", "swa_num_attention_heads", "swa_head_dim", "swa_v_head_dim",
         "add_swa_attention_sink_bias", "add_full_attention_sink_bias", "global_head_dim", "attention_k_eq_v",
         "num_global_key_value_heads", "num_kv_shared_layers", "use_double_wide_mlp", "hidden_size_per_layer_input",
-        "vocab_size_per_layer_input", "enable_moe_block", "top_k_experts", "expert_intermediate_size"};
+        "vocab_size_per_layer_input", "enable_moe_block", "top_k_experts", "expert_intermediate_size",
+        "linear_attn_config", "attn_res_block_size",
+        "routed_expert_hidden_size", "latent_moe_use_norm", "mla_use_output_gate", "activation_situ_beta",
+        "activation_situ_linear_beta"};
     return keys;
 }
 

@@ -310,6 +310,7 @@ std::string resolve_model_json(const std::string& config_json, const std::string
     flag("router_scales", m.router_scales, base.router_scales);
     flag("layer_scalar", m.layer_scalar, base.layer_scalar);
     flag("full_value_from_key", m.full_value_from_key, base.full_value_from_key);
+    flag("linear_kda", m.linear_kda, base.linear_kda);
     flag("mamba_conv_bias", m.mamba_conv_bias, base.mamba_conv_bias);
     flag("mamba_proj_bias", m.mamba_proj_bias, base.mamba_proj_bias);
     flag("mtp", m.mtp, base.mtp);
@@ -317,6 +318,7 @@ std::string resolve_model_json(const std::string& config_json, const std::string
     flag("quant_mixer_kept", m.quant_mixer_kept, base.quant_mixer_kept);
     flag("quant_double", m.quant_double, base.quant_double);
     flag("quant_g_idx", m.quant_g_idx, base.quant_g_idx);
+    flag("quant_symmetric", m.quant_symmetric, base.quant_symmetric);
     for (const auto& [key, value] : std::initializer_list<std::pair<const char*, std::uint64_t>>{
              {"attention_chunk_size", m.attention_chunk_size}, {"q_lora_rank", m.q_lora_rank},
              {"kv_lora_rank", m.kv_lora_rank}, {"qk_nope_head_dim", m.qk_nope_head_dim},

@@ -27,7 +27,9 @@ bool vllm_state_page(const model_config& m, attention_kind kind, std::uint64_t t
         return false;
     };
     if (kind == attention_kind::linear) {
-        // gated_delta_net_state_shape: conv ((K − 1), (2·nk·dk + nv·dv)/tp); temporal (nv/tp, dv, dk).
+        // gated_delta_net_state_shape: conv ((K − 1), (2·nk·dk + nv·dv)/tp); temporal (nv/tp, dv, dk). Kimi Delta
+        // Attention's kda_state_shape (q, k and v conv states (K − 1) × heads·d/tp each, recurrent (heads/tp, d, d))
+        // holds the same elements with nk = nv and dk = dv.
         const u128 conv_dim = 2 * u128{m.linear_num_key_heads} * m.linear_key_head_dim +
                               u128{m.linear_num_value_heads} * m.linear_value_head_dim;
         if (!split(conv_dim, "the linear-attention conv width 2·nk·dk + nv·dv") ||
@@ -81,8 +83,9 @@ struct vllm_pool {
 /// kv_cache_utils.py and kv_cache_interface.py; the block-size rule of
 /// vllm/model_executor/models/config.py HybridAttentionMambaModelConfig.verify_and_update_config, the
 /// mamba_cache_mode "none" branch — prefix caching off, mamba_block_size = max_model_len):
-/// - attention block = 16 · ⌈state page / (16 · attention bytes per token)⌉ (FlashAttention/FlashInfer
-///   alignment 16), unless infer.block_size is given and at least that; the state page is padded to
+/// - attention block = A · ⌈state page / (A · attention bytes per token)⌉ (kernel_block_alignment_size A:
+///   16 for FlashAttention/FlashInfer, 64 for MLA), unless infer.block_size is given and at least that; the
+///   state page is padded to
 ///   the attention page (mamba_page_size_padded), so every layer has one page size;
 /// - layers grouped by spec (_get_kv_cache_groups_uniform_page_size): group size = the smaller count,
 ///   or the larger when below 1.5 × the smaller; ⌈count / group size⌉ groups of each kind;
@@ -93,6 +96,7 @@ struct vllm_pool {
 vllm_pool vllm_recurrent_groups(const std::vector<layer_spec>& layers, std::uint64_t block_given, diagnostics& errors) {
     vllm_pool pool;
     u128 full = 0, state = 0, token_bytes = 0;
+    bool mla = false;  // the attention layers are MLA (Kimi Linear), one latent per token
     for (const layer_spec& l : layers) {
         if (l.state_bytes != 0) {
             if (pool.state_page != 0 && pool.state_page != l.state_bytes) {
@@ -102,13 +106,14 @@ vllm_pool vllm_recurrent_groups(const std::vector<layer_spec>& layers, std::uint
             }
             pool.state_page = l.state_bytes;
             state += l.count;
-        } else if (l.kind == attention_kind::full) {
-            if (token_bytes != 0 && token_bytes != l.token_bytes) {
+        } else if (l.kind == attention_kind::full || l.kind == attention_kind::mla) {
+            if ((full != 0 && (l.kind == attention_kind::mla) != mla) || (token_bytes != 0 && token_bytes != l.token_bytes)) {
                 errors.push_back({"model.layer_types", "attention layers of different page sizes beside linear-attention "
                                                        "or Mamba layers are not covered by memplan's vLLM arithmetic"});
                 return pool;
             }
             token_bytes = l.token_bytes;
+            mla = l.kind == attention_kind::mla;
             full += l.count;
         } else {
             errors.push_back({"model.layer_types", std::string(to_string(l.kind)) + " attention beside linear-attention or "
@@ -124,9 +129,11 @@ vllm_pool vllm_recurrent_groups(const std::vector<layer_spec>& layers, std::uint
         pool.memory_per_block = pool.state_page * state;
         return pool;
     }
-    // HybridAttentionMambaModelConfig: the smallest multiple of 16 tokens whose attention page holds the
-    // state page; a given block_size stays when it is at least that.
-    const u128 least = 16 * ceil_div(pool.state_page, 16 * token_bytes);
+    // HybridAttentionMambaModelConfig: the smallest multiple of kernel_block_alignment_size tokens whose attention
+    // page holds the state page (16; 64 for MLA models, the MLA backends other than CUTLASS_MLA); a given block_size
+    // stays when it is at least that.
+    const u128 alignment = mla ? 64 : 16;
+    const u128 least = alignment * ceil_div(pool.state_page, alignment * token_bytes);
     pool.block = block_given != 0 && block_given >= least ? u128{block_given} : least;
     pool.padded_page = pool.block * token_bytes;  // the state page is padded to it (mamba_page_size_padded)
     const u128 lo = std::min(full, state), hi = std::max(full, state);
@@ -258,7 +265,8 @@ serving_result vllm_size_pool(const engine_inputs& in, serving_result s, diagnos
         s.state_page_padded_bytes = to_u64(pool.padded_page);
         warnings.push_back({"infer.engine", "vLLM's hybrid allocator for linear-attention/Mamba layers is reproduced "
                                             "with prefix caching off (mamba_cache_mode none, one state block per "
-                                            "request), the attention block aligned to 16 tokens, and the conv state "
+                                            "request), the attention block aligned to 16 tokens (64 with MLA: "
+                                            "CUTLASS_MLA aligns to 128), and the conv state "
                                             "in bf16 (mamba_cache_dtype auto); --enable-prefix-caching, Blackwell "
                                             "head_dim-256 alignment (32) and speculative state slots differ"});
     }

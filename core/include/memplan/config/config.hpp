@@ -149,6 +149,9 @@ struct model_config {
     std::uint64_t linear_key_head_dim = 0;
     std::uint64_t linear_value_head_dim = 0;
     std::uint64_t linear_conv_kernel_dim = 0;
+    /// The linear-attention layers are Kimi Delta Attention (Kimi Linear): separate q/k/v projections and
+    /// convolutions, low-rank decay and output gates; nk = nv heads of dk = dv.
+    bool linear_kda = false;
     // Mamba mixers: version 1 (Jamba) or 2 (Nemotron-H).
     std::uint64_t mamba_version = 0;      ///< 0 = no Mamba layers
     std::uint64_t mamba_d_inner = 0;      ///< inner width I (Mamba-2: mamba_num_heads · mamba_head_dim)
@@ -175,6 +178,9 @@ struct model_config {
     bool quant_mixer_kept = false;        ///< the attention / mixer projections stay bf16 (ModelOpt's ignore list)
     bool quant_double = false;            ///< nf4: absmax quantized again (bnb_4bit_use_double_quant)
     bool quant_g_idx = false;             ///< int4_group: an int32 group index per input row (GPTQ g_idx)
+    /// int4_group: symmetric groups without zero points, each matrix's shape stored as two int32
+    /// (compressed-tensors pack-quantized).
+    bool quant_symmetric = false;
     /// The longest context the model is made for (config.json max_position_embeddings; GPT-2's
     /// n_positions); 0 = not stated. Memory does not depend on it: a longer context is flagged, not refused.
     std::uint64_t max_position_embeddings = 0;

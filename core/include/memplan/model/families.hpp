@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,12 @@ public:
     virtual bool name_list(const char* key, std::vector<std::string>& out) = 0;
     /// An error naming `key`.
     virtual void fail(const char* key, const std::string& message) = 0;
+    /// The reads of the object at `key` (its errors name key.inner); null when absent, null-valued or not an
+    /// object, or when the reader has no nested objects.
+    virtual std::unique_ptr<hf_config_keys> object(const char* key) {
+        (void)key;
+        return nullptr;
+    }
 };
 
 /// A family-specific Hugging Face config key memplan reads, and what it means.
@@ -69,7 +76,8 @@ enum class vision_tower {
     pixtral,  ///< Pixtral tower and Mistral 3's projector
     llama4,   ///< Llama 4's tower and projector
     qwen3_vl, ///< Qwen3-VL's tower, its patch merger and the deepstack mergers
-    gemma4    ///< Gemma 4's tower and its embedding projection
+    gemma4,   ///< Gemma 4's tower and its embedding projection
+    moonvit   ///< Kimi K2.5's MoonViT tower and its patch-merger projector
 };
 
 /// A model class that a config.json's `architectures` names, and the model_type that transformers
