@@ -256,9 +256,38 @@ export function jsonDepth(text, limit = Infinity) {
 }
 
 /**
+ * The bare words Python's json module writes for non-finite floats (Infinity, -Infinity, NaN: transformers
+ * saves a config.json so), outside strings, quoted so that JSON.parse reads them; {text, found}. The core
+ * reads the original text, where such a value on a key it reads is refused naming the key.
+ */
+export function quotePythonWords(text) {
+  let out = '', inString = false, found = false, last = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') { inString = true; continue; }
+    for (const word of ['-Infinity', 'Infinity', 'NaN']) {
+      const after = text[i + word.length];
+      if (text.startsWith(word, i) && (after === undefined || /[\s,\]}]/.test(after))) {
+        out += text.slice(last, i) + '"' + word + '"';
+        i += word.length - 1;
+        last = i + 1;
+        found = true;
+        break;
+      }
+    }
+  }
+  return { text: found ? out + text.slice(last) : text, found };
+}
+
+/**
  * A pasted Hugging Face config.json: {text, object}, {error} naming what is wrong, or {error: null} when
  * empty. The core reads the keys (mp.resolveModel); this only checks that it is one JSON object of
- * bounded size and depth.
+ * bounded size and depth. Python's bare Infinity / NaN are read as the words (the text the core gets keeps them).
  */
 export function parseHfConfig(text, limits = {}) {
   const trimmed = String(text || '').trim();
@@ -269,14 +298,15 @@ export function parseHfConfig(text, limits = {}) {
   if (trimmed.length > maxChars) return error(`is longer than ${maxChars} characters`);
   if (jsonDepth(trimmed, maxDepth) > maxDepth) return error(`is nested deeper than ${maxDepth} levels`);
   let object;
+  const quoted = quotePythonWords(trimmed);
   try {
-    object = JSON.parse(trimmed);
+    object = JSON.parse(quoted.text);
   } catch (cause) {
     return error('is not valid JSON (' + cause.message + ')');
   }
   if (object === null || typeof object !== 'object' || Array.isArray(object))
     return error('must be a JSON object ({"model_type": …, "hidden_size": …})');
-  return { text: JSON.stringify(object), object };
+  return { text: quoted.found ? trimmed : JSON.stringify(object), object };
 }
 
 /** One GPU's capacity in bytes as the core states it (result.gpu.capacity_bytes); 0 when none was given. */

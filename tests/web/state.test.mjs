@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { load } from '../../dist/memplan.js';
 import { spec } from './helpers.mjs';
 import { HUB_KEY, MAX_JSON_DEPTH, buildConfig, capacityBytes, decodeState, defaultState, encodeState, jsonDepth, linkSetsNothing,
-  modelFields, parseHfConfig, usedValue } from '../../web/state.js';
+  modelFields, parseHfConfig, quotePythonWords, usedValue } from '../../web/state.js';
 
 const mp = await load();
 /** The core's reader of a number field's text, recording what the page asked it to read. */
@@ -202,4 +202,20 @@ test('a link that sets nothing (the page then draws the answer computed at build
     const decoded = decodeState(spec, hash, presetFields);
     assert.ok(decoded.rejected.length || JSON.stringify(decoded.state) !== JSON.stringify(start.state), hash);
   }
+});
+
+test("a pasted config.json as Python's json writes it: bare Infinity, -Infinity and NaN read, the text kept for the core", () => {
+  // nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-FP8's config.json holds "time_step_limit": [0.0, Infinity].
+  const parsed = parseHfConfig('{"time_step_limit": [0.0, Infinity], "b": NaN, "c": -Infinity, "s": "Infinity, NaN"}');
+  assert.equal(parsed.error, undefined);
+  assert.deepEqual(parsed.object.time_step_limit, [0, 'Infinity']);
+  assert.equal(parsed.object.b, 'NaN');
+  assert.equal(parsed.object.c, '-Infinity');
+  assert.equal(parsed.object.s, 'Infinity, NaN');  // words inside strings untouched
+  assert.match(parsed.text, /\[0\.0, Infinity\]/);  // the core reads the original words
+  // Other words stay invalid JSON, as do the words inside a longer token.
+  for (const text of ['{"a": Infinityx}', '{"a": infinity}', '{"a": Inf}', '{"a": -NaNa}'])
+    assert.match(parseHfConfig(text).error.message, /^is not valid JSON \(/, text);
+  // An escaped quote does not end a string early.
+  assert.deepEqual(quotePythonWords('{"a": "q\\" NaN"}'), { text: '{"a": "q\\" NaN"}', found: false });
 });
