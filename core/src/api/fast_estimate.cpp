@@ -145,7 +145,8 @@ bool numeric_estimator::run(int model, const double* values, double* out) {
     const bool zero_stage_given = given(zero_stage_), shard_size_given = given(shard_size_);
     c.infer.weight_dtype_given = given(weight_dtype_);
     // As parse_config: the recurrent state follows the checkpoint's declared precision unless given.
-    if (!given(state_dtype_)) c.infer.state_dtype = c.model.ssm_state_dtype;
+    c.infer.state_dtype_given = given(state_dtype_);
+    if (!c.infer.state_dtype_given) c.infer.state_dtype = c.model.ssm_state_dtype;
     if (!resolve_layout(c, zero_stage_given, shard_size_given).empty()) return false;
     estimate_options options;
     options.want_tensors = false;

@@ -577,6 +577,7 @@ void read_qwen3_next(hf_config_keys& keys, model_config& m) {
 /// module's embedding and the recurrent state's precision.
 std::vector<family_key> qwen3_5_keys(std::vector<family_key> extra) {
     extra.push_back({"mtp_num_hidden_layers", "multi-token-prediction layers (loaded with model.mtp)"});
+    extra.push_back(mtp_key);  // memplan's name of the same count (the resolved model writes it)
     extra.push_back({"attn_output_gate", "the sigmoid output gate of q_proj (always built: must be true)"});
     extra.push_back({"mtp_use_dedicated_embeddings", "the MTP module's own embedding table (false: the model's)"});
     extra.push_back({"mamba_ssm_dtype", "the Gated DeltaNet state's precision, which vLLM serves it in"});
@@ -991,7 +992,7 @@ const std::vector<model_family>& model_families() {
         // of E that the checkpoint stores; two RMSNorms per layer; untied. rotary_dim (64 of 128) is memplan's own key.
         // vLLM model_executor/models/minimax_m2.py (commit 01d99586) keeps the router and its bias in fp32 (not
         // modelled: 62 · 256 · 3072 · 2 B, 0.1 GB more than memplan's bf16 router) and skips the checkpoint's MTP
-        // modules (get_spec_layer_idx_from_weight_name): they are not counted, and a warning says so.
+        // modules (get_spec_layer_idx_from_weight_name): they are not counted, as vLLM serves the model.
         // Keys that change no weight: scoring_func (sigmoid routing).
         row("minimax_m2", "MiniMax-M2")
             .architecture("MiniMaxM2ForCausalLM")
@@ -1018,9 +1019,11 @@ const std::vector<model_family>& model_families() {
                 keys.boolean("use_routing_bias", m.router_bias);
                 if (keys.integer("shared_intermediate_size", 0, 0, 1048576) != 0)
                     keys.fail("shared_intermediate_size", "must be 0: MiniMax-M2's MoE block has no shared expert");
+                // The MTP modules: checked, and not counted (vLLM's minimax_m2.py skips them when it loads the
+                // checkpoint, so the served weights are the count without them).
                 bool mtp = false;
                 keys.boolean("use_mtp", mtp);
-                const std::uint64_t modules = keys.integer("num_mtp_modules", 0, 0, 64);
+                keys.integer("num_mtp_modules", 0, 0, 64);
                 keys.integer("mtp_transformer_layers", 0, 0, 64);
                 // MiniMax-Text-01's attn_type_list marks its lightning-attention layers 0; MiniMax-M2's are all
                 // softmax attention (1), the only kind modular_minimax_m2.py builds.
@@ -1029,9 +1032,6 @@ const std::vector<model_family>& model_families() {
                     (types.size() != m.num_hidden_layers || std::find(types.begin(), types.end(), 0) != types.end()))
                     keys.fail("attn_type_list", "must list 1 (softmax attention) for each of the " +
                                                     std::to_string(m.num_hidden_layers) + " layers");
-                if (mtp && modules != 0)
-                    m.assumptions.push_back("the checkpoint's " + std::to_string(modules) +
-                                            " MTP modules (use_mtp) are not counted: vLLM's minimax_m2.py does not load them");
             })
             .layers({A::full}, {F::moe}),
         // MiMo-V2-Flash (read_mimo_v2_flash): q h×(a·head_dim), k h×(kv·head_dim), v h×(kv·v_head_dim), o (a·v_head_dim)×h

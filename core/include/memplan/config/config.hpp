@@ -307,8 +307,11 @@ struct infer_config {
     std::optional<model_config> draft_model;
     /// Recurrent state of linear-attention and Mamba layers (vLLM's mamba_ssm_cache_dtype "auto"
     /// follows the model dtype, bf16; fp32 is the common override). The readers (parse_config, the
-    /// numeric estimator) set it to model.ssm_state_dtype when it is not given.
+    /// numeric estimator) set it to model.ssm_state_dtype when it is not given (state_dtype_given false).
     dtype state_dtype = dtype::bf16;
+    /// True when infer.state_dtype was given; a reader that puts another model in the configuration
+    /// then keeps it, otherwise the state follows the new model's ssm_state_dtype.
+    bool state_dtype_given = false;
     /// True when infer.weight_dtype was given; otherwise a quantized checkpoint is served in its
     /// native format (model.checkpoint) and an unquantized one in weight_dtype.
     bool weight_dtype_given = false;
