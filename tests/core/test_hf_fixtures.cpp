@@ -355,6 +355,13 @@ TEST_CASE("HF fixtures: DeepSeek-V4-Flash counts 284,334,567,511 (13.8B active) 
     const param_breakdown q = count_of(mtp);
     const std::uint64_t block = 106956352ULL + 786486 + 2 * 4096 + 256ULL * 4096 + 256 + 257ULL * 25165824;
     CHECK(q.parts.mtp.total == block + 2ULL * 4096 * 4096 + 3 * 4096 + (16ULL * 4096 + 5));
+    CHECK(q.total == 290944616402ULL);
+    json pro_mtp = unquantized(pro);
+    pro_mtp["mtp"] = true;
+    // Pro's MTP layer is window only too (compress_ratios[61] is 0), at Pro's sizes.
+    const std::uint64_t pro_block = 299894912ULL + 1376310 + 2 * 7168 + 384ULL * 7168 + 384 + 385ULL * 66060288;
+    CHECK(count_of(pro_mtp).parts.mtp.total == pro_block + 2ULL * 7168 * 7168 + 3 * 7168 + (16ULL * 7168 + 5));
+    CHECK(count_of(pro_mtp).total == 1598839674782ULL);
     // Keys that would describe other weights are refused by name.
     json bad = unquantized(flash);
     bad["compress_ratios"][5] = 16;
@@ -381,6 +388,10 @@ TEST_CASE("HF fixtures: DeepSeek-V4-Flash counts 284,334,567,511 (13.8B active) 
     const json training = json::parse(estimate_json(R"({"mode": "train"})", unquantized(flash).dump()));
     REQUIRE_FALSE(training["errors"].empty());
     CHECK(training["errors"][0]["field"] == "hf_config.compress_ratios");
+    // Nor is a resolved model written: memplan's keys cannot hold these layers.
+    const json resolved = json::parse(resolve_model_json(R"({"mode": "infer"})", unquantized(flash).dump()));
+    REQUIRE_FALSE(resolved["errors"].empty());
+    CHECK(resolved["model"].is_null());
 }
 
 TEST_CASE("HF fixtures: GLM-5 is DeepSeek-V3.2's layers at its own sizes, 743,911,218,432 without its MTP layer",
