@@ -369,6 +369,20 @@ TEST_CASE("HF fixtures: DeepSeek-V4-Flash counts 284,334,567,511 (13.8B active) 
     bad = unquantized(flash);
     bad["compress_ratios"] = json::array({0, 4});
     CHECK(parse_config(R"({"mode": "infer"})", bad.dump()).errors.at(0).field == "hf_config.compress_ratios");
+    for (const char* key : {"num_experts_per_tok", "moe_intermediate_size", "o_groups", "hc_mult", "compress_ratios"}) {
+        CAPTURE(key);
+        bad = unquantized(flash);
+        bad.erase(key);
+        const auto missing = parse_config(R"({"mode": "infer"})", bad.dump());
+        REQUIRE_FALSE(missing.ok());
+        CHECK(missing.errors.at(0).field == std::string("hf_config.") + key);
+    }
+    bad = unquantized(flash);
+    bad["num_key_value_heads"] = 8;
+    CHECK(parse_config(R"({"mode": "infer"})", bad.dump()).errors.at(0).field == "hf_config.num_key_value_heads");
+    bad = unquantized(flash);
+    bad["attention_bias"] = true;
+    CHECK(parse_config(R"({"mode": "infer"})", bad.dump()).errors.at(0).field == "hf_config.attention_bias");
     bad = unquantized(flash);
     bad["expert_dtype"] = "int4";
     CHECK(parse_config(R"({"mode": "infer"})", bad.dump()).errors.at(0).field == "hf_config.expert_dtype");
@@ -380,6 +394,11 @@ TEST_CASE("HF fixtures: DeepSeek-V4-Flash counts 284,334,567,511 (13.8B active) 
     const auto nv = parse_config(R"({"mode": "infer"})", load("hf_refused", "nvidia_deepseek_v4_flash_nvfp4").dump());
     REQUIRE_FALSE(nv.ok());
     CHECK(nv.errors[0].field == "hf_config.expert_dtype");
+    json nv_experts = load("hf_refused", "nvidia_deepseek_v4_flash_nvfp4");
+    nv_experts.erase("expert_dtype");  // its quantization_config still names the NVFP4 experts
+    const auto nv2 = parse_config(R"({"mode": "infer"})", nv_experts.dump());
+    REQUIRE_FALSE(nv2.ok());
+    CHECK(nv2.errors[0].field == "hf_config.quantization_config.moe_quant_algo");
     // The compressed KV cache is not modelled: an estimate is refused, naming compress_ratios.
     const json estimate = json::parse(estimate_json(R"({"mode": "infer"})", unquantized(flash).dump()));
     REQUIRE_FALSE(estimate["errors"].empty());

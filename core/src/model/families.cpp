@@ -118,8 +118,15 @@ void read_deepseek_v4(hf_config_keys& keys, model_config& m) {
     m.num_experts = keys.integer("n_routed_experts", m.num_experts, 1, 65536);
     const std::uint64_t shared = keys.integer("n_shared_experts", 0, 0, 1024);
     if (shared != 0 && m.moe_intermediate_size != 0) m.shared_expert_intermediate_size = shared * m.moe_intermediate_size;
-    for (const char* key : {"n_routed_experts", "q_lora_rank", "o_groups", "o_lora_rank", "hc_mult", "compress_ratios"})
+    for (const char* key : {"n_routed_experts", "num_experts_per_tok", "moe_intermediate_size", "head_dim", "q_lora_rank",
+                            "o_groups", "o_lora_rank", "hc_mult", "compress_ratios"})
         if (!keys.given(key)) keys.fail(key, "is required for a DeepSeek-V4 config (memplan does not assume a default)");
+    // DeepseekV4Attention: one shared-KV head (kv_proj h×head_dim) and no biases, whatever these keys say.
+    if (keys.integer("num_key_value_heads", 1, 1, 65536) != 1)
+        keys.fail("num_key_value_heads", "must be 1: DeepSeek-V4's attention has one shared-KV head (kv_proj h×head_dim)");
+    bool bias = false;
+    keys.boolean("attention_bias", bias);
+    if (bias) keys.fail("attention_bias", "must be false: DeepSeek-V4's projections have no biases");
     m.o_groups = keys.integer("o_groups", 0, 1, 65536);
     m.o_lora_rank = keys.integer("o_lora_rank", 0, 1, 1048576);
     m.hc_mult = keys.integer("hc_mult", 0, 1, 64);
@@ -157,6 +164,11 @@ void read_deepseek_v4(hf_config_keys& keys, model_config& m) {
                                   "quantization_config) to count the parameters");
     else if (experts != "fp8")
         keys.fail("expert_dtype", "is '" + experts + "': must be \"fp4\" or \"fp8\" (vLLM deepseek_v4.py)");
+    // NVIDIA's mixed export (quant_method fp8 with ModelOpt NVFP4 experts) names its expert format here; memplan's fp8
+    // reader would store those experts as FP8 blocks.
+    if (const auto q = keys.object("quantization_config"); q != nullptr && q->given("moe_quant_algo"))
+        q->fail("moe_quant_algo", "is given: NVFP4 (or other) experts beside FP8 128×128 blocks elsewhere is a mix "
+                                  "memplan's checkpoint formats cannot store yet");
 }
 
 /// GLM-5 (transformers src/transformers/models/glm_moe_dsa/configuration_glm_moe_dsa.py at 008e574391258935f3ecc3035c882e73bbcac419,
