@@ -259,19 +259,16 @@ layer_build build_layer(const model_config& m, attention_kind a, layer_mlp_kind 
         const u128 ratio = dsv4_ratio(m, layer);
         if (ratio != 0) {
             // DeepseekV4CSACompressor (ratio 4, overlapping windows: coff 2) / DeepseekV4HCACompressor (coff 1):
-            // kv_proj and gate_proj h×coff·d, position_bias ratio×coff·d, kv_norm d.
+            // kv_proj and gate_proj h×coff·d, position_bias ratio×coff·d, kv_norm d. Not packed matrices: vLLM builds
+            // the compressors' fused wkv/wgate with quant_config None (bf16 in the checkpoint; position_bias fp32).
             const u128 coff = ratio == 4 ? 2 : 1;
-            mats.push_back({"compressor.kv_proj", h, coff * d, 1, false});
-            mats.push_back({"compressor.gate_proj", h, coff * d, 1, false});
             L.attention += 2 * h * coff * d + ratio * coff * d + d;
             if (ratio == 4) {
                 // DeepseekV4Indexer (CSA only, coff 2): kv_proj and gate_proj h×2·di, position_bias ratio×2·di,
-                // kv_norm di, q_b_proj q_lora×ni·di, weights_proj h×ni.
+                // kv_norm di, q_b_proj q_lora×ni·di, weights_proj h×ni. Only q_b_proj is a packed matrix (its own
+                // compressor is bf16 as above; weights_proj unquantized as DeepSeek-V3.2's).
                 const u128 ni = m.index_n_heads, di = m.index_head_dim;
-                mats.push_back({"compressor.indexer.kv_proj", h, 2 * di, 1, false});
-                mats.push_back({"compressor.indexer.gate_proj", h, 2 * di, 1, false});
                 mats.push_back({"compressor.indexer.q_b_proj", q, ni * di, 1, false});
-                mats.push_back({"compressor.indexer.weights_proj", h, ni, 1, false});
                 L.attention += 2 * h * 2 * di + ratio * 2 * di + di + q * ni * di + h * ni;
             }
         }
