@@ -294,6 +294,125 @@ TEST_CASE("HF fixtures: DeepSeek-V3.2 is DeepSeek-V3 plus a lightning indexer of
     CHECK(again["params"] == p.total);
 }
 
+TEST_CASE("HF fixtures: DeepSeek-V4-Flash counts 284,334,567,511 (13.8B active) and Pro 1,572,999,528,803, FP4 "
+          "experts refused by name", "[hf][fixtures][deepseek_v4]") {
+    // transformers src/transformers/models/deepseek_v4/modular_deepseek_v4.py (commit 02356fec), d = head_dim 512,
+    // o_lora 1024, hc_mult 4, V 129280, top-k 6, no biases. Per layer:
+    //  attention h·q_lora + q_lora (q_norm) + q_lora·a·d + h·d + d (kv_proj, kv_norm) + a·d·o_lora (o_a_proj) +
+    //    g·o_lora·h (o_b_proj) + a (sinks): Flash (h 4096, a 64, q_lora 1024, g 8) 106,956,352; Pro (h 7168, a 128,
+    //    q_lora 1536, g 16) 299,894,912;
+    //  CSA (ratio 4) compressor 2·h·2d + 4·2d + d, indexer 2·h·256 + 4·256 + 128 + q_lora·64·128 + h·64:
+    //    Flash 19,142,272, Pro 31,397,504; HCA (ratio 128) 2·h·d + 128·d + d: Flash 4,260,352, Pro 7,406,080;
+    //  attn_hc and ffn_hc 2·(24·4h + 24 + 3): Flash 786,486, Pro 1,376,310; two RMSNorms 2h;
+    //  router E·h, with e_score_correction_bias E, or (the first 3 layers) tid2eid V·6 = 775,680;
+    //  E routed and one shared expert of 3·h·f: Flash (E 256, f 2048) 25,165,824 each, Pro (E 384, f 3072) 66,060,288.
+    // Model: embed and head 2·V·h, norm h, hc_head 4·4h + 4 + 1. Flash's 43 layers: 21 CSA, 20 HCA, 2 window only;
+    // Pro's 61: 30 CSA, 31 HCA.
+    const std::uint64_t V = 129280;
+    const auto model = [V](std::uint64_t h, std::uint64_t L, std::uint64_t att, std::uint64_t hc, std::uint64_t E,
+                           std::uint64_t expert, std::uint64_t experts, std::uint64_t csa, std::uint64_t n_csa,
+                           std::uint64_t hca, std::uint64_t n_hca) {
+        return 2 * V * h + h + (16 * h + 5) + L * (att + hc + 2 * h + E * h + (experts + 1) * expert) + n_csa * csa +
+               n_hca * hca + 3 * V * 6 + (L - 3) * E;
+    };
+    const std::uint64_t flash_total = model(4096, 43, 106956352, 786486, 256, 25165824, 256, 19142272, 21, 4260352, 20);
+    const std::uint64_t flash_active = model(4096, 43, 106956352, 786486, 256, 25165824, 6, 19142272, 21, 4260352, 20);
+    const std::uint64_t pro_total = model(7168, 61, 299894912, 1376310, 384, 66060288, 384, 31397504, 30, 7406080, 31);
+    const std::uint64_t pro_active = model(7168, 61, 299894912, 1376310, 384, 66060288, 6, 31397504, 30, 7406080, 31);
+    CHECK(flash_total == 284334567511ULL);
+    CHECK(pro_total == 1572999528803ULL);
+    // The released files store the routed experts in FP4 beside FP8 blocks (expert_dtype "fp4"): refused by name.
+    const json flash = load("hf_refused", "deepseek_v4_flash"), pro = load("hf_refused", "deepseek_v4_pro");
+    for (const json* doc : {&flash, &pro}) {
+        const auto parsed = parse_config(R"({"mode": "infer"})", doc->dump());
+        REQUIRE_FALSE(parsed.ok());
+        CHECK(parsed.errors[0].field == "hf_config.expert_dtype");
+    }
+    const auto unquantized = [](json doc) {
+        doc.erase("expert_dtype");
+        doc.erase("quantization_config");
+        return doc;
+    };
+    const param_breakdown f = count_of(unquantized(flash)), p = count_of(unquantized(pro));
+    CHECK(f.total == flash_total);
+    CHECK(f.active == flash_active);
+    CHECK(f.active == 13801959511ULL);
+    CHECK(p.total == pro_total);
+    CHECK(p.active == pro_active);
+    CHECK(p.active == 49781408099ULL);
+    // Published (DeepSeek-V4 technical report, "DeepSeek-V4: Towards Highly Efficient Million-Token Context
+    // Intelligence", and the model cards): Flash 284B total, 13B activated; Pro 1.6T total, 49B activated.
+    CHECK(matches_published(f.total, "284"));
+    CHECK(matches_published(f.active, "13"));
+    CHECK(matches_published(p.active, "49"));
+    CHECK(std::llabs(static_cast<long long>(p.total) - 1600000000000LL) < 50000000000LL);  // 1.6T to its 0.1T
+    // sgl-project's FP8 file (every matrix in FP8 blocks, model_type deepseek_ref) reads whole: Flash's count.
+    CHECK(count_of(load("hf", "sgl_deepseek_v4_flash_fp8")).total == flash_total);
+    // The MTP module (vLLM deepseek_v4_mtp.py at 023da1fc): a window-only layer (compress_ratios[43] 0) with score
+    // routing, e_proj and h_proj h×h, enorm, hnorm, shared_head.norm, hc_head; embedding and head shared.
+    json mtp = unquantized(flash);
+    mtp["mtp"] = true;
+    const param_breakdown q = count_of(mtp);
+    const std::uint64_t block = 106956352ULL + 786486 + 2 * 4096 + 256ULL * 4096 + 256 + 257ULL * 25165824;
+    CHECK(q.parts.mtp.total == block + 2ULL * 4096 * 4096 + 3 * 4096 + (16ULL * 4096 + 5));
+    CHECK(q.total == 290944616402ULL);
+    json pro_mtp = unquantized(pro);
+    pro_mtp["mtp"] = true;
+    // Pro's MTP layer is window only too (compress_ratios[61] is 0), at Pro's sizes.
+    const std::uint64_t pro_block = 299894912ULL + 1376310 + 2 * 7168 + 384ULL * 7168 + 384 + 385ULL * 66060288;
+    CHECK(count_of(pro_mtp).parts.mtp.total == pro_block + 2ULL * 7168 * 7168 + 3 * 7168 + (16ULL * 7168 + 5));
+    CHECK(count_of(pro_mtp).total == 1598839674782ULL);
+    // Keys that would describe other weights are refused by name.
+    json bad = unquantized(flash);
+    bad["compress_ratios"][5] = 16;
+    CHECK(parse_config(R"({"mode": "infer"})", bad.dump()).errors.at(0).field == "hf_config.compress_ratios");
+    bad = unquantized(flash);
+    bad["compress_ratios"] = json::array({0, 4});
+    CHECK(parse_config(R"({"mode": "infer"})", bad.dump()).errors.at(0).field == "hf_config.compress_ratios");
+    for (const char* key : {"num_experts_per_tok", "moe_intermediate_size", "o_groups", "hc_mult", "compress_ratios"}) {
+        CAPTURE(key);
+        bad = unquantized(flash);
+        bad.erase(key);
+        const auto missing = parse_config(R"({"mode": "infer"})", bad.dump());
+        REQUIRE_FALSE(missing.ok());
+        CHECK(missing.errors.at(0).field == std::string("hf_config.") + key);
+    }
+    bad = unquantized(flash);
+    bad["num_key_value_heads"] = 8;
+    CHECK(parse_config(R"({"mode": "infer"})", bad.dump()).errors.at(0).field == "hf_config.num_key_value_heads");
+    bad = unquantized(flash);
+    bad["attention_bias"] = true;
+    CHECK(parse_config(R"({"mode": "infer"})", bad.dump()).errors.at(0).field == "hf_config.attention_bias");
+    bad = unquantized(flash);
+    bad["expert_dtype"] = "int4";
+    CHECK(parse_config(R"({"mode": "infer"})", bad.dump()).errors.at(0).field == "hf_config.expert_dtype");
+    // A family without these keys refuses them.
+    json other = load("hf", "deepseek_v3");
+    other["hc_mult"] = 4;
+    CHECK_FALSE(parse_config(R"({"mode": "infer"})", other.dump()).ok());
+    // NVIDIA's NVFP4 file (NVFP4 experts, FP8 elsewhere) is refused by name too.
+    const auto nv = parse_config(R"({"mode": "infer"})", load("hf_refused", "nvidia_deepseek_v4_flash_nvfp4").dump());
+    REQUIRE_FALSE(nv.ok());
+    CHECK(nv.errors[0].field == "hf_config.expert_dtype");
+    json nv_experts = load("hf_refused", "nvidia_deepseek_v4_flash_nvfp4");
+    nv_experts.erase("expert_dtype");  // its quantization_config still names the NVFP4 experts
+    const auto nv2 = parse_config(R"({"mode": "infer"})", nv_experts.dump());
+    REQUIRE_FALSE(nv2.ok());
+    CHECK(nv2.errors[0].field == "hf_config.quantization_config.moe_quant_algo");
+    // The compressed KV cache is not modelled: an estimate is refused, naming compress_ratios.
+    const json estimate = json::parse(estimate_json(R"({"mode": "infer"})", unquantized(flash).dump()));
+    REQUIRE_FALSE(estimate["errors"].empty());
+    CHECK(estimate["errors"][0]["field"] == "hf_config.compress_ratios");
+    CHECK(estimate["errors"][0]["message"].get<std::string>().find("not modelled yet") != std::string::npos);
+    const json training = json::parse(estimate_json(R"({"mode": "train"})", unquantized(flash).dump()));
+    REQUIRE_FALSE(training["errors"].empty());
+    CHECK(training["errors"][0]["field"] == "hf_config.compress_ratios");
+    // Nor is a resolved model written: memplan's keys cannot hold these layers.
+    const json resolved = json::parse(resolve_model_json(R"({"mode": "infer"})", unquantized(flash).dump()));
+    REQUIRE_FALSE(resolved["errors"].empty());
+    CHECK(resolved["model"].is_null());
+}
+
 TEST_CASE("HF fixtures: GLM-5 is DeepSeek-V3.2's layers at its own sizes, 743,911,218,432 without its MTP layer",
           "[hf][fixtures][mla][dsa]") {
     // transformers src/transformers/models/glm_moe_dsa/modular_glm_moe_dsa.py (commit 01f8fa55): h 6144, V 154880,

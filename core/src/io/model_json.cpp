@@ -108,6 +108,20 @@ public:
         }
         return true;
     }
+    bool integer_list(const char* key, std::uint64_t hi, std::vector<std::uint64_t>& out) override {
+        out.clear();
+        const json* v = r_.find(key);
+        if (v == nullptr || v->is_null()) return false;
+        const bool valid = v->is_array() && std::all_of(v->begin(), v->end(), [hi](const json& e) {
+            return e.is_number_unsigned() && e.get<std::uint64_t>() <= hi;
+        });
+        if (!valid) {
+            r_.fail(r_.field(key), "must be a list of integers from 0 to " + std::to_string(hi));
+            return false;
+        }
+        for (const auto& e : *v) out.push_back(e.get<std::uint64_t>());
+        return true;
+    }
     bool text_list(const char* key, std::vector<std::string>& out) override {
         out.clear();
         const json* v = r_.find(key);

@@ -166,6 +166,12 @@ diagnostics validate(const estimate_config& c, const diagnostics* architecture_e
         errors = validate_architecture(m);
         if (!errors.empty()) return errors;
     }
+    // DeepSeek-V4's memory beside its weights is not modelled yet: the compressed KV pools of its CSA and HCA layers
+    // (and the indexer's) beside the sliding window, and the hc_mult residual streams of its hyper-connections.
+    if (m.o_groups != 0)
+        return {{"model.compress_ratios", "DeepSeek-V4's compressed attention (CSA / HCA KV pools beside the sliding "
+                                          "window) and hyper-connection activations are not modelled yet: its "
+                                          "parameters are counted, its memory is not estimated"}};
     const std::uint64_t kv_heads = resolved_kv_heads(m);
     // Megatron tensor parallelism splits attention by heads (Shoeybi et al. 2019, §3).
     if (m.num_attention_heads % p.tp != 0)

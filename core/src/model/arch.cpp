@@ -137,7 +137,19 @@ diagnostics validate_architecture(const model_config& m) {
     // values (DeepSeek-V3.2-Exp inference/model.py Indexer; sparse_mla_token_bytes).
     if ((m.index_n_heads == 0) != (m.index_head_dim == 0))
         errors.push_back({"model.index_n_heads", "the sparse-attention indexer needs both index_n_heads and index_head_dim"});
-    else if (m.index_n_heads != 0 && (k.mla == 0 || m.q_lora_rank == 0))
+    else if (m.o_groups != 0) {
+        // DeepSeek-V4 (modular_deepseek_v4.py): its sliding layers carry the compressors; checked here, not the MLA
+        // indexer's rules.
+        const bool csa = std::find(m.compress_ratios.begin(), m.compress_ratios.end(), 4) != m.compress_ratios.end();
+        if (k.sliding != m.num_hidden_layers)
+            errors.push_back({"model.layer_types", "DeepSeek-V4's layers are all sliding-window layers (with their compressors)"});
+        if (m.q_lora_rank == 0 || m.o_lora_rank == 0 || (u128{m.num_attention_heads} * resolved_head_dim(m)) % m.o_groups != 0)
+            errors.push_back({"model.o_groups", "DeepSeek-V4 needs q_lora_rank, o_lora_rank and o_groups dividing "
+                                                "num_attention_heads · head_dim"});
+        if (csa && m.index_n_heads == 0)
+            errors.push_back({"model.index_n_heads", "DeepSeek-V4's CSA layers (compress ratio 4) need the indexer's "
+                                                     "index_n_heads and index_head_dim"});
+    } else if (m.index_n_heads != 0 && (k.mla == 0 || m.q_lora_rank == 0))
         errors.push_back({"model.index_n_heads", "the sparse-attention indexer is modelled on MLA layers with q_lora_rank "
                                                  "(DeepSeek-V3.2) only"});
     else if (m.index_n_heads != 0 && (m.index_head_dim % 128 != 0 || m.kv_lora_rank % 128 != 0 ||
@@ -217,12 +229,50 @@ u128 add_mlp(const model_config& m, u128 f, const char* prefix, bool expert, u12
     return count * (weights + biases);
 }
 
-layer_build build_layer(const model_config& m, attention_kind a, layer_mlp_kind f) {
+/// DeepSeek-V4's layer `i` (an MTP module's: num_hidden_layers + its index): its compression ratio.
+u128 dsv4_ratio(const model_config& m, std::uint64_t i) { return i < m.compress_ratios.size() ? m.compress_ratios[i] : 0; }
+
+/// The variant of layer `i` beyond its (attention, MLP) kinds: DeepSeek-V4's compression ratio and hash routing.
+u128 layer_variant(const model_config& m, std::uint64_t i) {
+    if (m.o_groups == 0) return 0;
+    return 2 * dsv4_ratio(m, i) + (i < m.num_hash_layers ? 1 : 0);
+}
+
+/// Layer `layer` (its index, for the per-layer variants of DeepSeek-V4; any other family ignores it).
+layer_build build_layer(const model_config& m, attention_kind a, layer_mlp_kind f, std::uint64_t layer = ~std::uint64_t{0}) {
     layer_build L;
     const u128 h = m.hidden_size;
     const u128 heads = m.num_attention_heads;
     auto& mats = L.matrices;
-    switch (a) {
+    if (m.o_groups != 0 && a == attention_kind::sliding) {
+        // DeepSeek-V4 (transformers modular_deepseek_v4.py at 02356fec, DeepseekV4Attention): q_a_proj h×q_lora,
+        // q_norm q_lora, q_b_proj q_lora×a·d (q_head_norm has no weight); kv_proj h×d and kv_norm d (one shared-KV
+        // head); o_a_proj, a DeepseekV4GroupedLinear of weight (g·o_lora)×(a·d/g), i.e. a·d·o_lora; o_b_proj
+        // g·o_lora×h; sinks a. No biases.
+        const u128 d = resolved_head_dim(m), q = m.q_lora_rank, g = m.o_groups, r = m.o_lora_rank;
+        mats.push_back({"q_a_proj", h, q, 1, false});
+        mats.push_back({"q_b_proj", q, heads * d, 1, false});
+        mats.push_back({"kv_proj", h, d, 1, false});
+        mats.push_back({"o_a_proj", heads * d / g, g * r, 1, false});
+        mats.push_back({"o_b_proj", g * r, h, 1, false});
+        L.attention = h * q + q + q * heads * d + h * d + d + heads * d * r + g * r * h + heads;
+        const u128 ratio = dsv4_ratio(m, layer);
+        if (ratio != 0) {
+            // DeepseekV4CSACompressor (ratio 4, overlapping windows: coff 2) / DeepseekV4HCACompressor (coff 1):
+            // kv_proj and gate_proj h×coff·d, position_bias ratio×coff·d, kv_norm d. Not packed matrices: vLLM builds
+            // the compressors' fused wkv/wgate with quant_config None (bf16 in the checkpoint; position_bias fp32).
+            const u128 coff = ratio == 4 ? 2 : 1;
+            L.attention += 2 * h * coff * d + ratio * coff * d + d;
+            if (ratio == 4) {
+                // DeepseekV4Indexer (CSA only, coff 2): kv_proj and gate_proj h×2·di, position_bias ratio×2·di,
+                // kv_norm di, q_b_proj q_lora×ni·di, weights_proj h×ni. Only q_b_proj is a packed matrix (its own
+                // compressor is bf16 as above; weights_proj unquantized as DeepSeek-V3.2's).
+                const u128 ni = m.index_n_heads, di = m.index_head_dim;
+                mats.push_back({"compressor.indexer.q_b_proj", q, ni * di, 1, false});
+                L.attention += 2 * h * 2 * di + ratio * 2 * di + di + q * ni * di + h * ni;
+            }
+        }
+    } else switch (a) {
         case attention_kind::full:
         case attention_kind::sliding:
         case attention_kind::chunked: {
@@ -372,6 +422,10 @@ layer_build build_layer(const model_config& m, attention_kind a, layer_mlp_kind 
         L.experts = u128{m.num_experts} * one_expert;
         L.experts_active = u128{m.experts_per_token} * one_expert;
         L.router = h * m.num_experts + (m.router_bias ? m.num_experts : 0);
+        // DeepSeek-V4's first num_hash_layers layers (modular_deepseek_v4.py DeepseekV4HashRouter): no
+        // e_score_correction_bias but the tid2eid table, vocab_size × top-k (a persistent buffer in the checkpoint).
+        if (m.o_groups != 0 && layer < m.num_hash_layers)
+            L.router = h * m.num_experts + u128{m.vocab_size} * m.experts_per_token;
         // Gemma 4 (modeling_gemma4.py Gemma4TextRouter at c308a309): scale over h and per_expert_scale over E; its norm
         // has no weight.
         if (m.router_scales) L.router += h + m.num_experts;
@@ -383,6 +437,12 @@ layer_build build_layer(const model_config& m, attention_kind a, layer_mlp_kind 
     // Gemma 4's layer_scalar: a buffer of one element per decoder layer, stored in the checkpoint (modeling_gemma4.py
     // Gemma4TextDecoderLayer at c308a309, register_buffer("layer_scalar", torch.ones(1))).
     if (m.layer_scalar) L.norms += 1;
+    // Manifold-constrained hyper-connections (modular_deepseek_v4.py DeepseekV4HyperConnection, attn_hc and ffn_hc):
+    // each fn (2+m)·m × m·h, base (2+m)·m, scale 3.
+    if (m.hc_mult != 0) {
+        const u128 hc = m.hc_mult, mix = (2 + hc) * hc;
+        L.norms += 2 * (mix * hc * h + mix + 3);
+    }
     return L;
 }
 
@@ -570,16 +630,20 @@ outcome<param_breakdown> count_params(const model_config& m) {
     struct built_kind {
         attention_kind attention;
         layer_mlp_kind mlp;
+        u128 variant;
         layer_build build;
         layer_summary summary;
     };
     std::vector<built_kind> built;
     for (std::uint64_t i = 0; i < m.num_hidden_layers; ++i) {
-        auto b = find_kind(built, attention[i], mlps[i]);
+        const u128 variant = layer_variant(m, i);
+        auto b = std::find_if(built.begin(), built.end(), [&](const built_kind& k) {
+            return k.attention == attention[i] && k.mlp == mlps[i] && k.variant == variant;
+        });
         if (b == built.end()) {
-            layer_build L = build_layer(m, attention[i], mlps[i]);
+            layer_build L = build_layer(m, attention[i], mlps[i], i);
             const layer_summary summary = summarise(m, L);
-            built.push_back({attention[i], mlps[i], std::move(L), summary});
+            built.push_back({attention[i], mlps[i], variant, std::move(L), summary});
             b = built.end() - 1;
         }
         const layer_build& L = b->build;
@@ -597,7 +661,10 @@ outcome<param_breakdown> count_params(const model_config& m) {
         if (i == 0 || s.total > largest.total) largest = s;
         if (total > max_param_count) break;
     }
-    const u128 final_norm = norm_params(m, h);
+    // DeepSeek-V4's hc_head (modular_deepseek_v4.py DeepseekV4HyperHead: hc_fn m × m·h, hc_base m, hc_scale 1),
+    // counted with the final norm.
+    const u128 hc_head = m.hc_mult != 0 ? u128{m.hc_mult} * m.hc_mult * h + m.hc_mult + 1 : 0;
+    const u128 final_norm = norm_params(m, h) + hc_head;
     const u128 embedding = u128{m.vocab_size} * h + u128{m.learned_positions} * h;
     const u128 lm_head = m.tie_word_embeddings ? 0 : u128{m.vocab_size} * h;
 
@@ -607,7 +674,23 @@ outcome<param_breakdown> count_params(const model_config& m) {
     // main model's and are not counted again.
     u128 mtp = 0, mtp_active = 0;
     layer_summary mtp_layer;
-    if (m.mtp && m.num_nextn_predict_layers != 0) {
+    if (m.mtp && m.num_nextn_predict_layers != 0 && m.o_groups != 0) {
+        // DeepSeek-V4 (vLLM vllm/model_executor/models/deepseek_v4_mtp.py at 023da1fc,
+        // DeepSeekV4MultiTokenPredictorLayer): enorm, hnorm, e_proj and h_proj h×h (quantized like the other
+        // linears), hc_head_fn m × m·h, hc_head_base m, hc_head_scale 1, shared_head.norm h, and mtp_block, a decoder
+        // layer numbered num_hidden_layers (its compress_ratios entry, score routing); embedding and head shared.
+        const std::uint64_t index = m.num_hidden_layers;
+        layer_build L = build_layer(m, attention.back(), mlps.back(), index);
+        L.matrices.push_back({"e_proj", h, h, 1, false});
+        L.matrices.push_back({"h_proj", h, h, 1, false});
+        L.attention += 2 * h * h;
+        L.norms += 3 * norm_params(m, h) + hc_head;
+        mtp_layer = summarise(m, L);
+        const u128 n = m.num_nextn_predict_layers;
+        mtp = n * mtp_layer.total;
+        mtp_active = n * mtp_layer.active;
+        p.mtp_layer = clamped_params(mtp_layer, n, attention.back(), mlps.back());
+    } else if (m.mtp && m.num_nextn_predict_layers != 0) {
         const layer_build L = build_layer(m, attention.back(), mlps.back());
         layer_build extra;
         extra.matrices.push_back({"eh_proj", 2 * h, h, 1, false});

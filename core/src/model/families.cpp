@@ -108,6 +108,69 @@ void read_kimi_linear(hf_config_keys& keys, model_config& m) {
                                   "KimiMLAAttention asserts use_nope)");
 }
 
+/// DeepSeek-V4 (transformers src/transformers/models/deepseek_v4/modular_deepseek_v4.py at 02356fec; vLLM
+/// vllm/model_executor/models/deepseek_v4.py at 023da1fc and deepseek_v4_mtp.py): every layer a sliding-window
+/// shared-KV attention (sliding_window) whose compress_ratios entry adds a CSA (4) or HCA (128) compressor, and a MoE
+/// of n_routed_experts with one shared MLP of n_shared_experts · moe_intermediate_size on every layer, the first
+/// num_hash_layers routed by tid2eid. arch.cpp counts the layers.
+void read_deepseek_v4(hf_config_keys& keys, model_config& m) {
+    const std::uint64_t L = m.num_hidden_layers;
+    m.num_experts = keys.integer("n_routed_experts", m.num_experts, 1, 65536);
+    const std::uint64_t shared = keys.integer("n_shared_experts", 0, 0, 1024);
+    if (shared != 0 && m.moe_intermediate_size != 0) m.shared_expert_intermediate_size = shared * m.moe_intermediate_size;
+    for (const char* key : {"n_routed_experts", "num_experts_per_tok", "moe_intermediate_size", "head_dim", "q_lora_rank",
+                            "o_groups", "o_lora_rank", "hc_mult", "compress_ratios"})
+        if (!keys.given(key)) keys.fail(key, "is required for a DeepSeek-V4 config (memplan does not assume a default)");
+    // DeepseekV4Attention: one shared-KV head (kv_proj h×head_dim) and no biases, whatever these keys say.
+    if (keys.integer("num_key_value_heads", 1, 1, 65536) != 1)
+        keys.fail("num_key_value_heads", "must be 1: DeepSeek-V4's attention has one shared-KV head (kv_proj h×head_dim)");
+    bool bias = false;
+    keys.boolean("attention_bias", bias);
+    if (bias) keys.fail("attention_bias", "must be false: DeepSeek-V4's projections have no biases");
+    m.o_groups = keys.integer("o_groups", 0, 1, 65536);
+    m.o_lora_rank = keys.integer("o_lora_rank", 0, 1, 1048576);
+    m.hc_mult = keys.integer("hc_mult", 0, 1, 64);
+    m.num_hash_layers = keys.integer("num_hash_layers", 0, 0, L);
+    keys.integer("hc_sinkhorn_iters", 0, 0, 1024);  // checked, and read for nothing: iterations, no weights
+    keys.integer("index_topk", 0, 1, 16777216);     // checked, and read for nothing: compute only
+    // vLLM deepseek_v4.py DeepseekV4MLP raises on any activation but silu.
+    std::string act = "silu";
+    keys.text("hidden_act", act);
+    if (act != "silu") keys.fail("hidden_act", "is '" + act + "': DeepSeek-V4's MLPs (vLLM deepseek_v4.py) are SwiGLU, \"silu\"");
+    // One compression ratio per layer and per MTP module (the MTP block is layer num_hidden_layers); 0, 4 (CSA) and
+    // 128 (HCA) are the compressors modular_deepseek_v4.py builds.
+    if (keys.integer_list("compress_ratios", 1048576, m.compress_ratios)) {
+        const std::uint64_t needed = L + keys.integer("num_nextn_predict_layers", 0, 0, 1024);
+        if (m.compress_ratios.size() < needed)
+            keys.fail("compress_ratios", "must list " + std::to_string(needed) + " ratios (num_hidden_layers, then one "
+                                         "per MTP module), not " + std::to_string(m.compress_ratios.size()));
+        for (std::uint64_t r : m.compress_ratios)
+            if (r != 0 && r != 4 && r != 128)
+                keys.fail("compress_ratios", "lists " + std::to_string(r) + ": each ratio must be 0 (sliding window "
+                                             "only), 4 (CSA) or 128 (HCA)");
+    }
+    if (!own_attention(keys, m) && L != 0) {
+        m.layer_attention.assign(L, A::sliding);
+        m.sliding_window_layers = 0;
+    }
+    // The routed experts' storage: vLLM DeepseekV4FP8Config takes "fp4" (MXFP4 experts, ue8m0 scales) or "fp8"
+    // (128×128 blocks like the other linears). memplan's checkpoint formats hold one format for every packed matrix
+    // (or the experts alone), not FP8 blocks beside MXFP4 experts: "fp4" is refused rather than stored wrong.
+    std::string experts = "fp8";
+    keys.text("expert_dtype", experts);
+    if (experts == "fp4")
+        keys.fail("expert_dtype", "is \"fp4\": MXFP4 routed experts beside FP8 128×128 blocks elsewhere is a mix "
+                                  "memplan's checkpoint formats cannot store yet; remove expert_dtype (with "
+                                  "quantization_config) to count the parameters");
+    else if (experts != "fp8")
+        keys.fail("expert_dtype", "is '" + experts + "': must be \"fp4\" or \"fp8\" (vLLM deepseek_v4.py)");
+    // NVIDIA's mixed export (quant_method fp8 with ModelOpt NVFP4 experts) names its expert format here; memplan's fp8
+    // reader would store those experts as FP8 blocks.
+    if (const auto q = keys.object("quantization_config"); q != nullptr && q->given("moe_quant_algo"))
+        q->fail("moe_quant_algo", "is given: NVFP4 (or other) experts beside FP8 128×128 blocks elsewhere is a mix "
+                                  "memplan's checkpoint formats cannot store yet");
+}
+
 /// GLM-5 (transformers src/transformers/models/glm_moe_dsa/configuration_glm_moe_dsa.py at 008e574391258935f3ecc3035c882e73bbcac419,
 /// modeling from modular_glm_moe_dsa.py at 01f8fa55d98fbd77fb6461c47ae14fc6206f2f87): DeepSeek-V3.2's layers.
 /// GlmMoeDsaConfig has no moe_layer_freq: mlp_layer_types, else the first first_k_dense_replace (default 3)
@@ -946,6 +1009,35 @@ const std::vector<model_family>& model_families() {
                 keys.integer("index_topk", 0, 1, 16777216);  // checked, and read for nothing: compute only
             })
             .layers({A::mla}, {F::dense, F::moe}),
+        // DeepSeek-V4 (read_deepseek_v4; arch.cpp counts its layers, hyper-connections, hc_head and MTP module).
+        // deepseek_ref is the model_type of sgl-project's DeepSeek-V4-Flash-FP8 file (DeepseekV4ForCausalLM).
+        // Keys that change no weight: sliding_window (the window, no weights), index_topk, hc_sinkhorn_iters, hc_eps,
+        // swiglu_limit (a clamp), compress_rope_theta (RoPE), scoring_func, topk_method, norm_topk_prob,
+        // routed_scaling_factor (routing); num_key_value_heads 1 (the shared-KV head, kv_proj h×head_dim).
+        row("deepseek_v4", "DeepSeek-V4")
+            .architecture("DeepseekV4ForCausalLM")
+            .aliases({"deepseek_ref"})
+            .llama_style()
+            .with(&model_config::shared_expert_gate, false)
+            .with(&model_config::router_bias, true)
+            .keys({n_routed_experts, n_shared_experts, mtp_key,
+                   {"q_lora_rank", "query compression rank (q_a_proj, q_norm, q_b_proj; the indexer's q_b_proj reads it)"},
+                   {"qk_rope_head_dim", "rotated width of each head (RoPE only, no weights)"},
+                   {"index_n_heads", "the CSA layers' lightning indexer query heads (q_b_proj, weights_proj)"},
+                   {"index_head_dim", "the indexer's head width (its compressor kv_proj, gate_proj, position_bias)"},
+                   {"index_topk", "compressed entries each query attends to: compute only, no weights"},
+                   {"compress_ratios", "per layer then per MTP module: 0 window only, 4 CSA, 128 HCA compressor"},
+                   {"o_groups", "grouped output projection: o_a_proj per head group, then o_b_proj"},
+                   {"o_lora_rank", "o_a_proj's output width per group"},
+                   {"hc_mult", "hyper-connection streams: attn_hc, ffn_hc per layer and hc_head"},
+                   {"hc_sinkhorn_iters", "Sinkhorn iterations of the hyper-connections (no weights)"},
+                   {"hc_eps", "hyper-connection epsilon (no weights)"},
+                   {"num_hash_layers", "the first layers route by tid2eid (vocab_size × top-k), without router bias"},
+                   {"expert_dtype", "routed experts' storage: \"fp8\" as quantization_config; \"fp4\" refused"},
+                   {"swiglu_limit", "clamp of the experts' SwiGLU (no weights)"},
+                   {"compress_rope_theta", "RoPE base of the compressed entries (no weights)"}})
+            .reads(read_deepseek_v4)
+            .layers({A::sliding}, {F::moe}),
         // GLM-5 (read_glm_moe_dsa): DeepSeek-V3.2's MLA with the lightning indexer on every layer (GlmMoeDsaIndexer:
         // wq_b, wk, k_norm LayerNorm, weights_proj, as arch.cpp counts it), DeepSeek's MoE with one shared expert and
         // e_score_correction_bias, and the MTP layer 78 that transformers skips on load. Keys that change no weight:
@@ -1281,7 +1373,8 @@ const std::vector<const char*>& family_only_keys() {
         "vocab_size_per_layer_input", "enable_moe_block", "top_k_experts", "expert_intermediate_size",
         "linear_attn_config", "attn_res_block_size",
         "routed_expert_hidden_size", "latent_moe_use_norm", "mla_use_output_gate", "activation_situ_beta",
-        "activation_situ_linear_beta"};
+        "activation_situ_linear_beta", "compress_ratios", "o_groups", "o_lora_rank", "hc_mult", "num_hash_layers",
+        "expert_dtype"};
     return keys;
 }
 

@@ -249,6 +249,14 @@ std::string resolve_model_json(const std::string& config_json, const std::string
         return dump_json(out);
     }
     const model_config& m = parsed.value.model;
+    // DeepSeek-V4's compress_ratios, grouped output projection, hyper-connections and hash layers have no memplan
+    // keys: a resolved model without them would count another model, so none is written.
+    if (m.o_groups != 0) {
+        out["errors"] = errors_json({{"model.compress_ratios", "DeepSeek-V4's compressed layers, grouped output "
+                                                               "projection and hyper-connections have no memplan keys: "
+                                                               "give its config.json (hf_config) instead"}});
+        return dump_json(out);
+    }
     ordered_json model;
     // Keys whose allowed range starts at 1 are left out when 0 ("not given": the core's default).
     const auto positive = [&model](const char* key, std::uint64_t value) {

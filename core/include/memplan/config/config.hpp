@@ -135,6 +135,15 @@ struct model_config {
     // DeepSeek Sparse Attention's lightning indexer on every MLA layer (DeepSeek-V3.2): 0 = none.
     std::uint64_t index_n_heads = 0;      ///< indexer query heads (config.json index_n_heads)
     std::uint64_t index_head_dim = 0;     ///< indexer head width, also its cached key per token (index_head_dim)
+    // DeepSeek-V4 (transformers src/transformers/models/deepseek_v4/modular_deepseek_v4.py): read from its
+    // config.json only (no memplan keys); an estimate with compressed layers is refused (memory/validate.cpp).
+    /// KV compression per layer, then per MTP module: 0 sliding window only, 4 CSA (overlapping compressor and
+    /// lightning indexer), 128 HCA (compressor only); empty = none.
+    std::vector<std::uint64_t> compress_ratios;
+    std::uint64_t o_groups = 0;           ///< grouped low-rank output projection: head groups (0 = o_proj)
+    std::uint64_t o_lora_rank = 0;        ///< its rank per group
+    std::uint64_t hc_mult = 0;            ///< hyper-connection residual streams (0 = a plain residual)
+    std::uint64_t num_hash_layers = 0;    ///< the first MoE layers route by a token-id table (tid2eid)
     // Mixture of experts, beyond num_experts / experts_per_token / moe_intermediate_size.
     bool router_bias = false;             ///< a bias (or e_score_correction_bias) of num_experts per router
     bool shared_expert_gate = true;       ///< a sigmoid gate h×1 on the shared expert (Qwen2-MoE, Qwen3-Next)

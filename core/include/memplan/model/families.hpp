@@ -44,6 +44,14 @@ public:
     /// A list of strings into `out` when given; true also when absent or null (`out` empty), false (with an
     /// error) when the value is anything else.
     virtual bool name_list(const char* key, std::vector<std::string>& out) = 0;
+    /// A list of integers, each from 0 to hi, into `out`; false when the key is absent or null (out empty, no
+    /// error), and false with an error naming the key when the value is anything else.
+    virtual bool integer_list(const char* key, std::uint64_t hi, std::vector<std::uint64_t>& out) {
+        (void)key;
+        (void)hi;
+        out.clear();
+        return false;
+    }
     /// An error naming `key`.
     virtual void fail(const char* key, const std::string& message) = 0;
     /// The reads of the object at `key` (its errors name key.inner); null when absent, null-valued or not an
