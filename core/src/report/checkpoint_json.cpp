@@ -106,22 +106,22 @@ struct quant_row {
 };
 
 // ---- the layouts, each from its source
-// AutoGPTQ auto_gptq/nn_modules/qlinear/qlinear_cuda_old.py QuantLinear.pack: qweight int32 [in / 8, out] (eight
+// AutoGPTQ auto_gptq/nn_modules/qlinear/qlinear_cuda_old.py QuantLinear (at c80855e2): qweight int32 [in / 8, out] (eight
 // 4-bit values per int32 along the input), qzeros int32 [in / g, out / 8], scales fp16 [in / g, out], g_idx int32 [in].
 dims gptq_qweight(const model_config&, const dims& s) { return s.size() == 2 ? dims{s[1], 8 * s[0]} : dims{}; }
-// AutoAWQ awq/modules/linear/gemm.py WQLinear_GEMM: qweight int32 [in, out / 8] (packed along the output),
+// AutoAWQ awq/modules/linear/gemm.py WQLinear_GEMM.from_linear (at 030fe2a1): qweight int32 [in, out / 8] (packed along the output),
 // qzeros int32 [in / g, out / 8], scales fp16 [in / g, out].
 dims awq_qweight(const model_config&, const dims& s) { return s.size() == 2 ? dims{8 * s[1], s[0]} : dims{}; }
 dims int4_scales(const model_config& m, const dims& u) { return {ceil_div(u[1], block_of(m, 128)), u[0]}; }
 dims int4_zeros(const model_config& m, const dims& u) { return {ceil_div(u[1], block_of(m, 128)), ceil_div(u[0], 8)}; }
 dims int4_g_idx(const model_config&, const dims& u) { return {u[1]}; }
-// transformers integrations/mxfp4.py (quantizer_mxfp4.py loads it): gpt-oss's experts store `*_blocks` uint8
+// transformers integrations/mxfp4.py Mxfp4GptOssExperts (at 0189b1d0; quantizer_mxfp4.py loads it): gpt-oss's experts store `*_blocks` uint8
 // [experts, out, in / 32, 16] (32 e2m1 values, two per byte) and `*_scales` uint8 (e8m0) [experts, out, in / 32].
 dims mxfp4_blocks(const model_config&, const dims& s) {
     return s.size() >= 3 && s.back() == 16 ? with(lead(s, 2), {s[s.size() - 2] * 32}) : dims{};
 }
 dims mxfp4_scales(const model_config&, const dims& u) { return with(lead(u, 1), {ceil_div(u.back(), 32)}); }
-// bitsandbytes nn/modules.py Params4bit and functional.py QuantState.as_dict(packed=True): the weight flattened,
+// bitsandbytes nn/modules.py Params4bit and functional.py QuantState.as_dict(packed=True) (at 8b3c0f35): the weight flattened,
 // two 4-bit values per byte, uint8 [⌈n / 2⌉, 1]; absmax per blocksize (64) values, fp32, or uint8 quantized again
 // with nested_absmax fp32 per 256 of them; quant_map the 16 NF4 levels fp32, nested_quant_map the 256-entry
 // dynamic map fp32; the non-tensor fields serialized as JSON into quant_state.bitsandbytes__nf4 uint8.
@@ -130,13 +130,13 @@ dims nf4_absmax(const model_config& m, const dims& u) { return {ceil_div(u[0], b
 dims nf4_nested_absmax(const model_config& m, const dims& u) { return {ceil_div(ceil_div(u[0], block_of(m, 64)), 256)}; }
 dims nf4_quant_map(const model_config&, const dims&) { return {16}; }
 dims nf4_nested_quant_map(const model_config&, const dims&) { return {256}; }
-// transformers integrations/finegrained_fp8.py FP8Linear: weight e4m3 [out, in], weight_scale_inv fp32
+// transformers integrations/finegrained_fp8.py FP8Linear (at 3c48befb): weight e4m3 [out, in], weight_scale_inv fp32
 // [⌈out / B⌉, ⌈in / B⌉] (B = weight_block_size).
 dims identity(const model_config&, const dims& s) { return s.size() >= 2 ? s : dims{}; }
 dims fp8_block_scales(const model_config& m, const dims& u) {
     return with(lead(u, 2), {ceil_div(u[u.size() - 2], block_of(m, 128)), ceil_div(u.back(), block_of(m, 128))});
 }
-// NVIDIA ModelOpt modelopt/torch/export/unified_export_hf.py with qtensor/nvfp4_tensor.py: weight uint8 [out, in / 2]
+// NVIDIA ModelOpt modelopt/torch/export/unified_export_hf.py with quantization/qtensor/nvfp4_tensor.py (at 0d7d92d6): weight uint8 [out, in / 2]
 // (two e2m1 values per byte), weight_scale e4m3 [out, in / 16], weight_scale_2 and input_scale fp32 scalars.
 dims nvfp4_weight(const model_config&, const dims& s) { return s.size() >= 2 ? with(lead(s, 1), {2 * s.back()}) : dims{}; }
 dims nvfp4_scales(const model_config& m, const dims& u) { return with(lead(u, 1), {ceil_div(u.back(), block_of(m, 16))}); }
