@@ -3,13 +3,16 @@
 // synthetic headers of a 2-layer Llama, or gpt-oss for MXFP4, derived from each format's published layout).
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "cli_runner.hpp"
 #include "memplan/io/checkpoint.hpp"
+#include "memplan/io/safetensors.hpp"
 #include "memplan/report/json.hpp"
 
 using namespace memplan;
@@ -19,22 +22,29 @@ namespace {
 
 struct fixture {
     std::string config;
+    std::string header;  ///< the safetensors JSON header of its tensors, laid end to end
     std::vector<stored_tensor> tensors;
 };
 
-/// A header fixture: its config.json and its tensors, each with its values and bytes (safetensors dtype sizes).
+/// A header fixture: its config.json and its tensors, read through the safetensors header parser (each tensor's
+/// data_offsets laid end to end at its dtype's size).
 fixture load(const std::string& name) {
     std::ifstream in(std::string(MEMPLAN_DATA_DIR) + "/quantized_headers/" + name + ".json");
     REQUIRE(in.good());
     const json doc = json::parse(in);
     const std::map<std::string, std::uint64_t> size = {{"BF16", 2}, {"F16", 2}, {"F32", 4}, {"I32", 4}, {"U8", 1}, {"F8_E4M3", 1}};
-    fixture f{doc["config"].dump(), {}};
+    json header = {{"__metadata__", {{"format", "pt"}}}};
+    std::uint64_t at = 0;
     for (const auto& t : doc["tensors"]) {
-        stored_tensor s{t["name"], t["dtype"], t["shape"].get<std::vector<std::uint64_t>>(), 1, 0};
-        for (auto d : s.shape) s.values *= d;
-        s.bytes = s.values * size.at(s.dtype);
-        f.tensors.push_back(s);
+        std::uint64_t bytes = size.at(t["dtype"].get<std::string>());
+        for (const auto& d : t["shape"]) bytes *= d.get<std::uint64_t>();
+        header[t["name"].get<std::string>()] = {{"dtype", t["dtype"]}, {"shape", t["shape"]}, {"data_offsets", {at, at + bytes}}};
+        at += bytes;
     }
+    fixture f{doc["config"].dump(), header.dump(), {}};
+    auto parsed = parse_safetensors_header(f.header, name + ".safetensors");
+    REQUIRE(parsed.ok());
+    f.tensors = parsed.value;
     return f;
 }
 
@@ -78,7 +88,7 @@ void hostile(const std::string& name, const std::string& tensor, std::vector<std
     bool found = false;
     for (auto& t : f.tensors)
         if (t.name == tensor) {
-            const std::uint64_t per = t.bytes / t.values;
+            const std::uint64_t per = t.values != 0 ? t.bytes / t.values : 0;
             t.shape = shape;
             t.values = 1;
             for (auto d : shape) t.values *= d;
@@ -195,4 +205,23 @@ TEST_CASE("checkpoint_json: gpt-oss MXFP4 experts reconcile", "[checkpoint][quan
     CHECK(parts["quantization"]["memplan_bytes"] == parts["quantization"]["bytes"]);
     CHECK(r["stored"]["params"] == r["params"]);
     hostile("mxfp4", "model.layers.1.mlp.experts.down_proj_scales", {4, 64, 4});
+}
+
+TEST_CASE("memplan checkpoint --hf-model: a ModelOpt NVFP4 folder reconciles", "[checkpoint][quantized][cli]") {
+    // The fixture written as a model folder: config.json and a model.safetensors of its header (no weights).
+    const fixture f = load("nvfp4");
+    const std::string dir = "/tmp/memplan-test-quantized-nvfp4";
+    REQUIRE(std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str()) == 0);
+    std::ofstream(dir + "/config.json") << f.config;
+    std::string prefix(8, '\0');
+    for (int i = 0; i < 8; ++i) prefix[static_cast<std::size_t>(i)] = static_cast<char>((f.header.size() >> (8 * i)) & 0xff);
+    std::ofstream(dir + "/model.safetensors", std::ios::binary) << prefix + f.header;
+    const cli_output out = run_cli({"checkpoint", "--hf-model", dir});
+    REQUIRE(out.status == 0);
+    const json r = json::parse(out.out);
+    CHECK(r["params"] == llama_params);
+    CHECK(r["stored"]["params"] == llama_params);
+    CHECK(r["unexplained"] == 0);
+    CHECK(r["unexplained_bytes"] == 0);
+    CHECK(r["stored"]["by_dtype"]["U8"]["bytes"] == matrices / 2);
 }
