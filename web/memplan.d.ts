@@ -551,7 +551,7 @@ export interface Checkpoint {
   /** bytes and by_dtype: the stored bytes of the part's tensors, in all and per dtype. */
   parts: { part: string; memplan: number; stored: number; bytes: number; by_dtype: Record<string, number>; difference: number; larger: 'stored' | 'memplan' | 'neither'; note?: string }[];
   unexplained: number;
-  /** Stored bytes of the parts whose difference no note explains. */
+  /** Stored bytes of the parts that hold more than memplan counts with no note explaining it. */
   unexplained_bytes: number;
   /** Each quantization tensor that does not fit its format's layout, named with why. */
   refused_tensors: string[];

@@ -3,6 +3,7 @@
 // synthetic headers of a 2-layer Llama, or gpt-oss for MXFP4, derived from each format's published layout).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -224,4 +225,28 @@ TEST_CASE("memplan checkpoint --hf-model: a ModelOpt NVFP4 folder reconciles", "
     CHECK(r["unexplained"] == 0);
     CHECK(r["unexplained_bytes"] == 0);
     CHECK(r["stored"]["by_dtype"]["U8"]["bytes"] == matrices / 2);
+}
+
+TEST_CASE("checkpoint_json: quantization tensors with no packed values beside them are refused by name", "[checkpoint][quantized]") {
+    // GPTQ without layer 0's q_proj.qweight: its scales, qzeros and g_idx fit nothing; the attention lacks 64 · 64.
+    fixture f = load("gptq");
+    const std::string q = "model.layers.0.self_attn.q_proj";
+    f.tensors.erase(std::remove_if(f.tensors.begin(), f.tensors.end(), [&](const stored_tensor& t) { return t.name == q + ".qweight"; }),
+                    f.tensors.end());
+    json r = json::parse(checkpoint_json(f.config, f.tensors));
+    REQUIRE(r["refused_tensors"].size() == 3);
+    CHECK(r["refused_tensors"][0] == q + ".g_idx: no packed " + q + ".qweight is stored beside it");
+    // g_idx 64 · 4, qzeros 2 · 8 · 4, scales 2 · 64 · 2 bytes, all in "other".
+    CHECK(r["unexplained_bytes"] == 64 * 4 + 2 * 8 * 4 + 2 * 64 * 2);
+    CHECK(r["unexplained"] == 64 * 64 + 64 + 2 * 8 + 2 * 64);
+    // gpt-oss experts whose blocks are not 16 bytes of 32 values: the blocks refused, and their scales with them.
+    f = load("mxfp4");
+    const std::string down = "model.layers.1.mlp.experts.down_proj";
+    for (auto& t : f.tensors)
+        if (t.name == down + "_blocks") t.shape = {4, 64, 4, 8};
+    r = json::parse(checkpoint_json(f.config, f.tensors));
+    REQUIRE(r["refused_tensors"].size() == 2);
+    CHECK(r["refused_tensors"][0] == down + "_blocks: U8 [4, 64, 4, 8] is not the packed layout of mxfp4");
+    CHECK(r["refused_tensors"][1] == down + "_scales: no packed " + down + "_blocks is stored beside it");
+    CHECK(r["unexplained_bytes"] == 4 * 64 * 2 * 16 + 4 * 64 * 2);
 }

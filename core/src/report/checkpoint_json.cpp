@@ -351,7 +351,9 @@ std::string checkpoint_json(const std::string& hf_config_text, const std::vector
         const bool explained = !note.empty() && (name != "mtp" || (theirs - mine) % p.embedding.total == 0);
         if (mine != theirs && !explained) {
             unexplained += mine > theirs ? mine - theirs : theirs - mine;
-            unexplained_bytes += stored_bytes.count(part) != 0 ? stored_bytes.at(part) : 0;
+            // A part holding more than memplan counts: its stored bytes, none of them accounted for (a part
+            // holding less stores no byte memplan cannot place; the values it lacks are in `unexplained`).
+            if (theirs > mine) unexplained_bytes += stored_bytes.count(part) != 0 ? stored_bytes.at(part) : 0;
         }
         ordered_json row{{"part", name}, {"memplan", mine}, {"stored", theirs}};
         row["bytes"] = stored_bytes.count(part) != 0 ? stored_bytes.at(part) : 0;

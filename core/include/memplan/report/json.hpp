@@ -70,7 +70,7 @@ std::string compare_json(const std::string& config_json, const std::string& hf_c
 /// {DTYPE: bytes}, "difference", "larger": "stored"|"memplan"|"neither", "note"}], "unexplained": N,
 /// "unexplained_bytes": N, "refused_tensors": ["NAME: why"], "errors": [...]}. Each stored tensor is assigned to
 /// one of memplan's parts by its name; "unexplained" is the sum of the differences that no note explains (0:
-/// exact), "unexplained_bytes" the stored bytes of those parts. In a quantized checkpoint (the config's
+/// exact), "unexplained_bytes" the stored bytes of those parts that hold more than memplan counts. In a quantized checkpoint (the config's
 /// quantization_config) a packed values tensor counts as the parameters it unpacks to, and each scale, zero point,
 /// group index, scalar or table is checked against the shape and dtype its format's layout gives it beside the
 /// values of its module: one that fits is "quantization", one that does not is "other" and named in
