@@ -249,4 +249,12 @@ TEST_CASE("checkpoint_json: quantization tensors with no packed values beside th
     CHECK(r["refused_tensors"][0] == down + "_blocks: U8 [4, 64, 4, 8] is not the packed layout of mxfp4");
     CHECK(r["refused_tensors"][1] == down + "_scales: no packed " + down + "_blocks is stored beside it");
     CHECK(r["unexplained_bytes"] == 4 * 64 * 2 * 16 + 4 * 64 * 2);
+    // AWQ scales stored in bf16 rather than fp16: refused naming the dtype.
+    f = load("awq");
+    for (auto& t : f.tensors)
+        if (t.name == "model.layers.1.mlp.gate_proj.scales") t.dtype = "BF16";
+    r = json::parse(checkpoint_json(f.config, f.tensors));
+    REQUIRE(r["refused_tensors"].size() == 1);
+    CHECK(r["refused_tensors"][0] == "model.layers.1.mlp.gate_proj.scales: stored as BF16, the int4_group layout stores it as F16");
+    CHECK(r["unexplained_bytes"] == 2 * 128 * 2);
 }

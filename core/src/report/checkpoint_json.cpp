@@ -1,4 +1,5 @@
 // A checkpoint's stored tensors reconciled with memplan's count (memplan/report/json.hpp checkpoint_json).
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -204,7 +205,7 @@ std::string shape_text(const dims& d) {
 struct reading {
     std::uint64_t params = 0;  ///< values counted as parameters (packed values unpacked)
     bool metadata = false;     ///< a scale, zero point, index, scalar, table or state that checked out
-    std::string refused;       ///< why a metadata tensor does not fit the format's layout (named), or ""
+    std::string refused;       ///< why the tensor does not fit the format's layout (named), or ""
 };
 
 /// Reads every tensor: a packed values tensor of the format counts as its unpacked parameters; a metadata tensor
@@ -231,7 +232,9 @@ std::vector<reading> read_tensors(const model_config& m, const std::vector<store
         if (match(t, false) != nullptr) continue;
         const quant_row* r = match(t, true);
         if (r == nullptr) continue;
-        const dims u = r->unpack(m, t.shape);
+        // Unpacking multiplies the stored elements by at most 8 (eight 4-bit values per int32): a count that would
+        // wrap is no checkpoint.
+        const dims u = t.values <= std::numeric_limits<std::uint64_t>::max() / 8 ? r->unpack(m, t.shape) : dims{};
         if (u.empty()) {
             out[i].refused = t.name + ": " + t.dtype + " " + shape_text(t.shape) + " is not the packed layout of " +
                              to_string(m.checkpoint);
