@@ -546,9 +546,15 @@ export interface StoredDtype { values: number; bytes: number }
 export interface Checkpoint {
   model_type: string;
   params: number;
-  stored: { values: number; bytes: number; tensors: number; by_dtype: Record<string, StoredDtype> };
-  parts: { part: string; memplan: number; stored: number; difference: number; larger: 'stored' | 'memplan' | 'neither'; note?: string }[];
+  /** params: the stored parameters, packed values counted unpacked (scales and buffers left out). */
+  stored: { values: number; params: number; bytes: number; tensors: number; by_dtype: Record<string, StoredDtype> };
+  /** bytes and by_dtype: the stored bytes of the part's tensors, in all and per dtype. */
+  parts: { part: string; memplan: number; stored: number; bytes: number; by_dtype: Record<string, number>; difference: number; larger: 'stored' | 'memplan' | 'neither'; note?: string }[];
   unexplained: number;
+  /** Stored bytes of the parts that hold more than memplan counts with no note explaining it. */
+  unexplained_bytes: number;
+  /** Each quantization tensor that does not fit its format's layout, named with why. */
+  refused_tensors: string[];
 }
 
 /** memplan's count beside the Hub API's per-dtype counts. */

@@ -65,10 +65,16 @@ std::string compare_json(const std::string& config_json, const std::string& hf_c
 // ---- a checkpoint's stored tensors (report/checkpoint_json.cpp)
 
 /// memplan's count of a Hugging Face config.json (its MTP modules included when it has any) beside the
-/// tensors its safetensors files store: {"model_type", "params", "stored": {"values", "bytes", "tensors",
-/// "by_dtype": {DTYPE: {"values", "bytes"}}}, "parts": [{"part", "memplan", "stored", "difference",
-/// "larger": "stored"|"memplan"|"neither", "note"}], "unexplained": N, "errors": [...]}. Each stored tensor is assigned to one of memplan's parts
-/// by its name; "unexplained" is the sum of the differences that no note explains (0: exact).
+/// tensors its safetensors files store: {"model_type", "params", "stored": {"values", "params", "bytes", "tensors",
+/// "by_dtype": {DTYPE: {"values", "bytes"}}}, "parts": [{"part", "memplan", "stored", "bytes", "by_dtype":
+/// {DTYPE: bytes}, "difference", "larger": "stored"|"memplan"|"neither", "note"}], "unexplained": N,
+/// "unexplained_bytes": N, "refused_tensors": ["NAME: why"], "errors": [...]}. Each stored tensor is assigned to
+/// one of memplan's parts by its name; "unexplained" is the sum of the differences that no note explains (0:
+/// exact), "unexplained_bytes" the stored bytes of those parts that hold more than memplan counts. In a quantized checkpoint (the config's
+/// quantization_config) a packed values tensor counts as the parameters it unpacks to, and each scale, zero point,
+/// group index, scalar or table is checked against the shape and dtype its format's layout gives it beside the
+/// values of its module: one that fits is "quantization", one that does not is "other" and named in
+/// "refused_tensors".
 std::string checkpoint_json(const std::string& hf_config_text, const std::vector<stored_tensor>& tensors);
 
 // ---- the schema (report/schema_json.cpp)
