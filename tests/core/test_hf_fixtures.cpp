@@ -308,8 +308,8 @@ TEST_CASE("HF fixtures: DeepSeek-V4-Flash counts 284,334,567,511 (13.8B active) 
     //  E routed and one shared expert of 3·h·f: Flash (E 256, f 2048) 25,165,824 each, Pro (E 384, f 3072) 66,060,288.
     // Model: embed and head 2·V·h, norm h, hc_head 4·4h + 4 + 1. Flash's 43 layers: 21 CSA, 20 HCA, 2 window only;
     // Pro's 61: 30 CSA, 31 HCA.
-    const std::uint64_t V = 129280;
-    const auto model = [V](std::uint64_t h, std::uint64_t L, std::uint64_t att, std::uint64_t hc, std::uint64_t E,
+    constexpr std::uint64_t V = 129280;
+    const auto model = [](std::uint64_t h, std::uint64_t L, std::uint64_t att, std::uint64_t hc, std::uint64_t E,
                            std::uint64_t expert, std::uint64_t experts, std::uint64_t csa, std::uint64_t n_csa,
                            std::uint64_t hca, std::uint64_t n_hca) {
         return 2 * V * h + h + (16 * h + 5) + L * (att + hc + 2 * h + E * h + (experts + 1) * expert) + n_csa * csa +
