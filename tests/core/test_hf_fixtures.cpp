@@ -42,6 +42,26 @@ param_breakdown count_of(const json& config) {
     return counted.value;
 }
 
+/// The field of the first error a config.json's infer-mode reading reports (it must report one).
+std::string first_error(const json& config) {
+    const auto parsed = parse_config(R"({"mode": "infer"})", config.dump());
+    REQUIRE_FALSE(parsed.ok());
+    return parsed.errors[0].field;
+}
+
+/// The weights of one GPU when the checkpoint is served as stored (infer mode, no weight_dtype given).
+std::uint64_t stored_weight_bytes(const json& config) {
+    const json out = json::parse(estimate_json(R"({"mode": "infer"})", config.dump()));
+    if (!out["errors"].empty()) FAIL(out["errors"].dump());
+    return out["per_gpu"]["weights"].get<std::uint64_t>();
+}
+
+/// NVFP4 bytes of one d_in × d_out matrix (ModelOpt): values two per byte, an e4m3 scale per 16 inputs, and the
+/// fp32 weight_scale_2 and input_scale.
+std::uint64_t nvfp4_matrix(std::uint64_t d_in, std::uint64_t d_out) {
+    return d_in * d_out / 2 + d_out * ((d_in + 15) / 16) + 8;
+}
+
 /// A published figure such as "7.61" (billions) holds `count` when the count rounds or truncates to it:
 /// |count − figure| < one unit of its last digit.
 bool matches_published(std::uint64_t count, const char* billions) {
@@ -710,7 +730,7 @@ TEST_CASE("HF fixtures: Nemotron 3 Nano, Super and Ultra count their Mamba-2, at
 
 TEST_CASE("HF fixtures: Nemotron 3 keys are read, or refused by name", "[hf][fixtures][nemotron][errors]") {
     const json nano = load("hf", "nvidia_nemotron_3_nano_30b_a3b");
-    const auto first_error = [](const json& config) {
+    const auto first_message = [](const json& config) {
         const auto parsed = parse_config(R"({"mode": "infer"})", config.dump());
         REQUIRE_FALSE(parsed.ok());
         return parsed.errors[0].field + ": " + parsed.errors[0].message;
@@ -720,18 +740,18 @@ TEST_CASE("HF fixtures: Nemotron 3 keys are read, or refused by name", "[hf][fix
         CAPTURE(key);
         json missing = nano;
         missing.erase(key);
-        CHECK(first_error(missing) == std::string("hf_config.") + key +
+        CHECK(first_message(missing) == std::string("hf_config.") + key +
                                           ": is required for the MoE layers (E) of a Nemotron-H config (a positive integer)");
     }
     json shared = nano;
     shared["n_shared_experts"] = 2;
-    CHECK(first_error(shared) == "hf_config.n_shared_experts: must be an integer from 1 to 1");
+    CHECK(first_message(shared) == "hf_config.n_shared_experts: must be an integer from 1 to 1");
     json bias = nano;
     bias["mlp_bias"] = true;
-    CHECK(first_error(bias).rfind("hf_config.mlp_bias: must be false", 0) == 0);
+    CHECK(first_message(bias).rfind("hf_config.mlp_bias: must be false", 0) == 0);
     json kind = nano;
     kind["hybrid_override_pattern"] = std::string(51, 'M') + "X";
-    CHECK(first_error(kind).rfind("hf_config.hybrid_override_pattern: has a layer kind 'X'", 0) == 0);
+    CHECK(first_message(kind).rfind("hf_config.hybrid_override_pattern: has a layer kind 'X'", 0) == 0);
     // The same layers as names: the count does not change; names the pattern disagrees with are refused.
     json names = nano;
     json list = json::array();
@@ -743,14 +763,14 @@ TEST_CASE("HF fixtures: Nemotron 3 keys are read, or refused by name", "[hf][fix
     names.erase("num_hidden_layers");
     CHECK(count_of(names).total == 31577940288ULL);
     names["num_hidden_layers"] = 50;
-    CHECK(first_error(names) == "hf_config.num_hidden_layers: must equal the length of layers_block_type (52)");
+    CHECK(first_message(names) == "hf_config.num_hidden_layers: must equal the length of layers_block_type (52)");
     names.erase("num_hidden_layers");
     names["layers_block_type"][0] = "ssm";
-    CHECK(first_error(names).rfind("hf_config.layers_block_type: has a layer type \"ssm\"", 0) == 0);
+    CHECK(first_message(names).rfind("hf_config.layers_block_type: has a layer type \"ssm\"", 0) == 0);
     // moe_latent_size on another family is refused by name.
     json qwen = load("hf", "qwen3_30b_a3b_thinking_2507");
     qwen["moe_latent_size"] = 1024;
-    CHECK(first_error(qwen) == "hf_config.moe_latent_size: is not supported yet for model_type qwen3_moe");
+    CHECK(first_message(qwen) == "hf_config.moe_latent_size: is not supported yet for model_type qwen3_moe");
 }
 
 TEST_CASE("HF fixtures: Nemotron 3 infer mode keeps Mamba state per sequence and a KV cache for attention",
@@ -857,11 +877,6 @@ TEST_CASE("HF fixtures: Qwen3.5 counts its language model, its vision tower and 
 
 TEST_CASE("HF fixtures: Qwen3.5 keys that would describe other weights are refused by name",
           "[hf][fixtures][qwen3_5][errors]") {
-    const auto first_error = [](const json& doc) {
-        const auto parsed = parse_config(R"({"mode": "infer"})", doc.dump());
-        REQUIRE_FALSE(parsed.ok());
-        return parsed.errors[0].field;
-    };
     json q = load("hf", "qwen3_5_27b");
     q["text_config"]["attn_output_gate"] = false;
     CHECK(first_error(q) == "hf_config.text_config.attn_output_gate");
@@ -910,20 +925,6 @@ TEST_CASE("HF fixtures: MiniMax-M2.5 counts 228,689,764,864, its 9.8B activated 
     }
 }
 
-namespace {
-/// The weights of one GPU when the checkpoint is served as stored (infer mode, no weight_dtype given).
-std::uint64_t stored_weight_bytes(const json& config) {
-    const json out = json::parse(estimate_json(R"({"mode": "infer"})", config.dump()));
-    if (!out["errors"].empty()) FAIL(out["errors"].dump());
-    return out["per_gpu"]["weights"].get<std::uint64_t>();
-}
-/// NVFP4 bytes of one d_in × d_out matrix (ModelOpt): values two per byte, an e4m3 scale per 16 inputs, and the
-/// fp32 weight_scale_2 and input_scale.
-std::uint64_t nvfp4_matrix(std::uint64_t d_in, std::uint64_t d_out) {
-    return d_in * d_out / 2 + d_out * ((d_in + 15) / 16) + 8;
-}
-}  // namespace
-
 TEST_CASE("HF fixtures: ModelOpt NVFP4 checkpoints pack what their ignore list leaves, to the byte",
           "[hf][fixtures][quant][nvfp4]") {
     // MiniMax-M2.5-NVFP4 ignores lm_head, every router and every self_attn: the routed experts only. 62 layers of
@@ -957,11 +958,6 @@ TEST_CASE("HF fixtures: ModelOpt NVFP4 checkpoints pack what their ignore list l
 
 TEST_CASE("HF fixtures: a ModelOpt ignore list memplan cannot represent is refused, naming it",
           "[hf][fixtures][quant][nvfp4][errors]") {
-    const auto first_error = [](const json& doc) {
-        const auto parsed = parse_config(R"({"mode": "infer"})", doc.dump());
-        REQUIRE_FALSE(parsed.ok());
-        return parsed.errors[0].field;
-    };
     json minimax = load("hf", "nvidia_minimax_m2_5_nvfp4");
     // One layer's attention missing from the list: neither the experts only nor every MLP with the attention kept.
     json partial = minimax;
@@ -1214,13 +1210,11 @@ TEST_CASE("HF fixtures: Kimi K2.5 is Kimi K2's language model and a MoonViT towe
     json nvfp4 = load("hf", "kimi_k2_5_nvfp4");
     CHECK(count_of(nvfp4).total == p.total);
     {
-        const auto nv = [](std::uint64_t d_in, std::uint64_t d_out) { return d_in * d_out / 2 + d_out * ((d_in + 15) / 16) + 8; };
         const std::uint64_t mlp = 3ULL * 7168 * 18432 + 60ULL * 385 * 3 * 7168 * 2048;
-        const json stored = json::parse(estimate_json(R"({"mode": "infer"})", nvfp4.dump()));
-        REQUIRE(stored["errors"].empty());
-        CHECK(stored["per_gpu"]["weights"] == 2 * (p.total - mlp) + 2 * nv(7168, 18432) + nv(18432, 7168) +
-                                                  60ULL * 385 * (2 * nv(7168, 2048) + nv(2048, 7168)));
-        CHECK(stored["per_gpu"]["weights"] == 590779911576ULL);
+        const std::uint64_t stored = stored_weight_bytes(nvfp4);
+        CHECK(stored == 2 * (p.total - mlp) + 2 * nvfp4_matrix(7168, 18432) + nvfp4_matrix(18432, 7168) +
+                            60ULL * 385 * (2 * nvfp4_matrix(7168, 2048) + nvfp4_matrix(2048, 7168)));
+        CHECK(stored == 590779911576ULL);
     }
     nvfp4.erase("quantization_config");
     CHECK(count_of(nvfp4).total == p.total);
@@ -1237,11 +1231,6 @@ TEST_CASE("HF fixtures: Kimi K2.5 is Kimi K2's language model and a MoonViT towe
 }
 
 TEST_CASE("HF fixtures: Kimi K2.5 keys memplan does not model are refused by name", "[hf][fixtures][kimi][errors]") {
-    const auto first_error = [](const json& doc) {
-        const auto parsed = parse_config(R"({"mode": "infer"})", doc.dump());
-        REQUIRE_FALSE(parsed.ok());
-        return parsed.errors[0].field;
-    };
     const json k25 = load("hf", "kimi_k2_5");
     const std::string q = "hf_config.text_config.quantization_config";
     // Every size of the tower is read from vision_config, none defaulted.

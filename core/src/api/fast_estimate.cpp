@@ -144,9 +144,8 @@ bool numeric_estimator::run(int model, const double* values, double* out) {
     const auto given = [&](std::size_t i) { return i < fields.size() && !std::isnan(values[i]); };
     const bool zero_stage_given = given(zero_stage_), shard_size_given = given(shard_size_);
     c.infer.weight_dtype_given = given(weight_dtype_);
-    // As parse_config: the recurrent state follows the checkpoint's declared precision unless given.
     c.infer.state_dtype_given = given(state_dtype_);
-    if (!c.infer.state_dtype_given) c.infer.state_dtype = c.model.ssm_state_dtype;
+    follow_model_state_dtype(c);
     if (!resolve_layout(c, zero_stage_given, shard_size_given).empty()) return false;
     estimate_options options;
     options.want_tensors = false;

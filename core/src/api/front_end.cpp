@@ -103,7 +103,7 @@ json_reply preset_fits_reply(const std::string& config_text) {
             if (!model.ok()) continue;
             estimate_config c = parsed.value;
             c.model = model.value;
-            if (!c.infer.state_dtype_given) c.infer.state_dtype = c.model.ssm_state_dtype;  // as parse_config
+            follow_model_state_dtype(c);
             const estimate_result r = estimate(c, totals_only);
             if (!r.errors.empty()) continue;  // this setup cannot hold the model
             models.push_back(ordered_json{{"id", all[i].id},

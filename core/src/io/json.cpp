@@ -163,10 +163,8 @@ outcome<estimate_config> parse_config(const std::string& json_text, const std::s
             }
         }
     }
-    // The recurrent state follows the checkpoint's declared precision (model.ssm_state_dtype) unless
-    // infer.state_dtype is given, as vLLM's Qwen3_5ForConditionalGenerationConfig does for "auto".
     c.infer.state_dtype_given = given.count("infer.state_dtype") != 0;
-    if (!c.infer.state_dtype_given) c.infer.state_dtype = c.model.ssm_state_dtype;
+    follow_model_state_dtype(c);
     // The draft model of speculative decoding, read as the `model` section reads a preset; an id that
     // names no stored model stays unresolved, and validate() says so (infer.draft_preset).
     if (out.ok() && !c.infer.draft_preset.empty()) {

@@ -413,6 +413,21 @@ std::uint64_t vision_size(object_reader& r, const json& o, const char* key, std:
     return it->get<std::uint64_t>();
 }
 
+/// A size a tower cannot be counted without: vision_size with no fallback, an absent or null key an error
+/// naming it and `tower`; `complete` turns false on any failure (or a value of 0).
+u128 required_vision_size(object_reader& r, const json& o, const char* key, const std::string& prefix,
+                          const char* tower, bool& complete) {
+    const auto it = o.find(key);
+    if (it == o.end() || it->is_null()) {
+        r.fail(prefix + key, std::string("is required to count ") + tower + " (a positive integer)");
+        complete = false;
+        return 0;
+    }
+    const std::uint64_t value = vision_size(r, o, key, 0, prefix);  // an invalid value fails there
+    if (value == 0) complete = false;
+    return value;
+}
+
 /// A true/false value of the nested object `o` at `key` (named `field` in errors): `fallback` when
 /// absent or null; any other type is an error, and `fallback`.
 bool flag_in(object_reader& r, const json& o, const char* key, bool fallback, const std::string& field) {
@@ -526,17 +541,7 @@ bool llama4_vision_params(object_reader& r, const json& v, std::uint64_t text_hi
 bool qwen3_vl_vision_params(object_reader& r, const json& v, std::uint64_t& out) {
     const std::string prefix = r.field("vision_config") + ".";
     bool complete = true;
-    const auto need = [&](const char* key) {
-        const auto it = v.find(key);
-        if (it == v.end() || it->is_null()) {
-            r.fail(prefix + key, "is required to count Qwen3-VL's vision tower (a positive integer)");
-            complete = false;
-            return u128{0};
-        }
-        const std::uint64_t value = vision_size(r, v, key, 0, prefix);  // an invalid value fails there
-        if (value == 0) complete = false;
-        return static_cast<u128>(value);
-    };
+    const auto need = [&](const char* key) { return required_vision_size(r, v, key, prefix, "Qwen3-VL's vision tower", complete); };
     const u128 d = need("hidden_size"), f = need("intermediate_size"), depth = need("depth"), c = need("in_channels"),
                patch = need("patch_size"), t = need("temporal_patch_size"), positions = need("num_position_embeddings"),
                merge = need("spatial_merge_size"), out_d = need("out_hidden_size");
@@ -610,17 +615,7 @@ bool gemma4_vision_params(object_reader& r, const json& v, std::uint64_t text_hi
 bool moonvit_params(object_reader& r, const json& v, std::uint64_t text_hidden, std::uint64_t& out) {
     const std::string prefix = r.field("vision_config") + ".";
     bool complete = true;
-    const auto need = [&](const char* key) {
-        const auto it = v.find(key);
-        if (it == v.end() || it->is_null()) {
-            r.fail(prefix + key, "is required to count the MoonViT vision tower (a positive integer)");
-            complete = false;
-            return u128{0};
-        }
-        const std::uint64_t value = vision_size(r, v, key, 0, prefix);  // an invalid value fails there
-        if (value == 0) complete = false;
-        return static_cast<u128>(value);
-    };
+    const auto need = [&](const char* key) { return required_vision_size(r, v, key, prefix, "the MoonViT vision tower", complete); };
     // A string key that must be one of `allowed` (the first is its default when `fallback` and the key is absent).
     const auto choice = [&](const char* key, std::initializer_list<const char*> allowed, bool fallback) {
         const auto it = v.find(key);

@@ -430,4 +430,11 @@ std::int64_t zero_stage_of(fsdp_strategy strategy);
 /// Errors name the conflicting field.
 diagnostics resolve_layout(estimate_config& config, bool zero_stage_given, bool shard_size_given);
 
+/// The recurrent state's precision once the model is known: infer.state_dtype when given
+/// (infer.state_dtype_given), else the checkpoint's declared model.ssm_state_dtype, as vLLM's
+/// Qwen3_5ForConditionalGenerationConfig sets mamba_ssm_cache_dtype "auto" (model_executor/models/config.py).
+inline void follow_model_state_dtype(estimate_config& config) {
+    if (!config.infer.state_dtype_given) config.infer.state_dtype = config.model.ssm_state_dtype;
+}
+
 }  // namespace memplan
