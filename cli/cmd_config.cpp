@@ -62,7 +62,16 @@ int run_config_command(const std::vector<std::string>& argv, json_reply (*answer
         request.preset = *id;
     }
     if (const auto id = args.value("recipe")) request.recipe = *id;
-    const json_reply reply = answer(request);
+    json_reply reply = answer(request);
+    if (!reply.ok && hf_model && !from_gguf) {
+        // The families refused it (or something else failed): with the checkpoint's headers the core can
+        // estimate it from its stored bytes (the day-one path); the headers are read only now.
+        auto stored = read_hf_model(*hf_model, /*headers=*/true);
+        if (stored.ok() && !stored.value.tensors.empty()) {
+            request.stored_tensors = std::move(stored.value.tensors);
+            reply = answer(request);
+        }
+    }
     // The estimate's weights are at the configuration's dtype, not the GGUF's bytes: said in its warnings.
     std::cout << (from_gguf ? gguf_estimate_json(reply.text, gguf, *hf_model) : reply.text) << "\n";
     return reply.ok ? 0 : exit_usage;

@@ -23,6 +23,8 @@ export interface ModelConfig {
   model_type?: string;
   /** Parameters: Explicit parameter count; 0: counted from the architecture. 0 … 562949953421312 parameters. Default: 0. */
   params?: number;
+  /** Stored weight bytes: Bytes the checkpoint's tensors store (its safetensors headers), given with Parameters for a family memplan does not count: serving holds these bytes, split evenly over the GPUs of a replica. 0: weights from Parameters and the weight precision. 0 … 9007199254740992 bytes. Default: 0. */
+  stored_weight_bytes?: number;
   /** Layers: Transformer blocks. 1 … 65536 layers. Default: not set. */
   num_hidden_layers?: number;
   /** Hidden size: Model width h. 1 … 1048576. Default: not set. */
@@ -438,6 +440,8 @@ export interface GpuVerdict {
   shortfall_bytes: number;
   /** The capacity the verdict used, bytes. */
   capacity_bytes: number;
+  /** Present (true) when the model is known only by its stored bytes and declared sizes (model.stored_weight_bytes, the day-one path). */
+  approximate?: true;
 }
 
 export interface StageAnalysis {

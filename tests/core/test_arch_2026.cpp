@@ -15,7 +15,7 @@
 #include "memplan/io/json.hpp"
 #include "memplan/report/json.hpp"
 #include "memplan/io/presets.hpp"
-#include "report/model_details.hpp"
+#include "report/json.hpp"
 
 using namespace memplan;
 using nlohmann::json;

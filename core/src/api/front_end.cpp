@@ -51,6 +51,29 @@ diagnostics apply_recipe(const recipe& r, run_mode mode, ordered_json& doc) {
     return {};
 }
 
+/// A reply's text with the day-one path's outcome (day_one_json's object; null when the path was not taken):
+/// its assumptions first among the warnings (of the estimate itself in analyze's reply; compare's gets a
+/// "warnings" list), or, where it could not estimate either, its errors after the families' own.
+std::string with_day_one(const std::string& text, const ordered_json& day_one) {
+    if (day_one.is_null()) return text;
+    ordered_json out;
+    if (!detail::parse_json(text, out) || !out.is_object()) return text;
+    if (!day_one["errors"].empty()) {
+        for (const auto& e : day_one["errors"])
+            out["errors"].push_back({{"field", e["field"]},
+                                     {"message", std::string("(the day-one estimate from the stored tensors) ") +
+                                                     e["message"].get<std::string>()}});
+        return detail::dump_json(out);
+    }
+    ordered_json& holder = out.contains("estimate") && out["estimate"].is_object() ? out["estimate"] : out;
+    ordered_json warnings = ordered_json::array();
+    for (const auto& a : day_one["assumptions"]) warnings.push_back({{"field", "hf_model"}, {"message", a}});
+    if (holder.contains("warnings") && holder["warnings"].is_array())
+        for (const auto& w : holder["warnings"]) warnings.push_back(w);
+    holder["warnings"] = warnings;
+    return detail::dump_json(out);
+}
+
 /// The reply of `kind`, its text written by `text_of` (estimate_json, analyze_json or compare_json:
 /// passed in, so that a program asking only for estimates links none of the analyses).
 json_reply reply(const json_request& request, reply_kind kind,
@@ -62,9 +85,28 @@ json_reply reply(const json_request& request, reply_kind kind,
     if (!request.recipe.empty() && applied == nullptr)
         return failed_reply(kind, {{"recipe", "must be one of: " + recipe_ids() + " (memplan recipes lists them)"}});
     // The configuration as given is checked first (its own model section included).
-    auto parsed = parse_config(request.config_text, request.hf_config_text);
-    if (!parsed.ok()) return {text_of(request.config_text, request.hf_config_text), false};
+    std::string hf = request.hf_config_text;
+    auto parsed = parse_config(request.config_text, hf);
     std::string config = request.config_text;
+    ordered_json day_one;  // the day-one model, when the families refuse the config and its tensors are given
+    if (!parsed.ok() && !hf.empty() && !request.stored_tensors.empty()) {
+        detail::parse_json(day_one_json(hf, request.stored_tensors), day_one);
+        ordered_json doc;
+        if (day_one["errors"].empty() && detail::parse_json(config, doc) && doc.is_object()) {
+            if (doc.contains("model") && doc["model"].is_object() && !doc["model"].empty())
+                day_one["assumptions"].push_back("the configuration's own model keys are not applied: the day-one "
+                                                 "model replaces its model section");
+            doc["model"] = day_one["model"];
+            const std::string candidate = detail::dump_json(doc);
+            if (auto again = parse_config(candidate); again.ok()) {
+                parsed = std::move(again);
+                config = candidate;
+                hf.clear();
+            }
+        }
+        if (!parsed.ok()) return {with_day_one(text_of(request.config_text, request.hf_config_text), day_one), false};
+    }
+    if (!parsed.ok()) return {text_of(request.config_text, hf), false};
     if (!request.preset.empty() || applied != nullptr) {
         nlohmann::ordered_json doc;
         detail::parse_json(config, doc);  // parse_config just accepted it
@@ -75,11 +117,11 @@ json_reply reply(const json_request& request, reply_kind kind,
             if (!refused.empty()) return failed_reply(kind, refused);
         }
         config = detail::dump_json(doc);
-        parsed = parse_config(config, request.hf_config_text);
-        if (!parsed.ok()) return {text_of(config, request.hf_config_text), false};
+        parsed = parse_config(config, hf);
+        if (!parsed.ok()) return {with_day_one(text_of(config, hf), day_one), false};
     }
     const bool ok = estimate(parsed.value).errors.empty();  // analyze fails exactly when estimate does
-    return {text_of(config, request.hf_config_text), ok};
+    return {with_day_one(text_of(config, hf), day_one), ok};
 }
 
 }  // namespace

@@ -13,6 +13,11 @@ const std::vector<field_spec>& model_fields() {
                      "Hugging Face model_type (llama, qwen2, …); sets the block's structure.", both),
         MEMPLAN_INTEGER("model.params", model.params, 0, max_param_count, "Parameters",
                         "Explicit parameter count; 0: counted from the architecture.", "parameters", both),
+        MEMPLAN_BYTES("model.stored_weight_bytes", model.stored_weight_bytes, 0, max_exact_integer, false,
+                      "Stored weight bytes",
+                      "Bytes the checkpoint's tensors store (its safetensors headers), given with Parameters for a "
+                      "family memplan does not count: serving holds these bytes, split evenly over the GPUs of a "
+                      "replica. 0: weights from Parameters and the weight precision.", both),
         MEMPLAN_OPTIONAL_INTEGER("model.num_hidden_layers", model.num_hidden_layers, 1, max_layer_count, "Layers",
                                  "Transformer blocks.", "layers", both),
         MEMPLAN_OPTIONAL_INTEGER("model.hidden_size", model.hidden_size, 1, max_width, "Hidden size",

@@ -260,6 +260,7 @@ void read_layer_lists(object_reader& r, model_config& m) {
 void read_model_keys(object_reader& r, model_config& m) {
     const model_family* family = find_family(m.model_type);
     r.integer("params", m.params, 0, max_param_count);
+    r.integer("stored_weight_bytes", m.stored_weight_bytes, 0, max_exact_integer);
     // Sizes, with GPT-2's names as aliases (n_layer, n_embd, n_head, n_inner).
     for (const char* k : {"num_hidden_layers", "n_layer", "num_layers"}) r.integer(k, m.num_hidden_layers, 1, 65536);
     for (const char* k : {"hidden_size", "n_embd", "d_model"}) r.integer(k, m.hidden_size, 1, 1048576);

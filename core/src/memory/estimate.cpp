@@ -129,7 +129,21 @@ estimate_result estimate_memory(const estimate_config& c, const estimate_options
     if (warn && m.num_hidden_layers % p.pp != 0)
         r.warnings.push_back({"parallel.pp", "does not divide model.num_hidden_layers; the first stages get one "
                                              "layer more"});
-    if (warn && m.params != 0 && m.vocab_size != 0) {  // without a vocabulary the count is incomplete
+    if (warn && m.stored_weight_bytes != 0) {
+        // The day-one path (a family memplan does not count): what rests on the stored bytes, what on the fields.
+        r.warnings.push_back(
+            {"model.stored_weight_bytes",
+             c.mode == run_mode::train ? "is not used in training: model.params (" + detail::to_decimal(m.params) +
+                         ") are counted as trainable weights in train.weight_dtype, spread evenly over tp × pp"
+                   : "(" + detail::to_decimal(m.stored_weight_bytes) +
+                         " B, the checkpoint's tensors as stored) are the weights, split evenly over tp × pp: the "
+                         "layers' own split is not known"});
+        r.warnings.push_back({"model.layer_types", "assumed for the KV cache: every layer caches K and V of "
+                                                   "num_key_value_heads × head_dim per token unless layer_types marks it "
+                                                   "sliding or chunked (or kv_lora_rank makes it MLA); a layer the model "
+                                                   "builds otherwise (linear attention, a compressed or shared cache) "
+                                                   "is counted as full attention, an upper bound"});
+    } else if (warn && m.params != 0 && m.vocab_size != 0) {  // without a vocabulary the count is incomplete
         const u128 diff = pb.total > m.params ? pb.total - m.params : m.params - pb.total;
         if (diff * 100 > m.params)
             r.warnings.push_back({"model.params", "differs by more than 1% from the architecture's count (" +

@@ -38,7 +38,12 @@ parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, s
     // Weights: block linear weights in the chosen dtype; embeddings, norms and biases stay bf16 when
     // the linear weights are quantized (as GPTQ and AWQ checkpoints keep them).
     const u128 local = sp.dense + sp.experts;
-    if (m.checkpoint != checkpoint_format::none && !inf.weight_dtype_given && m.params == 0) {
+    if (m.stored_weight_bytes != 0 && !inf.weight_dtype_given) {
+        // The checkpoint's stored bytes, as its headers give them (model.stored_weight_bytes), served as
+        // stored: an engine loads safetensors tensors in their stored dtype unless told to quantize.
+        r.weights = sp.native_bytes;
+        r.weight_by_dtype = {{"stored", r.weights}};
+    } else if (m.checkpoint != checkpoint_format::none && !inf.weight_dtype_given && m.params == 0) {
         // A quantized checkpoint (quantization_config) is served as released: its packed weights and
         // scales (arch.cpp native_matrix), everything else bf16.
         r.weights = sp.native_bytes;

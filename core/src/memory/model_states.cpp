@@ -62,6 +62,8 @@ stage_params params_of_stage(const estimate_config& c, const param_breakdown& co
         // An explicit count carries no structure: spread it evenly over tp · pp (upper bound).
         out.dense = ceil_div(ceil_div(m.params, p.pp), p.tp);
         out.linear = out.dense;
+        // Stored bytes (model.stored_weight_bytes) spread the same way.
+        out.native_bytes = ceil_div(ceil_div(m.stored_weight_bytes, p.pp), p.tp);
         return out;
     }
     // Embeddings (and a vision tower) on the first stage; final norm, output layer and MTP modules on

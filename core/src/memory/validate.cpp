@@ -78,6 +78,10 @@ diagnostics validate(const estimate_config& c, const diagnostics* architecture_e
     diagnostics errors;
     const model_config& m = c.model;
     check_range(m.params, "model.params", 0, max_param_count, errors);
+    check_range(m.stored_weight_bytes, "model.stored_weight_bytes", 0, max_exact_integer, errors);
+    if (m.stored_weight_bytes != 0 && m.params == 0)
+        errors.push_back({"model.stored_weight_bytes", "needs model.params (the values the checkpoint stores): "
+                                                       "stored bytes stand in for a count memplan does not make"});
     check_range(m.num_hidden_layers, "model.num_hidden_layers", 0, max_layer_count, errors);
     check_range(m.hidden_size, "model.hidden_size", 0, max_width, errors);
     check_range(m.num_attention_heads, "model.num_attention_heads", 0, max_layer_count, errors);

@@ -64,11 +64,11 @@ std::string safetensors_index_json(const std::string& index_text, const std::str
     return detail::dump_json(out);
 }
 
-std::string checkpoint_headers_json(const std::string& hf_config_text, const std::string& headers_json) {
+namespace detail {
+diagnostics stored_tensors_of_headers(const std::string& headers_json, std::vector<stored_tensor>& tensors) {
     ordered_json doc;
     if (!detail::parse_json(headers_json, doc) || !doc.is_array() || doc.empty())
-        return errors_only({{"headers", "must be a non-empty list of {file, length, header}"}});
-    std::vector<stored_tensor> tensors;
+        return {{"headers", "must be a non-empty list of {file, length, header}"}};
     diagnostics errors;
     for (const ordered_json& entry : doc) {
         if (!entry.is_object() || !entry.contains("file") || !entry["file"].is_string() || !entry.contains("length") ||
@@ -88,6 +88,13 @@ std::string checkpoint_headers_json(const std::string& hf_config_text, const std
         errors.insert(errors.end(), parsed.errors.begin(), parsed.errors.end());
         for (auto& t : parsed.value) tensors.push_back(std::move(t));
     }
+    return errors;
+}
+}  // namespace detail
+
+std::string checkpoint_headers_json(const std::string& hf_config_text, const std::string& headers_json) {
+    std::vector<stored_tensor> tensors;
+    const diagnostics errors = detail::stored_tensors_of_headers(headers_json, tensors);
     if (!errors.empty()) return errors_only(errors);
     return checkpoint_json(hf_config_text, tensors);
 }

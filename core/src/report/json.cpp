@@ -11,7 +11,6 @@
 #include "memplan/serving/serving.hpp"
 #include "memplan/io/json.hpp"
 #include "report/json.hpp"
-#include "report/model_details.hpp"
 
 namespace memplan {
 
@@ -101,6 +100,8 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
                                       {"headroom_bytes", r.headroom_bytes},
                                       {"shortfall_bytes", r.shortfall_bytes},
                                       {"capacity_bytes", r.capacity_bytes}};
+        // A model known only by its stored bytes and declared sizes (the day-one path): the verdict says so.
+        if (r.has_capacity && config != nullptr && config->model.stored_weight_bytes != 0) out["gpu"]["approximate"] = true;
         if (r.serving.present) {  // serving-engine arithmetic, per GPU (memplan/serving.hpp)
             const serving_result& s = r.serving;
             out["serving"] = ordered_json{{"engine", s.engine},
@@ -235,28 +236,8 @@ std::string field_text_json(const std::string& path, const std::string& text) {
     return dump_json(out);
 }
 
-/// The model a configuration describes (preset, Hugging Face config and overrides applied), as the
-/// explicit memplan model keys that reproduce it, with its exact parameter counts:
-/// {"model": {...}, "params": N|null, "params_active": N|null, "errors": [...]}.
-std::string resolve_model_json(const std::string& config_json, const std::string& hf_config_json) {
-    const auto parsed = parse_config(config_json, hf_config_json);
-    ordered_json out;
-    out["model"] = nullptr;
-    out["params"] = nullptr;
-    out["params_active"] = nullptr;
-    if (!parsed.ok()) {
-        out["errors"] = errors_json(parsed.errors);
-        return dump_json(out);
-    }
-    const model_config& m = parsed.value.model;
-    // DeepSeek-V4's compress_ratios, grouped output projection, hyper-connections and hash layers have no memplan
-    // keys: a resolved model without them would count another model, so none is written.
-    if (m.o_groups != 0) {
-        out["errors"] = errors_json({{"model.compress_ratios", "DeepSeek-V4's compressed layers, grouped output "
-                                                               "projection and hyper-connections have no memplan keys: "
-                                                               "give its config.json (hf_config) instead"}});
-        return dump_json(out);
-    }
+namespace detail {
+ordered_json model_keys_json(const model_config& m) {
     ordered_json model;
     // Keys whose allowed range starts at 1 are left out when 0 ("not given": the core's default).
     const auto positive = [&model](const char* key, std::uint64_t value) {
@@ -264,6 +245,7 @@ std::string resolve_model_json(const std::string& config_json, const std::string
     };
     if (!m.model_type.empty()) model["model_type"] = m.model_type;
     if (m.params != 0) model["params"] = m.params;
+    if (m.stored_weight_bytes != 0) model["stored_weight_bytes"] = m.stored_weight_bytes;
     positive("num_hidden_layers", m.num_hidden_layers);
     positive("hidden_size", m.hidden_size);
     positive("num_attention_heads", m.num_attention_heads);
@@ -347,7 +329,33 @@ std::string resolve_model_json(const std::string& config_json, const std::string
         if (value != 0 && !(std::string(key) == "mamba_version" && value == base.mamba_version)) model[key] = value;
     if (m.checkpoint != checkpoint_format::none) model["checkpoint"] = to_string(m.checkpoint);
     if (m.ssm_state_dtype != base.ssm_state_dtype) model["ssm_state_dtype"] = to_string(m.ssm_state_dtype);
-    out["model"] = model;
+    return model;
+}
+}  // namespace detail
+
+/// The model a configuration describes (preset, Hugging Face config and overrides applied), as the
+/// explicit memplan model keys that reproduce it, with its exact parameter counts:
+/// {"model": {...}, "params": N|null, "params_active": N|null, "errors": [...]}.
+std::string resolve_model_json(const std::string& config_json, const std::string& hf_config_json) {
+    const auto parsed = parse_config(config_json, hf_config_json);
+    ordered_json out;
+    out["model"] = nullptr;
+    out["params"] = nullptr;
+    out["params_active"] = nullptr;
+    if (!parsed.ok()) {
+        out["errors"] = errors_json(parsed.errors);
+        return dump_json(out);
+    }
+    const model_config& m = parsed.value.model;
+    // DeepSeek-V4's compress_ratios, grouped output projection, hyper-connections and hash layers have no memplan
+    // keys: a resolved model without them would count another model, so none is written.
+    if (m.o_groups != 0) {
+        out["errors"] = errors_json({{"model.compress_ratios", "DeepSeek-V4's compressed layers, grouped output "
+                                                               "projection and hyper-connections have no memplan keys: "
+                                                               "give its config.json (hf_config) instead"}});
+        return dump_json(out);
+    }
+    out["model"] = detail::model_keys_json(m);
     if (m.num_hidden_layers != 0 && m.hidden_size != 0 && m.num_attention_heads != 0) {
         const auto counted = count_params(m);
         if (counted.ok()) {
@@ -363,6 +371,41 @@ std::string resolve_model_json(const std::string& config_json, const std::string
     out["warnings"] = errors_json(assumed);
     if (!hf_config_json.empty()) detail::name_hf_config_fields(out);
     return dump_json(out);
+}
+
+}  // namespace memplan
+
+// ---- the model-structure fields of an estimate result (report/json.hpp write_model_details)
+
+namespace memplan {
+
+namespace detail {
+nlohmann::ordered_json param_parts_json(const model_param_parts& q) {
+    nlohmann::ordered_json out;
+    const std::pair<const char*, const param_part*> parts[] = {
+        {"embedding", &q.embedding}, {"attention", &q.attention}, {"mlp", &q.mlp},       {"experts", &q.experts},
+        {"shared_experts", &q.shared_experts}, {"router", &q.router}, {"norms", &q.norms}, {"output", &q.output},
+        {"mtp", &q.mtp},             {"vision", &q.vision}};
+    for (const auto& [name, part] : parts) out[name] = {{"total", part->total}, {"active", part->active}};
+    return out;
+}
+
+nlohmann::ordered_json layer_kinds_json(const layer_kind_counts& k) {
+    nlohmann::ordered_json out;
+    out["attention"] = {{"full", k.full},     {"sliding", k.sliding}, {"chunked", k.chunked}, {"mla", k.mla},
+                        {"linear", k.linear}, {"mamba", k.mamba},     {"none", k.no_attention}};
+    out["mlp"] = {{"dense", k.dense}, {"moe", k.moe}, {"none", k.no_mlp}};
+    return out;
+}
+}  // namespace detail
+
+void write_model_details(nlohmann::ordered_json& details, const estimate_details& d) {
+    details["param_breakdown"] = detail::param_parts_json(d.param_parts);
+    details["layer_kinds"] = detail::layer_kinds_json(d.layer_kinds);
+    details["state_bytes_per_sequence"] = d.state_bytes_per_sequence;
+    nlohmann::ordered_json by_dtype = nlohmann::ordered_json::object();
+    for (const auto& [name, bytes] : d.weight_bytes_by_dtype) by_dtype[name] = bytes;
+    details["weight_bytes_by_dtype"] = by_dtype;
 }
 
 }  // namespace memplan

@@ -4,13 +4,26 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+#include <vector>
+
 #include "memplan/config/config.hpp"
+#include "memplan/io/checkpoint.hpp"
 #include "memplan/memory/result.hpp"
 
 namespace memplan::detail {
 
 /// The result object of `memplan estimate`; with `config`, its resolved-configuration echo.
 nlohmann::ordered_json result_json(const estimate_result& result, const estimate_config* config);
+
+/// The explicit memplan model keys that reproduce `m` (resolve_model_json's "model"); the flags of the
+/// 2025–2026 structures only where they differ from the family's defaults.
+nlohmann::ordered_json model_keys_json(const model_config& m);
+
+/// The tensors of the safetensors headers a page fetched (`headers_json`: [{"file", "length", "header"}],
+/// as checkpoint_headers_json takes them) appended to `tensors`; the errors name the file (a truncated reply,
+/// a header that is not one) or "headers" (a list of another shape).
+diagnostics stored_tensors_of_headers(const std::string& headers_json, std::vector<stored_tensor>& tensors);
 
 /// Adds the per-GPU parts that every result object lists, in their order (weights, gradients,
 /// optimizer_states, activations, logits, communication, kv_cache), to `out`.
@@ -27,3 +40,23 @@ nlohmann::ordered_json config_echo_json(const estimate_config& config);
 void name_hf_config_fields(nlohmann::ordered_json& out);
 
 }  // namespace memplan::detail
+
+namespace memplan {
+// The model-structure fields of an estimate result (arch.cpp's parameter parts, layer kinds, recurrent
+// state, weights by storage type), for json.cpp and the presets list.
+
+
+/// Adds to `details`: "param_breakdown" {embedding, attention, mlp, experts, shared_experts, router,
+/// norms, output, mtp, vision: {total, active}}, "layer_kinds" {"attention": {full, sliding, chunked,
+/// mla, linear, mamba, none}, "mlp": {dense, moe, none}}, "state_bytes_per_sequence" and
+/// "weight_bytes_by_dtype" {name: bytes}. (params_active and kv_cache_bytes_per_token are already there.)
+void write_model_details(nlohmann::ordered_json& details, const estimate_details& d);
+
+namespace detail {
+/// {"embedding": {"total": N, "active": N}, …} in the order above.
+nlohmann::ordered_json param_parts_json(const model_param_parts& parts);
+/// {"attention": {…}, "mlp": {…}}.
+nlohmann::ordered_json layer_kinds_json(const layer_kind_counts& kinds);
+}  // namespace detail
+
+}  // namespace memplan

@@ -5,7 +5,7 @@
 #include "memplan/io/json.hpp"
 #include "memplan/memory/estimate.hpp"
 #include "memplan/report/json.hpp"
-#include "report/model_details.hpp"
+#include "report/json.hpp"
 
 namespace memplan {
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "memplan/api/estimate.hpp"
+#include "memplan/io/checkpoint.hpp"
 #include "memplan/io/json.hpp"
 #include "memplan/reproduce/reference.hpp"
 #include "memplan/base/types.hpp"
@@ -21,6 +22,10 @@ struct json_request {
     std::string hf_config_text;      ///< a Hugging Face config.json that replaces the model; "" = none
     std::string preset;              ///< a model preset id that replaces the model; "" = none
     std::string recipe;              ///< a fine-tuning recipe id (memplan/io/recipes.hpp); "" = none
+    /// The tensors the model's checkpoint stores (its safetensors headers), beside hf_config_text: when the
+    /// families refuse that config, the day-one path (memplan/report/json.hpp day_one_json) estimates it from
+    /// them, its assumptions first among the reply's warnings. Empty = no day-one path.
+    std::vector<stored_tensor> stored_tensors;
 };
 
 /// The printed JSON and whether it holds a result (valid configuration, no errors).

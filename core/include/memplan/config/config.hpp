@@ -77,6 +77,9 @@ enum class checkpoint_format {
 /// without a family, those of a GPT-style block (Korthikanti et al. 2022's assumptions).
 struct model_config {
     std::uint64_t params = 0;             ///< explicit parameter count; 0 = count it from the architecture
+    /// Bytes the checkpoint's tensors store (the sum of its safetensors headers' data_offsets spans), given
+    /// with an explicit `params` for a family memplan does not count: served weights are these bytes.
+    std::uint64_t stored_weight_bytes = 0;
     std::string model_type;               ///< Hugging Face model_type ("llama", "gpt2", …); "" = GPT-style
     std::uint64_t num_hidden_layers = 0;  ///< transformer blocks
     std::uint64_t hidden_size = 0;        ///< model width h

@@ -77,6 +77,22 @@ std::string compare_json(const std::string& config_json, const std::string& hf_c
 /// "refused_tensors".
 std::string checkpoint_json(const std::string& hf_config_text, const std::vector<stored_tensor>& tensors);
 
+// ---- the day-one path (report/day_one_json.cpp)
+
+/// A config.json that memplan's families refuse (a model_type none of them knows, or keys its family's reader
+/// does not read), made an estimable model from the tensors its checkpoint stores: {"model": {memplan model
+/// keys: params (the stored values of its weights, scales left out), stored_weight_bytes (every stored byte),
+/// the sizes the config declares (layers, width, heads, KV heads, head width, MLA latent, sliding window and
+/// layer kinds, MLP and expert widths, vocabulary)} | null, "stored": {"tensors", "values", "bytes", "by_dtype":
+/// {DTYPE: {"values", "bytes"}}} | null, "assumptions": ["…"] (the families' refusal first, then each size
+/// assumed), "errors": [...]}. Refused, naming the key, where the config lacks the layers, the width or the
+/// heads; refused naming hf_config where the families read the config (its count is exact); naming hf_model
+/// where no tensors are given.
+std::string day_one_json(const std::string& hf_config_text, const std::vector<stored_tensor>& tensors);
+
+/// day_one_json with the tensors of fetched safetensors headers, as checkpoint_headers_json takes them (the page).
+std::string day_one_headers_json(const std::string& hf_config_text, const std::string& headers_json);
+
 // ---- the schema (report/schema_json.cpp)
 
 /// {"version":1,"fields":[{path,type,min,max,default,choices,label,help,unit,modes}],"limits":{…}}.
