@@ -78,17 +78,21 @@ await build({
 // 4. The custom element <memplan-estimate> (web/memplan-estimate.js and the page's formatting modules) as
 //    one ES module that imports ./memplan-lite.js (the estimate-only core) as a separate file, so that a
 //    page with the element and its own `import { load } from './memplan-lite.js'` shares one loaded core.
+//    Its Hub reader (web/memplan-estimate-hub.js with hub-fetch.js, model="org/name") is a module of its
+//    own beside it, imported only by an element that names a Hub model; it reads the id with the full
+//    API ./memplan.js, also a separate file.
 const apiAsSibling = {
   name: 'api-as-sibling',
   setup(b) {
-    b.onResolve({ filter: /^\.\/memplan-lite\.js$/ }, () => ({ path: './memplan-lite.js', external: true }));
+    b.onResolve({ filter: /^\.\/(memplan-lite|memplan|memplan-estimate-hub)\.js$/ }, (args) => ({ path: args.path, external: true }));
   },
 };
-await build({
-  entryPoints: [path.join(web, 'memplan-estimate.js')], bundle: true, format: 'esm', minify: true,
-  outfile: path.join(dist, 'memplan-estimate.js'), platform: 'browser', target: 'chrome100', plugins: [apiAsSibling],
-  legalComments: 'none', logLevel: 'error',
-});
+for (const name of ['memplan-estimate.js', 'memplan-estimate-hub.js'])
+  await build({
+    entryPoints: [path.join(web, name)], bundle: true, format: 'esm', minify: true,
+    outfile: path.join(dist, name), platform: 'browser', target: 'chrome100', plugins: [apiAsSibling],
+    legalComments: 'none', logLevel: 'error',
+  });
 
 // 5. The single-file page: classic inline script (factory with the WASM inlined + the page bundled
 //    as an IIFE), inline style, and a CSP that allows exactly these by hash.

@@ -1,7 +1,7 @@
 // memplan page — a model loaded from the Hugging Face Hub: a model id, revision or huggingface.co link
 // typed into #hub-model is read by the core (mp.hubModel, core/src/io/safetensors.cpp: the id is a rule
-// of the Hub's, so it lives in the core with the other rules), then this module fetches and the core
-// reads what came:
+// of the Hub's, so it lives in the core with the other rules), then this module fetches (each request
+// by hub-fetch.js, which the element's model="org/name" shares) and the core reads what came:
 //   config.json                         {files_url}config.json, loaded into the estimate exactly as a
 //                                       pasted one is (the #hf-config text area, config-import.js)
 //   the Hub API entry                   {api_url}: its safetensors.parameters per-dtype counts
@@ -23,10 +23,10 @@
 // "headers" or "api" with a result), and data-runs counts finished loads.
 import { $, el } from './dom.js';
 import { formatBytes, formatCount, formatExactBytes } from './format.js';
+import { HubError, hubGet as fetchFromHub } from './hub-fetch.js';
 
 // The bounds of fetching (the longest one request may take, the shards fetched at once, the largest
 // reply read) are the core's, given with the model (mp.hubModel(...).limits).
-const GATED = 'gated: accept the licence on the model page and give a token';
 
 /** The token typed, in memory only. */
 let token = '';
@@ -38,15 +38,6 @@ let limits = null;
 let loads = 0;
 let finishedLoads = 0;
 
-/** A failure of one request, naming the file; kind: 'network', 'timeout', 'gated', 'missing', 'http', 'range', 'size', 'text'. */
-class HubError extends Error {
-  constructor(file, message, kind) {
-    super(file + ': ' + message);
-    this.file = file;
-    this.kind = kind;
-  }
-}
-
 /**
  * The Hub model the page's link should carry ("org/name" or "org/name@rev"), or '' when the model in
  * the form is not the one loaded from the Hub (a preset was picked, another config.json pasted).
@@ -57,50 +48,8 @@ export function hubLink() {
   return $('hf-config')?.value === current.configText ? current.link : '';
 }
 
-/** One GET of `url` (the Hub's or its CDN's), bounded in time and size; `bytes`: the body as a Uint8Array. */
-async function hubGet(url, file, { range = '', bytes = false, limit = limits.max_reply_bytes, revision = '' } = {}) {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), limits.timeout_ms);
-  const late = () => new HubError(file, `the Hub did not answer within ${formatCount(limits.timeout_ms)} ms`, 'timeout');
-  const headers = {};
-  if (token) headers.Authorization = 'Bearer ' + token;
-  if (range) headers.Range = range;
-  try {
-    let response;
-    try {
-      response = await fetch(url, { headers, signal: controller.signal, credentials: 'omit', cache: 'no-store' });
-    } catch (error) {
-      if (controller.signal.aborted) throw late();
-      throw new HubError(file, 'could not be fetched (' + (error && error.message) + '): the Hub or its file server is ' +
-        'unreachable from this page, or refused a cross-origin request', 'network');
-    }
-    if (response.status === 401 || response.status === 403)
-      throw new HubError(file, token ? GATED + ' (the token given was refused: HTTP ' + response.status + ')' : GATED, 'gated');
-    if (response.status === 404)
-      throw new HubError(file, 'is not in this repository' + (revision ? ' at revision ' + revision : '') + ' (HTTP 404)', 'missing');
-    if (!response.ok) throw new HubError(file, 'the Hub answered HTTP ' + response.status, 'http');
-    if (range && response.status !== 206) {
-      controller.abort();
-      throw new HubError(file, 'the server sent the whole file (HTTP ' + response.status + ') instead of the range ' + range, 'range');
-    }
-    const declared = response.headers.get('content-length');
-    if (declared !== null && Number(declared) > limit) {
-      controller.abort();
-      throw new HubError(file, `is larger than the ${formatCount(limit)} bytes this page reads`, 'size');
-    }
-    let body;
-    try {
-      body = bytes ? new Uint8Array(await response.arrayBuffer()) : await response.text();
-    } catch (error) {
-      if (controller.signal.aborted) throw late();
-      throw new HubError(file, 'its reply broke off (' + (error && error.message) + ')', 'network');
-    }
-    if (body.length > limit) throw new HubError(file, `is larger than the ${formatCount(limit)} bytes this page reads`, 'size');
-    return { body, contentRange: response.headers.get('content-range') };
-  } finally {
-    clearTimeout(timer);
-  }
-}
+/** One GET of `url` (hub-fetch.js) under the load's limits, with the token typed. */
+const hubGet = (url, file, options = {}) => fetchFromHub(url, file, { limits, token, ...options });
 
 /**
  * The core's MemplanError as HubErrors: the core names the file in each error's field; the errors

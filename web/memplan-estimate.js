@@ -3,6 +3,8 @@
 // stacked bar and a short table, and the assumptions in one line.
 //   <script type="module" src="memplan-estimate.js"></script>
 //   <memplan-estimate model="llama-2-7b" gpus="8" zero="2" gpu="h100-sxm-80gb"></memplan-estimate>
+//   <memplan-estimate model="Qwen/Qwen3-0.6B" mode="infer"></memplan-estimate>  (a Hub model's config.json:
+//   memplan-estimate-hub.js, imported only for one)
 // Every number is the core's (mp.estimate); attributes are mapped onto the core's schema paths
 // (mp.schema()) and numbers are read as each field reads them (mp.parseField), so ranges and messages
 // are the core's. Nothing from an attribute or a fetched file is inserted as HTML (textContent only).
@@ -230,9 +232,16 @@ function readAttributes(element, mp) {
     }
   }
   const model = element.getAttribute('model');
+  let hub = null;
   if (model !== null) {
-    if (typeof config.model !== 'object' || config.model === null) config.model = {};
-    config.model.preset = model.trim();
+    // A value with a '/' that is no preset id names a model on the Hugging Face Hub (org/name,
+    // org/name@revision or its link, read by the core): its config.json replaces the model.
+    const id = model.trim();
+    if (id.includes('/') && !mp.presetNames().some((p) => p.id === id)) hub = id;
+    else {
+      if (typeof config.model !== 'object' || config.model === null) config.model = {};
+      config.model.preset = id;
+    }
   }
   const gpu = element.getAttribute('gpu');
   let gpuEntry = null;
@@ -255,18 +264,19 @@ function readAttributes(element, mp) {
   const unknown = element.getAttributeNames().filter((n) => !known.has(n) && !GLOBAL.has(n) &&
     !n.startsWith('data-') && !n.startsWith('aria-') && !n.startsWith('on'));
   const hfSrc = element.getAttribute('hf-config-src');
+  if (hub && hfSrc !== null) errors.push(new AttributeError('model', 'names a Hub model and hf-config-src a config.json: give one of them'));
   // A fine-tuning recipe (mp.recipes()) is applied by the core over the configuration (options.recipe,
   // as the CLI's --recipe); an unknown id or a run mode that does not read its fields is its error.
   const recipeText = element.getAttribute('recipe');
   const recipe = recipeText !== null && recipeText.trim() !== '' ? recipeText.trim() : null;
-  return { config, hfSrc: hfSrc && hfSrc.trim() ? hfSrc.trim() : null, unit, unknown, errors, gpuEntry, recipe };
+  return { config, hfSrc: hfSrc && hfSrc.trim() ? hfSrc.trim() : null, hub, unit, unknown, errors, gpuEntry, recipe };
 }
 
 /** The attribute a core error is about (its field path), for inline messages. */
 function attributeFor(field, element) {
   if (ATTRIBUTE_OF.has(field) && element.hasAttribute(ATTRIBUTE_OF.get(field))) return ATTRIBUTE_OF.get(field);
   if ((field === 'hf_config' || field.startsWith('hf_config.') || field.startsWith('model.')) && element.hasAttribute('hf-config-src')) return 'hf-config-src';
-  if (field.startsWith('model.') && element.hasAttribute('model')) return 'model';
+  if ((field.startsWith('hf_config') || field.startsWith('model.')) && element.hasAttribute('model')) return 'model';
   if (element.hasAttribute('config')) return 'config';
   return ATTRIBUTE_OF.get(field) || 'config';
 }
@@ -341,6 +351,21 @@ export class MemplanEstimate extends HTMLElement {
       }
       if (generation !== this.#generation) return;
     }
+    if (read.hub && !errors.length) {
+      // The Hub's reader is loaded only for a Hub model; no figure is shown until its config.json is read.
+      this.#result = null;
+      this.card.dataset.state = 'loading';
+      this.verdict.className = 'verdict';
+      this.verdict.textContent = `Loading ${read.hub} from the Hugging Face Hub…`;
+      for (const node of [this.total, this.bar, this.table, this.errorList, this.assumptions]) node.hidden = true;
+      try {
+        read.fetched = await (await import('./memplan-estimate-hub.js')).hubConfig(read.hub);
+        hfConfig = read.fetched.text;
+      } catch (error) {
+        errors = [new AttributeError('model', String(error.message))];
+      }
+      if (generation !== this.#generation) return;
+    }
     let result = null;
     if (!errors.length) {
       try {
@@ -350,7 +375,10 @@ export class MemplanEstimate extends HTMLElement {
         result = mp.estimate(read.config, Object.keys(options).length ? options : undefined);
       } catch (error) {
         const list = error.errors && error.errors.length ? error.errors : [{ field: 'config', message: error.message }];
-        errors = list.map((e) => new AttributeError(attributeFor(e.field, this), `${e.field}: ${e.message}`));
+        errors = list.map((e) => {
+          const attribute = attributeFor(e.field, this);
+          return new AttributeError(attribute, (read.fetched && attribute === 'model' ? read.fetched.where + ': ' : '') + `${e.field}: ${e.message}`);
+        });
       }
     }
     if (generation !== this.#generation) return;
@@ -442,7 +470,8 @@ export class MemplanEstimate extends HTMLElement {
     const mode = value('mode');
     const preset = getPath(read.config, 'model.preset');
     const entry = preset ? mp.presetNames().find((p) => p.id === preset) : null;
-    const model = hfConfig ? `config.json (${hfConfig.model_type || 'model'})` : entry ? entry.name : 'custom model';
+    const model = read.fetched ? `${read.fetched.id} (${result.config.model.model_type})`
+      : hfConfig ? `config.json (${hfConfig.model_type || 'model'})` : entry ? entry.name : 'custom model';
     const parts = [mode === 'infer' ? 'Inference' : 'Training', `${model}, ${formatParams(result.params)} parameters`];
     for (const path of SUMMARY) {
       const field = fields.get(path);

@@ -334,6 +334,102 @@ test('hf-config-src: a config.json is read; a missing, HTML or huge one gets a s
   await page.close();
 });
 
+test('model="org/name": config.json from the Hub (replayed), read by the core; loading, a 404, an invalid id and a refused file named', LIMIT, async () => {
+  // The Hub is replayed (tests/data/hub/SOURCE.md): Qwen/Qwen3-0.6B's config.json, a 404 EntryNotFound for
+  // any other file, an HTML page for memplan-test/html, and no answer (until the test gives one) for memplan-test/slow.
+  const data = path.join(ROOT, 'tests/data/');
+  const qwen = await readFile(path.join(data, 'hf_cache/models--Qwen--Qwen3-0.6B/snapshots/c1899de289a04d12100db370d81485cdf75e47ca/config.json'), 'utf8');
+  const notFound = await readFile(path.join(data, 'hub/entry-not-found-404.json'), 'utf8');
+  const html = await readFile(path.join(data, 'hub/not-json.html'), 'utf8');
+  const hubContext = await browser.newContext();
+  const asked = [];
+  const slow = [];
+  const reply = (route, status, body, type = 'application/json') => route.fulfill({ status, body,
+    headers: { 'access-control-allow-origin': '*', 'content-type': type, ...(status === 404 ? { 'x-error-code': 'EntryNotFound' } : {}) } });
+  await hubContext.route((url) => url.origin !== server.origin, (route) => {
+    const url = route.request().url();
+    asked.push(url);
+    if (url === 'https://huggingface.co/Qwen/Qwen3-0.6B/resolve/main/config.json') return reply(route, 200, qwen);
+    if (url === 'https://huggingface.co/memplan-test/slow/resolve/main/config.json') return void slow.push(route);
+    if (url === 'https://huggingface.co/memplan-test/html/resolve/main/config.json') return reply(route, 200, html, 'text/html');
+    if (url.startsWith('https://huggingface.co/')) return reply(route, 404, notFound);
+    return route.abort();
+  });
+  const { page, problems } = await watchedPage(hubContext, server.origin);
+  await page.goto(server.origin + '/blank.html');
+  const state = () => page.evaluate(() => {
+    const e = document.querySelector('memplan-estimate');
+    const r = e.shadowRoot;
+    return { result: e.result, state: r.querySelector('.card').dataset.state, verdict: r.querySelector('.verdict').textContent,
+      total: r.querySelector('.total').hidden ? null : r.querySelector('.total').textContent,
+      lines: [...r.querySelectorAll('.errors li')].map((li) => li.textContent), assumptions: r.querySelector('.assumptions').textContent };
+  });
+  const run = async (attributes) => {
+    await page.evaluate(async (attributes) => {
+      const e = document.createElement('memplan-estimate');
+      for (const [k, v] of Object.entries(attributes)) e.setAttribute(k, v);
+      document.querySelector('main').replaceChildren(e);
+      await customElements.whenDefined('memplan-estimate');
+      await e.updateComplete;
+    }, attributes);
+    return state();
+  };
+  // A preset id is a preset: the Hub is not asked, and its reader is not loaded.
+  const preset = await run({ model: 'llama-2-7b' });
+  assert.equal(preset.state, 'ready');
+  assert.deepEqual(asked, []);
+  // The config.json of a Hub model, given to the core as a pasted one: the core's answer for it, the model named.
+  const ok = await run({ model: 'Qwen/Qwen3-0.6B', mode: 'infer', context: '4096', gpu: 'h100-sxm-80gb' });
+  assert.equal(ok.state, 'ready', ok.lines.join('; '));
+  sameAnswer(ok.result, mp.estimate({ mode: 'infer', infer: { context_len: 4096 }, gpu: { memory_bytes: h100 } }, { hfConfig: qwen }));
+  assert.equal(ok.result.params, 596049920);
+  assert.equal(ok.total, formatBytes(ok.result.per_gpu.total, 'GiB') + ' per GPU');
+  assert.match(ok.assumptions, /^Inference · Qwen\/Qwen3-0\.6B \(qwen3\), 596M \(596,049,920\) parameters · /);
+  assert.deepEqual(asked, ['https://huggingface.co/Qwen/Qwen3-0.6B/resolve/main/config.json']);
+  // While config.json is on its way: a loading state, no figure.
+  await page.evaluate(() => {
+    const e = document.createElement('memplan-estimate');
+    e.setAttribute('model', 'memplan-test/slow');
+    document.querySelector('main').replaceChildren(e);
+  });
+  await page.waitForFunction(() => document.querySelector('memplan-estimate').shadowRoot.querySelector('.card').dataset.state === 'loading');
+  const loading = await state();
+  assert.equal(loading.verdict, 'Loading memplan-test/slow from the Hugging Face Hub…');
+  assert.equal(loading.total, null);
+  assert.equal(loading.result, null);
+  while (!slow.length) await new Promise((resolve) => setTimeout(resolve, 50));
+  await reply(slow[0], 200, qwen);
+  await page.evaluate(() => document.querySelector('memplan-estimate').updateComplete);
+  const loaded = await state();
+  assert.equal(loaded.state, 'ready');
+  assert.equal(loaded.result.params, 596049920);
+  // Failures: one line naming the model (the fetch's or the core's message), no figure.
+  for (const [model, message] of [
+    ['Qwen/Qwen3-0.6B@v9.9', 'model: Qwen/Qwen3-0.6B at v9.9: config.json: is not in this repository at revision v9.9 (HTTP 404)'],
+    ['memplan-test/html', 'model: memplan-test/html at main: hf_config: is not valid JSON'],
+    ['org/na..me', 'model: hub.model: names "org/na..me", which is not a Hub model id (letters, digits, \'-\', \'_\' and \'.\', one \'/\' between ' +
+      'organisation and name, no "--" or ".."): write org/name, org/name@revision or the model\'s https://huggingface.co/org/name link'],
+    ['https://huggingface.co/datasets/org/data', 'model: hub.model: is a link to a dataset, not to a model: write org/name, org/name@revision ' +
+      'or the model\'s https://huggingface.co/org/name link'],
+  ]) {
+    const got = await run({ model });
+    assert.equal(got.state, 'error', model);
+    assert.equal(got.result, null);
+    assert.deepEqual(got.lines, [message]);
+    assert.equal(got.verdict, 'Cannot estimate: one setting is invalid.');
+    assert.equal(got.total, null);
+  }
+  assert.ok(!asked.some((url) => url.includes('na..me') || url.includes('datasets')), 'nothing fetched for what is not a model id');
+  // A Hub model and hf-config-src both give the model: refused before anything is fetched.
+  const count = asked.length;
+  const both = await run({ model: 'Qwen/Qwen3-0.6B@v2', 'hf-config-src': 'fixtures/config.json' });
+  assert.deepEqual(both.lines, ['model: names a Hub model and hf-config-src a config.json: give one of them']);
+  assert.equal(asked.length, count);
+  // The Hub's requests and the 404 are the test's own; nothing else may appear.
+  assert.deepEqual(problems.filter((p) => !p.includes('https://huggingface.co/') && !/status of 404/.test(p)), []);
+  await hubContext.close();
+});
+
 test('theming and media: dark colour scheme, print hides the form, ::part styles the card', LIMIT, async () => {
   const loose = await browser.newContext({ bypassCSP: true });  // for the test's own inline style
   const page = await loose.newPage();

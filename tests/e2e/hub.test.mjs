@@ -177,6 +177,82 @@ test('Qwen/Qwen3-0.6B: config, API and the header by range requests; stored byte
   await again.close();
 });
 
+/**
+ * A real config.json of tests/data/hf/ as the Hub serves it: the file without memplan's "_source" note
+ * (which names the model and where the copy came from; the core's fixture tests read it the same way).
+ */
+async function storedConfig(name, id) {
+  const doc = JSON.parse(await text(new URL(`hf/${name}.json`, data)));
+  assert.ok(doc._source.startsWith(id + ', config.json'), `${name}.json is ${id}'s config.json: ${doc._source}`);
+  delete doc._source;
+  return JSON.stringify(doc, null, 2) + '\n';
+}
+
+/**
+ * Five families loaded from the Hub by their real config.json; the Hub API entry, the index and the
+ * safetensors file answered as the Hub answers a file it does not serve (404 EntryNotFound), as no real
+ * reply of theirs is stored. `params` and `active`: the exact counts tests/core/test_hf_fixtures.cpp
+ * asserts for the same file (its rows table; the Nemotron-H and NVFP4 cases).
+ */
+const FAMILIES = [
+  // Dense; meta-llama's repositories are gated: loaded with a token, as the Hub asks.
+  { kind: 'dense', file: 'llama3_1_8b', id: 'meta-llama/Llama-3.1-8B', type: 'llama', params: '8030261248', active: '8030261248', token: 'hf_replayedTokenForLlama' },
+  // Mixture of experts: 94 layers of 128 experts, 8 routed per token (235093634560 − 94·120·3·4096·1536 active).
+  { kind: 'MoE', file: 'qwen3_235b_a22b', id: 'Qwen/Qwen3-235B-A22B', type: 'qwen3_moe', params: '235093634560', active: '22190763520' },
+  // Hybrid: Mamba-2 layers beside attention layers, MoE MLPs.
+  { kind: 'hybrid (Mamba-2 and attention)', file: 'nvidia_nemotron_3_nano_30b_a3b', id: 'nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16', type: 'nemotron_h', params: '31577940288', active: '3580076352' },
+  // Multi-head latent attention.
+  { kind: 'MLA', file: 'deepseek_v3', id: 'deepseek-ai/DeepSeek-V3', type: 'deepseek_v3', params: '671026419200', active: '37552297472' },
+  // Quantized: ModelOpt NVFP4 experts, the rest bf16 (Gated DeltaNet and attention layers, MoE).
+  { kind: 'quantized (NVFP4)', file: 'nvidia_qwen3_5_122b_a10b_nvfp4', id: 'nvidia/Qwen3.5-122B-A10B-NVFP4', type: 'qwen3_5_moe_text', params: '122562817776', active: null },
+];
+
+/** The Hub of one model whose config.json only is served (`token`: gated, a 401 without it). */
+function configOnlyHub(id, config, token = '') {
+  const files = `${HUB}/${id}/resolve/main/`;
+  const missing = { status: 404, headers: { 'x-error-code': 'EntryNotFound', 'content-type': 'application/json' }, body: notFound };
+  return (url, headers) => {
+    if (token && headers.authorization !== 'Bearer ' + token) return { status: 401, headers: { 'x-error-code': 'GatedRepo', 'content-type': 'application/json' }, body: gated };
+    if (url === files + 'config.json') return { body: config, headers: { 'content-type': 'application/json' } };
+    if ([`${HUB}/api/models/${id}/revision/main`, files + 'model.safetensors.index.json', files + 'model.safetensors'].includes(url)) return missing;
+    return null;
+  };
+}
+
+for (const family of FAMILIES) {
+  test(`${family.kind}: ${family.id}'s real config.json loaded into the form and the estimate, memplan's exact count`, async () => {
+    const config = await storedConfig(family.file, family.id);
+    const { page, log, close } = await open(configOnlyHub(family.id, config, family.token), { expected: [FAILED_LOAD] });
+    const before = Number(await attr(page, '#output', 'data-estimated'));
+    await page.locator('#hub-box > summary').click();
+    if (family.token) await page.fill('#hub-token', family.token);
+    await page.fill('#hub-model', family.id);
+    await page.click('#hub-load');
+    await page.waitForSelector('#hub-box[data-runs="1"]', { timeout: 30000 });
+    // Nothing but the config.json to read: the page says so, naming each file, and keeps the model.
+    assert.equal(await attr(page, '#hub-box', 'data-state'), 'failed');
+    assert.deepEqual(await errorsOf(page), ['model.safetensors: is not in this repository at revision main (HTTP 404)',
+      'Hub API reply: is not in this repository at revision main (HTTP 404)']);
+    assert.equal(await page.textContent('#hub-status'), `Loaded config.json of ${family.id} at main; the safetensors headers could not be read, and the Hub API gave no per-dtype counts: no stored sizes to show.`);
+    assert.equal(log.filter((r) => r.url.endsWith('/config.json')).length, 1);
+    if (family.token) assert.ok(log.every((r) => r.method === 'OPTIONS' || r.headers.authorization === 'Bearer ' + family.token));
+    // The model in the form, counted by the core as its fixture test counts it, and the estimate redone.
+    // (The text area's reading ends with the form's update; the page's first model, Llama 3.1 8B, is the
+    // dense family's own, so the preset cleared is what shows its config.json was read.)
+    await page.waitForFunction((n) => !document.querySelector('#hf-box').dataset.pending &&
+      document.querySelector('#model-preset').value === '' && document.querySelector('#model-summary').dataset.params === n, family.params);
+    assert.equal(await page.inputValue('[name="model.model_type"]'), family.type);
+    if (family.active) assert.equal(await attr(page, '#model-summary', 'data-params-active'), family.active);
+    assert.ok(Number(await attr(page, '#output', 'data-estimated')) > before);
+    assert.equal(await page.isVisible('#errors'), false);
+    assert.equal(await page.isVisible('#hf-errors'), false);
+    assert.match(await attr(page, '#breakdown tr.total td.num', 'title'), /^[1-9][\d,]* bytes$/);
+    assert.match(await page.textContent('#verdict'), /^(Fits|Does not fit): /);
+    assert.equal(new URLSearchParams(await page.evaluate(() => location.hash.slice(1))).get('hub'), family.id);
+    await close();
+  });
+}
+
 test('a sharded checkpoint at a revision: the index\'s shards, their headers by range, the same figures', async () => {
   const id = 'memplan-test/qwen3-0.6b-sharded';
   const files = `${HUB}/${id}/resolve/v1.0/`;

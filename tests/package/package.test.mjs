@@ -14,7 +14,7 @@ import { launch, serve, watchedPage } from '../e2e/harness.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SHIPPED = ['README.md', 'dist/memplan-api.js', 'dist/memplan-core.js', 'dist/memplan-core.wasm',
-  'dist/memplan-estimate-core.js', 'dist/memplan-estimate-core.wasm', 'dist/memplan-estimate.d.ts',
+  'dist/memplan-estimate-core.js', 'dist/memplan-estimate-core.wasm', 'dist/memplan-estimate-hub.js', 'dist/memplan-estimate.d.ts',
   'dist/memplan-estimate.js', 'dist/memplan-lite.d.ts', 'dist/memplan-lite.js', 'dist/memplan.d.ts', 'dist/memplan.js',
   'package.json'];
 
