@@ -80,6 +80,12 @@ std::string checkpoint_headers(std::string hf_config, std::string headers) {
     return memplan::checkpoint_headers_json(hf_config, headers);
 }
 
+/// A config.json the families refuse, estimated from the fetched headers' stored bytes and its declared
+/// sizes (the day-one path): its memplan model keys and the assumptions they rest on.
+std::string day_one_headers(std::string hf_config, std::string headers) {
+    return memplan::day_one_headers_json(hf_config, headers);
+}
+
 /// The Hub API's per-dtype counts beside memplan's count, when the headers cannot be read.
 std::string checkpoint_api(std::string hf_config, std::string api) { return memplan::checkpoint_api_json(hf_config, api); }
 
@@ -106,6 +112,7 @@ EMSCRIPTEN_BINDINGS(memplan_analysis) {
     emscripten::function("safetensorsIndex", &safetensors_index);
     emscripten::function("checkpointHeaders", &checkpoint_headers);
     emscripten::function("checkpointApi", &checkpoint_api);
+    emscripten::function("dayOneHeaders", &day_one_headers);
 }
 
 // ---- The numeric fast path (memplan/api/fast_estimate.hpp) behind web/memplan.js loadFastEstimator():
