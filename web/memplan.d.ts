@@ -307,6 +307,8 @@ export interface Config {
     block_size?: number;
     /** Max batched tokens: Tokens of one scheduler step: the chunk of a chunked prefill and the size of vLLM's profiling run; not set: vLLM's default (8192 on GPUs of 70 GiB or more, else 2048; vLLM keeps 2048 on an A100 80GB: set it there). 1 … 16777216 tokens. Default: not set. */
     max_num_batched_tokens?: number;
+    /** Decode context parallel: vLLM --decode-context-parallel-size: the full-attention and MLA cache striped token by token over this many tensor-parallel ranks instead of replicated on each (vLLM docs/serving/context_parallel_deployment.md); 1 to tp / KV heads, no more GPUs. 1 … 1024 GPUs. Default: 1. */
+    decode_context_parallel_size?: number;
     /** Max sequences: Sequences of one scheduler step (vLLM's sampler profiling); not set: vLLM's default (1024 on GPUs of 70 GiB or more, else 256). 1 … 1048576 sequences. Default: not set. */
     max_num_seqs?: number;
     /** Eager mode: vLLM --enforce-eager: no CUDA graphs are captured. Default: false. */

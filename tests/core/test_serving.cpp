@@ -881,3 +881,80 @@ TEST_CASE("vLLM: a model of Mamba layers only is one uniform group, one block a 
     CHECK(s.starts);
     CHECK(s.max_model_len_that_starts == 16777216);  // any length (memplan's ceiling 2^24)
 }
+
+// Decode context parallelism (vLLM --decode-context-parallel-size, docs/serving/context_parallel_deployment.md):
+// the full-attention and MLA caches striped over dcp of the tensor-parallel ranks, the logged size multiplied by
+// dcp (vllm/v1/core/kv_cache_utils.py _report_kv_cache_config) and a request needing the blocks of
+// cdiv(max_model_len, dcp) tokens (vllm/v1/kv_cache_interface.py FullAttentionSpec.max_memory_usage_bytes).
+
+TEST_CASE("vLLM decode context parallelism: Kimi K2 on 8 GPUs, the logged sizes of tp 8 and tp 8 + dcp 8", "[serving][vllm][dcp]") {
+    // vllm-project/recipes moonshotai/Kimi-K2-Think.md (commit b13533a2), Kimi-K2-Thinking on 8 × H200:
+    //   tp 8:          "Available KV cache memory: 46.80 GiB", "GPU KV cache size: 715,072 tokens"
+    //   tp 8 + dcp 8:  "Available KV cache memory: 46.80 GiB", "Multiplying the GPU KV cache size by the
+    //                  dcp_world_size 8.", "GPU KV cache size: 5,721,088 tokens"
+    // Kimi K2's cache (its config.json as tests/data/hf/kimi_k2_instruct.json; K2-Thinking has the same
+    // attention): 61 MLA layers of one 512 + 64 latent, bf16: 70,272 B per token, 4,497,408 B per block of 64
+    // (FlashMLA's block on Hopper). 46.80 GiB = 50,251,117,363 B holds 11,173 blocks = 715,072 tokens; the dcp
+    // run's 46.80 GiB (rounded in the log) held 11,174 blocks: 11,174 × 64 × 8 = 5,721,088 tokens.
+    const auto kimi = [](std::uint64_t kv_bytes, std::uint64_t dcp) {
+        return hybrid("kimi_k2_instruct", R"({"mode": "infer", "parallel": {"gpus": 8, "tp": 8},
+            "infer": {"engine": "vllm", "block_size": 64, "max_model_len": 131072, "kv_cache_memory_bytes": )" +
+                                              std::to_string(kv_bytes) + R"(, "decode_context_parallel_size": )" +
+                                              std::to_string(dcp) + R"(}, "gpu": {"memory_bytes": 150e9}})");
+    };
+    const estimate_result tp8 = run(kimi(50251117363ULL, 1));
+    CHECK(tp8.serving.page_bytes == 4497408);
+    CHECK(tp8.serving.num_blocks == 11173);
+    CHECK(tp8.serving.kv_capacity_tokens == 715072);
+    CHECK(tp8.serving.blocks_per_request == 131072 / 64);
+    const estimate_result dcp8 = run(kimi(11174ULL * 4497408, 8));
+    CHECK(dcp8.serving.num_blocks == 11174);
+    CHECK(dcp8.serving.kv_capacity_tokens == 5721088);
+    CHECK(dcp8.serving.blocks_per_request == 131072 / 8 / 64);  // each rank holds every 8th token
+    // The engine-free estimate stripes the same way: a sequence's cache per GPU is an eighth.
+    CHECK(dcp8.per_gpu.kv_cache * 8 == tp8.per_gpu.kv_cache);
+}
+
+TEST_CASE("vLLM decode context parallelism: Qwen3-235B-A22B at tp 8 + dcp 2, GQA", "[serving][vllm][dcp]") {
+    // vllm-project/vllm pull request 24864 (DCP for GQA with FlashAttention), its test plan: Qwen3-235B-A22B-Instruct-2507,
+    // tp 8, dcp 2: "GPU KV cache size: 1,723,584 tokens", "Maximum concurrency for 262,144 tokens per request: 6.57x".
+    // 94 layers, 4 KV heads of 128 (one per rank at tp 8, replicated twice without dcp): a block of 16 tokens holds
+    // 16 × 2 × 128 × 2 B × 94 = 770,048 B per rank. 1,723,584 tokens = 53,862 blocks × 16 × 2; a request of 262,144
+    // tokens needs 131,072 / 16 = 8,192 blocks on each rank: 53,862 / 8,192 = 6.575 (the log's 6.57x). The KV memory
+    // is the one those blocks take (the log does not print it).
+    const estimate_config c = hybrid("qwen3_235b_a22b", R"({"mode": "infer", "parallel": {"gpus": 8, "tp": 8},
+        "infer": {"engine": "vllm", "max_model_len": 262144, "kv_cache_memory_bytes": 41476325376,
+                  "decode_context_parallel_size": 2}, "gpu": {"memory_bytes": 150e9}})");
+    const estimate_result r = run(c);
+    CHECK(r.serving.page_bytes == 770048);
+    CHECK(r.serving.num_blocks == 53862);
+    CHECK(r.serving.kv_capacity_tokens == 1723584);
+    CHECK(r.serving.blocks_per_request == 8192);
+    CHECK(static_cast<double>(r.serving.max_concurrency_numerator) / r.serving.max_concurrency_denominator ==
+          Approx(6.575).epsilon(0.001));
+}
+
+TEST_CASE("decode context parallelism: refused beyond tp / KV heads, with windows, and for other engines", "[serving][dcp]") {
+    const auto first_error = [](const std::string& fixture, const std::string& rest) {
+        const auto parsed = parse_config(rest, hf_fixture(fixture));
+        if (!parsed.ok()) return parsed.errors[0].field + ": " + parsed.errors[0].message;
+        const estimate_result r = estimate_memory(parsed.value);
+        return r.errors.empty() ? std::string() : r.errors[0].field + ": " + r.errors[0].message;
+    };
+    // Qwen3-235B has 4 KV heads: at tp 8 a dcp of 2 removes the replication, 4 would stripe beyond it.
+    CHECK(first_error("qwen3_235b_a22b", R"({"mode": "infer", "parallel": {"gpus": 8, "tp": 8},
+        "infer": {"decode_context_parallel_size": 4}})") ==
+          "infer.decode_context_parallel_size: must divide parallel.tp and be at most parallel.tp / the KV heads = 2 "
+          "(vLLM docs/serving/context_parallel_deployment.md)");
+    CHECK(first_error("qwen3_235b_a22b", R"({"mode": "infer", "parallel": {"gpus": 8, "tp": 8},
+        "infer": {"decode_context_parallel_size": 3}})").rfind("infer.decode_context_parallel_size: must divide", 0) == 0);
+    // Gemma 3 4B (8 heads, 4 KV heads) interleaves sliding and full layers: vLLM's hybrid coordinator refuses dcp > 1.
+    CHECK(first_error("gemma3_4b_it", R"({"mode": "infer", "parallel": {"gpus": 8, "tp": 8},
+        "infer": {"decode_context_parallel_size": 2}})").find("sliding-window or chunked layers") != std::string::npos);
+    CHECK(first_error("kimi_k2_instruct", R"({"mode": "infer", "parallel": {"gpus": 8, "tp": 8},
+        "infer": {"engine": "sglang", "mem_fraction_static_permille": 850, "decode_context_parallel_size": 8},
+        "gpu": {"memory_bytes": 150e9}})").find("is modelled for vLLM") != std::string::npos);
+    // Training reads no such key.
+    CHECK(first_error("kimi_k2_instruct", R"({"mode": "infer", "parallel": {"gpus": 8, "tp": 8},
+        "infer": {"decode_context_parallel_size": 8}})").empty());
+}

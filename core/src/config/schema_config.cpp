@@ -213,6 +213,12 @@ const std::vector<field_spec>& config_fields() {
                                  "vLLM's profiling run; not set: vLLM's default (8192 on GPUs of 70 GiB or more, "
                                  "else 2048; vLLM keeps 2048 on an A100 80GB: set it there).",
                                  "tokens", infer_only),
+        MEMPLAN_INTEGER("infer.decode_context_parallel_size", infer.decode_context_parallel_size, 1, max_parallel_degree,
+                        "Decode context parallel",
+                        "vLLM --decode-context-parallel-size: the full-attention and MLA cache striped token by token "
+                        "over this many tensor-parallel ranks instead of replicated on each (vLLM "
+                        "docs/serving/context_parallel_deployment.md); 1 to tp / KV heads, no more GPUs.",
+                        "GPUs", infer_only),
         MEMPLAN_OPTIONAL_INTEGER("infer.max_num_seqs", infer.max_num_seqs, 1, max_batch_size, "Max sequences",
                                  "Sequences of one scheduler step (vLLM's sampler profiling); not set: vLLM's default "
                                  "(1024 on GPUs of 70 GiB or more, else 256).",

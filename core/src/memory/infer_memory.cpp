@@ -86,7 +86,11 @@ parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, s
             if (g.kind == k) return g;
         return kv_layer_group{};
     };
-    const u128 full_tokens = ceil_div(inf.context_len, p.cp);
+    // Decode context parallelism stripes the full-attention and MLA caches over dcp ranks, token by token
+    // (vllm/v1/kv_cache_interface.py FullAttentionSpec.max_memory_usage_bytes: cdiv(max_model_len, dcp));
+    // windows and recurrent states stay whole on each rank.
+    const std::uint64_t dcp = inf.decode_context_parallel_size;
+    const u128 full_tokens = ceil_div(inf.context_len, u128{p.cp} * dcp);
     u128 token_elements = 0, kv_elements = 0, state_elements = 0;
     u128 sparse_token_bytes = 0, sparse_bytes = 0;  // MLA layers with the sparse-attention indexer, in bytes
     for (u128 l = sp.first_layer; l < sp.first_layer + sp.layers && l < kinds.size(); ++l) {
@@ -123,7 +127,7 @@ parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, s
     }
     r.state_per_sequence = bytes_of(state_elements, inf.state_dtype);
     r.kv = bytes_of(kv_elements * inf.batch, inf.kv_dtype) + sparse_bytes * inf.batch + r.state_per_sequence * inf.batch;
-    r.kv_per_token = bytes_of(token_elements, inf.kv_dtype) + sparse_token_bytes;
+    r.kv_per_token = ceil_div(bytes_of(token_elements, inf.kv_dtype) + sparse_token_bytes, dcp);
 
     // Forward workspace: the largest set of tensors live at once inside one layer during one prefill
     // pass (forward_live_bytes_per_token). The pass holds batch × prefill tokens, or with chunked prefill

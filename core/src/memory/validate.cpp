@@ -188,6 +188,31 @@ diagnostics validate(const estimate_config& c, const diagnostics* architecture_e
         errors.push_back({p.virtual_stages > 1 ? "parallel.virtual_stages" : "parallel.pp",
                           "parallel.pp × parallel.virtual_stages must not exceed model.num_hidden_layers (" +
                               std::to_string(m.num_hidden_layers) + ")"});
+    if (const std::uint64_t dcp = c.infer.decode_context_parallel_size; c.mode == run_mode::infer && dcp > 1) {
+        // vLLM docs/serving/context_parallel_deployment.md: dcp lies in [1, tp / H] (H the KV heads; one latent
+        // with MLA), reducing the replication of a cache that tp cannot split further; it adds no GPUs.
+        const std::uint64_t heads = m.kv_lora_rank != 0 ? 1 : kv_heads;
+        const std::uint64_t most = p.tp >= heads ? p.tp / heads : 1;
+        const auto kinds = resolved_layer_attention(m);
+        const bool windowed = std::any_of(kinds.begin(), kinds.end(), [](attention_kind k) {
+            return k == attention_kind::sliding || k == attention_kind::chunked;
+        });
+        if (p.tp % dcp != 0 || dcp > most)
+            errors.push_back({"infer.decode_context_parallel_size",
+                              "must divide parallel.tp and be at most parallel.tp / " +
+                                  std::string(m.kv_lora_rank != 0 ? "1 (one MLA latent)" : "the KV heads") + " = " +
+                                  std::to_string(most) + " (vLLM docs/serving/context_parallel_deployment.md)"});
+        else if (windowed)
+            // vllm/v1/core/kv_cache_coordinator.py HybridKVCacheCoordinator: with dcp > 1 every group must be full
+            // attention (MLA included) or Mamba; a sliding-window or chunked group is refused at start-up.
+            errors.push_back({"infer.decode_context_parallel_size",
+                              "must be 1 for a model with sliding-window or chunked layers: vLLM's hybrid KV cache "
+                              "coordinator accepts decode context parallelism only with full-attention, MLA and "
+                              "Mamba layers"});
+        else if (c.infer.engine == serving_engine::sglang || c.infer.engine == serving_engine::trtllm)
+            errors.push_back({"infer.decode_context_parallel_size",
+                              "is modelled for vLLM (and the engine-free estimate) only: set infer.engine vllm or 1"});
+    }
     if (p.ep > 1 && (m.num_experts == 0 || m.num_experts % p.ep != 0))
         errors.push_back({"parallel.ep", "must divide model.num_local_experts (" + std::to_string(m.num_experts) + ")"});
     if (!errors.empty()) return errors;

@@ -287,16 +287,20 @@ serving_result vllm_size_pool(const engine_inputs& in, serving_result s, diagnos
     // With unified pages the kind of the largest page keeps `block`, the smallest of the groups' block sizes.
     const u128 min_block = pool.state_groups == 0 ? u128{block}
                                                   : (pool.full_groups != 0 ? std::min<u128>(pool.block, len) : len);
-    s.kv_capacity_tokens = to_u64(blocks / groups * min_block);
+    // With decode context parallelism each rank holds every dcp-th token: the size logged is multiplied by
+    // dcp (_report_kv_cache_config, "Multiplying the GPU KV cache size by the dcp_world_size"), and one request
+    // needs the blocks of cdiv(max_model_len, dcp) tokens (FullAttentionSpec.max_memory_usage_bytes).
+    const std::uint64_t dcp = inf.decode_context_parallel_size;
+    s.kv_capacity_tokens = to_u64(blocks / groups * min_block * dcp);
     if (inf.swap_space_bytes != 0)  // V0: num_cpu_blocks = swap_space_bytes // cache_block_size (worker.py)
         s.cpu_blocks = to_u64(u128{inf.swap_space_bytes} / pool.memory_per_block);
-    const u128 need = vllm_blocks_needed(pool, len, block, batched);
+    const u128 need = vllm_blocks_needed(pool, ceil_div(len, u128{dcp}), block, batched);
     s.blocks_per_request = to_u64(need);
     // get_max_concurrency_for_kv_cache_config: num_blocks / blocks per request.
     s.max_concurrency_numerator = s.num_blocks;
     s.max_concurrency_denominator = s.blocks_per_request;
     s.max_model_len_that_starts = largest_true(max_token_count, [&](std::uint64_t n) {
-        return vllm_blocks_needed(pool, n, block, batched) <= blocks;
+        return vllm_blocks_needed(pool, ceil_div(u128{n}, u128{dcp}), block, batched) <= blocks;
     });
     // _check_enough_kv_cache_memory: refuse when one max_model_len request does not fit.
     s.starts = available > 0 && need <= blocks;

@@ -305,6 +305,9 @@ struct infer_config {
     std::uint64_t block_size = 0;       ///< tokens per KV block/page; 0 = the engine's default (vLLM 16, SGLang 1, TensorRT-LLM 32)
     std::uint64_t max_num_batched_tokens = 0;  ///< tokens of one scheduler step (vLLM profiling run); 0 = engine default
     std::uint64_t max_num_seqs = 0;     ///< sequences of one scheduler step (vLLM sampler profiling); 0 = engine default
+    /// Decode context parallelism (vLLM --decode-context-parallel-size): the cache of the full-attention and MLA
+    /// layers striped token by token over this many of the tensor-parallel ranks instead of replicated on each.
+    std::uint64_t decode_context_parallel_size = 1;
     bool enforce_eager = false;         ///< vLLM --enforce-eager: no CUDA graphs
     std::uint64_t max_tokens = 0;       ///< TensorRT-LLM KvCacheConfig.max_tokens cap; 0 = none
     std::uint64_t swap_space_bytes = 0; ///< vLLM V0 --swap-space (CPU blocks); 0 = none
