@@ -150,7 +150,8 @@ TEST_CASE("given values replace the defaults and a defaulted max_num_seqs is at 
 
 TEST_CASE("gpu.name and infer.vllm_entrypoint are schema fields", "[scheduler][schema]") {
     const estimate_config c = read_config(
-        R"({"mode":"infer","infer":{"engine":"vllm","vllm_entrypoint":"llm"},"gpu":{"memory_bytes":85520809984,"name":"h100-sxm-80gb"}})");
+        R"({"mode":"infer","infer":{"engine":"vllm","vllm_entrypoint":"llm"},
+            "gpu":{"memory_bytes":85520809984,"name":"h100-sxm-80gb"}})");
     CHECK(c.infer.entrypoint == vllm_entrypoint::llm);
     CHECK(c.gpu_name == "h100-sxm-80gb");
     CHECK(vllm_scheduler_step_of(c).max_num_batched_tokens == 16384);

@@ -73,15 +73,19 @@ vllm_scheduler_step vllm_default_scheduler_step(engine_release release, vllm_ent
 }
 
 vllm_scheduler_step vllm_scheduler_step_of(const estimate_config& c) {
+    return vllm_scheduler_step_of(c, c.infer.engine_version);
+}
+
+vllm_scheduler_step vllm_scheduler_step_of(const estimate_config& c, engine_release release) {
     const infer_config& inf = c.infer;
     const std::uint64_t max_model_len = inf.max_model_len != 0 ? inf.max_model_len : inf.context_len;
     vllm_scheduler_step step =
-        vllm_default_scheduler_step(inf.engine_version, inf.entrypoint, c.gpu_memory_bytes, c.gpu_name, max_model_len);
-    const bool v1 = inf.engine_version != engine_release::v0_6;
+        vllm_default_scheduler_step(release, inf.entrypoint, c.gpu_memory_bytes, c.gpu_name, max_model_len);
+    const bool v1 = release != engine_release::v0_6;
     if (inf.max_num_batched_tokens != 0) step.max_num_batched_tokens = inf.max_num_batched_tokens;
     if (inf.max_num_seqs != 0)
         step.max_num_seqs = inf.max_num_seqs;
-    else if (v1)  // vllm/engine/arg_utils.py (vllm-project/vllm 99d7eb5d): min(default_max_num_seqs, max_num_batched_tokens)
+    else if (v1)  // vllm/engine/arg_utils.py (vllm-project/vllm 99d7eb5d): min(default, max_num_batched_tokens)
         step.max_num_seqs = std::min(step.max_num_seqs, step.max_num_batched_tokens);
     // The name decided nothing when both were given.
     if (inf.max_num_batched_tokens != 0 && inf.max_num_seqs != 0) step.assumed_not_a100 = false;

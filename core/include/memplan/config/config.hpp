@@ -379,6 +379,9 @@ vllm_scheduler_step vllm_default_scheduler_step(engine_release release, vllm_ent
 /// defaulted max_num_seqs is at most the step's tokens (vllm/engine/arg_utils.py
 /// EngineArgs._set_default_args, vllm-project/vllm 99d7eb5d: min(default, max_num_batched_tokens)).
 vllm_scheduler_step vllm_scheduler_step_of(const estimate_config& c);
+/// The same under another release line than infer.engine_version (the engines whose generic activation
+/// model takes vLLM's V1 step whatever infer.engine_version says).
+vllm_scheduler_step vllm_scheduler_step_of(const estimate_config& c, engine_release release);
 
 /// Tokens of one prefill chunk an inference estimate assumes: the scheduler step's tokens
 /// (vllm_scheduler_step_of); 0 when infer.chunked_prefill is off.
