@@ -295,6 +295,8 @@ export interface Config {
     engine?: 'none' | 'vllm' | 'sglang' | 'trtllm';
     /** vLLM release: The vLLM release line whose start-up arithmetic is reproduced (0.6: the V0 engine; from 0.21 the CUDA-graph estimate is subtracted before sizing the KV cache). SGLang and TensorRT-LLM reproduce one pinned commit each (serving.engine_version). Default: '0.27'. */
     engine_version?: '0.6' | '0.9' | '0.10' | '0.11' | '0.18' | '0.19' | '0.21' | '0.24' | '0.25' | '0.26' | '0.27';
+    /** vLLM entry point: How vLLM is started, which picks its scheduler defaults: serve (vllm serve, the OpenAI API server) or llm (the Python LLM class: twice or four times the batched tokens). Default: 'serve'. */
+    vllm_entrypoint?: 'serve' | 'llm';
     /** GPU memory utilization: vLLM --gpu-memory-utilization in thousandths (900 = 0.9). 1 … 1000 permille. Default: 900. */
     gpu_memory_utilization_permille?: number;
     /** Static memory fraction: SGLang --mem-fraction-static in thousandths; required with engine sglang. 1 … 1000 permille. Default: not set. */
@@ -305,11 +307,11 @@ export interface Config {
     max_model_len?: number;
     /** Block size: Tokens per KV block or page; not set: the engine's default (vLLM 16, SGLang 1, TensorRT-LLM 32). 1 … 16777216 tokens. Default: not set. */
     block_size?: number;
-    /** Max batched tokens: Tokens of one scheduler step: the chunk of a chunked prefill and the size of vLLM's profiling run; not set: vLLM's default (8192 on GPUs of 70 GiB or more, else 2048; vLLM keeps 2048 on an A100 80GB: set it there). 1 … 16777216 tokens. Default: not set. */
+    /** Max batched tokens: Tokens of one scheduler step: the chunk of a chunked prefill and the size of vLLM's profiling run; not set: vLLM's default (vllm serve: 8192 on GPUs of 70 GiB or more other than the A100, else 2048; the LLM class 16384 and 8192; release 0.6: max(Max model length, 2048), 2048 above 32,768 tokens). 1 … 16777216 tokens. Default: not set. */
     max_num_batched_tokens?: number;
     /** Decode context parallel: vLLM --decode-context-parallel-size: the full-attention and MLA cache striped token by token over this many tensor-parallel ranks instead of replicated on each (vLLM docs/serving/context_parallel_deployment.md); 1 to tp / KV heads, no more GPUs. 1 … 1024 GPUs. Default: 1. */
     decode_context_parallel_size?: number;
-    /** Max sequences: Sequences of one scheduler step (vLLM's sampler profiling); not set: vLLM's default (1024 on GPUs of 70 GiB or more, else 256). 1 … 1048576 sequences. Default: not set. */
+    /** Max sequences: Sequences of one scheduler step (vLLM's sampler profiling); not set: vLLM's default (1024 on GPUs of 70 GiB or more other than the A100, else 256; release 0.6: 256). 1 … 1048576 sequences. Default: not set. */
     max_num_seqs?: number;
     /** Eager mode: vLLM --enforce-eager: no CUDA graphs are captured. Default: false. */
     enforce_eager?: boolean;
@@ -337,6 +339,8 @@ export interface Config {
   gpu?: {
     /** GPU memory: Capacity of one GPU; not set: no fit verdict. 1 … 9007199254740992 bytes. Default: not set. */
     memory_bytes?: number;
+    /** GPU name: The GPU's name as the driver reports it (NVIDIA A100-SXM4-80GB) or its catalogue id (a100-sxm-80gb): vLLM gives a GPU whose name contains A100 the small scheduler defaults; not set: taken not to be an A100, with a warning where it matters. Default: not set. */
+    name?: string;
   };
 }
 // schema:end

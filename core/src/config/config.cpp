@@ -2,6 +2,10 @@
 // config/names.cpp) and the prefill chunk of an inference estimate.
 #include "memplan/config/config.hpp"
 
+#include <algorithm>
+#include <cstddef>
+#include <string>
+
 #include "memplan/base/limits.hpp"
 
 namespace memplan {
@@ -30,16 +34,67 @@ std::uint64_t dtype_bits(dtype type) {
     return 32;
 }
 
-std::uint64_t default_max_num_batched_tokens(std::uint64_t gpu_memory_bytes) {
-    // vllm/engine/arg_utils.py EngineArgs._set_default_args (vllm-project/vllm 99d7eb5d): OPENAI_API_SERVER
-    // 8192 when device_memory >= 70 * GiB_bytes (not an A100), else 2048.
-    return gpu_memory_bytes >= 70 * bytes_per_gib ? 8192 : 2048;
+namespace {
+/// True when `name` contains "a100" in any case, as vLLM tests the device name
+/// (vllm/engine/arg_utils.py EngineArgs._set_default_args, vllm-project/vllm 99d7eb5d:
+/// `"a100" not in current_platform.get_device_name().lower()`).
+bool names_an_a100(const std::string& name) {
+    for (std::size_t i = 0; i + 4 <= name.size(); ++i) {
+        const char a = name[i];
+        if ((a == 'a' || a == 'A') && name.compare(i + 1, 3, "100") == 0) return true;
+    }
+    return false;
+}
+}  // namespace
+
+vllm_scheduler_step vllm_default_scheduler_step(engine_release release, vllm_entrypoint entrypoint,
+                                                std::uint64_t gpu_memory_bytes, const std::string& gpu_name,
+                                                std::uint64_t max_model_len) {
+    vllm_scheduler_step step;
+    if (release == engine_release::v0_6) {
+        // vllm/config.py SchedulerConfig.__post_init__ (v0.6.6.post1): max(max_model_len, 2048) without
+        // chunked prefill, 2048 with it (vllm-project/vllm pull request 10544 raised it from 512), which
+        // vllm/engine/arg_utils.py EngineArgs.create_engine_config turns on above 32,768 tokens; 256
+        // sequences (EngineArgs.max_num_seqs). The entry point does not matter in V0.
+        step.max_num_batched_tokens = max_model_len > 32768 ? 2048 : std::max<std::uint64_t>(max_model_len, 2048);
+        step.max_num_seqs = 256;
+        return step;
+    }
+    // vllm/engine/arg_utils.py EngineArgs._set_default_args (vllm-project/vllm 99d7eb5d): device_memory >=
+    // 70 * GiB_bytes and "a100" not in the device name (vllm-project/vllm pull request 17885, May 2025):
+    // OPENAI_API_SERVER 8192 / 1024, LLM_CLASS 16384 / 1024; otherwise 2048 / 256 and 8192 / 256.
+    const bool large_memory = gpu_memory_bytes >= 70 * bytes_per_gib;
+    const bool large = large_memory && !names_an_a100(gpu_name);
+    step.assumed_not_a100 = large_memory && gpu_name.empty();
+    const bool llm = entrypoint == vllm_entrypoint::llm;
+    step.max_num_batched_tokens = large ? (llm ? 16384 : 8192) : (llm ? 8192 : 2048);
+    step.max_num_seqs = large ? 1024 : 256;
+    return step;
+}
+
+vllm_scheduler_step vllm_scheduler_step_of(const estimate_config& c) {
+    return vllm_scheduler_step_of(c, c.infer.engine_version);
+}
+
+vllm_scheduler_step vllm_scheduler_step_of(const estimate_config& c, engine_release release) {
+    const infer_config& inf = c.infer;
+    const std::uint64_t max_model_len = inf.max_model_len != 0 ? inf.max_model_len : inf.context_len;
+    vllm_scheduler_step step =
+        vllm_default_scheduler_step(release, inf.entrypoint, c.gpu_memory_bytes, c.gpu_name, max_model_len);
+    const bool v1 = release != engine_release::v0_6;
+    if (inf.max_num_batched_tokens != 0) step.max_num_batched_tokens = inf.max_num_batched_tokens;
+    if (inf.max_num_seqs != 0)
+        step.max_num_seqs = inf.max_num_seqs;
+    else if (v1)  // vllm/engine/arg_utils.py (vllm-project/vllm 99d7eb5d): min(default, max_num_batched_tokens)
+        step.max_num_seqs = std::min(step.max_num_seqs, step.max_num_batched_tokens);
+    // The name decided nothing when both were given.
+    if (inf.max_num_batched_tokens != 0 && inf.max_num_seqs != 0) step.assumed_not_a100 = false;
+    return step;
 }
 
 std::uint64_t prefill_chunk_tokens(const estimate_config& c) {
     if (!c.infer.chunked_prefill) return 0;
-    return c.infer.max_num_batched_tokens != 0 ? c.infer.max_num_batched_tokens
-                                               : default_max_num_batched_tokens(c.gpu_memory_bytes);
+    return vllm_scheduler_step_of(c).max_num_batched_tokens;
 }
 
 }  // namespace memplan

@@ -55,6 +55,7 @@ MEMPLAN_NAME_TABLE(engine_release, {engine_release::v0_6, "0.6"}, {engine_releas
                    {engine_release::v0_10, "0.10"}, {engine_release::v0_11, "0.11"}, {engine_release::v0_18, "0.18"},
                    {engine_release::v0_19, "0.19"}, {engine_release::v0_21, "0.21"}, {engine_release::v0_24, "0.24"},
                    {engine_release::v0_25, "0.25"}, {engine_release::v0_26, "0.26"}, {engine_release::v0_27, "0.27"})
+MEMPLAN_NAME_TABLE(vllm_entrypoint, {vllm_entrypoint::serve, "serve"}, {vllm_entrypoint::llm, "llm"})
 MEMPLAN_NAME_TABLE(adapter_kind, {adapter_kind::none, "none"}, {adapter_kind::lora, "lora"},
                    {adapter_kind::dora, "dora"})
 MEMPLAN_NAME_TABLE(base_precision, {base_precision::bf16, "bf16"}, {base_precision::fp16, "fp16"},
@@ -105,6 +106,7 @@ MEMPLAN_NAME_FUNCTIONS(comm_buffer_model)
 MEMPLAN_NAME_FUNCTIONS(overlap_setting)
 MEMPLAN_NAME_FUNCTIONS(serving_engine)
 MEMPLAN_NAME_FUNCTIONS(engine_release)
+MEMPLAN_NAME_FUNCTIONS(vllm_entrypoint)
 MEMPLAN_NAME_FUNCTIONS(adapter_kind)
 MEMPLAN_NAME_FUNCTIONS(base_precision)
 MEMPLAN_NAME_FUNCTIONS(float_precision)

@@ -83,6 +83,7 @@ const name_table<comm_buffer_model>& names_of(comm_buffer_model);
 const name_table<overlap_setting>& names_of(overlap_setting);
 const name_table<serving_engine>& names_of(serving_engine);
 const name_table<engine_release>& names_of(engine_release);
+const name_table<vllm_entrypoint>& names_of(vllm_entrypoint);
 const name_table<adapter_kind>& names_of(adapter_kind);
 const name_table<base_precision>& names_of(base_precision);
 const name_table<float_precision>& names_of(float_precision);

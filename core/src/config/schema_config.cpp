@@ -188,6 +188,12 @@ const std::vector<field_spec>& config_fields() {
                        "the CUDA-graph estimate is subtracted before sizing the KV cache). SGLang and TensorRT-LLM "
                        "reproduce one pinned commit each (serving.engine_version).",
                        infer_only),
+        // vllm/usage/usage_lib.py UsageContext; the defaults it picks: vllm/engine/arg_utils.py
+        // EngineArgs._set_default_args (vllm-project/vllm 99d7eb5d).
+        MEMPLAN_CHOICE("infer.vllm_entrypoint", infer.entrypoint, "vLLM entry point",
+                       "How vLLM is started, which picks its scheduler defaults: serve (vllm serve, the OpenAI "
+                       "API server) or llm (the Python LLM class: twice or four times the batched tokens).",
+                       infer_only),
         MEMPLAN_INTEGER("infer.gpu_memory_utilization_permille", infer.gpu_memory_utilization_permille, 1, 1000,
                         "GPU memory utilization", "vLLM --gpu-memory-utilization in thousandths (900 = 0.9).",
                         "permille", infer_only),
@@ -210,8 +216,9 @@ const std::vector<field_spec>& config_fields() {
         MEMPLAN_OPTIONAL_INTEGER("infer.max_num_batched_tokens", infer.max_num_batched_tokens, 1, max_token_count,
                                  "Max batched tokens",
                                  "Tokens of one scheduler step: the chunk of a chunked prefill and the size of "
-                                 "vLLM's profiling run; not set: vLLM's default (8192 on GPUs of 70 GiB or more, "
-                                 "else 2048; vLLM keeps 2048 on an A100 80GB: set it there).",
+                                 "vLLM's profiling run; not set: vLLM's default (vllm serve: 8192 on GPUs of 70 GiB "
+                                 "or more other than the A100, else 2048; the LLM class 16384 and 8192; release "
+                                 "0.6: max(Max model length, 2048), 2048 above 32,768 tokens).",
                                  "tokens", infer_only),
         MEMPLAN_INTEGER("infer.decode_context_parallel_size", infer.decode_context_parallel_size, 1, max_parallel_degree,
                         "Decode context parallel",
@@ -221,7 +228,7 @@ const std::vector<field_spec>& config_fields() {
                         "GPUs", infer_only),
         MEMPLAN_OPTIONAL_INTEGER("infer.max_num_seqs", infer.max_num_seqs, 1, max_batch_size, "Max sequences",
                                  "Sequences of one scheduler step (vLLM's sampler profiling); not set: vLLM's default "
-                                 "(1024 on GPUs of 70 GiB or more, else 256).",
+                                 "(1024 on GPUs of 70 GiB or more other than the A100, else 256; release 0.6: 256).",
                                  "sequences", infer_only),
         MEMPLAN_BOOLEAN("infer.enforce_eager", infer.enforce_eager, "Eager mode",
                         "vLLM --enforce-eager: no CUDA graphs are captured.", infer_only),
@@ -256,6 +263,13 @@ const std::vector<field_spec>& config_fields() {
                       "pull request 86509); add kernels, NCCL buffers and fragmentation you measure.", both),
         MEMPLAN_BYTES("gpu.memory_bytes", gpu_memory_bytes, 1, max_exact_integer, true, "GPU memory",
                       "Capacity of one GPU; not set: no fit verdict.", both),
+        // vLLM tests `"a100" not in current_platform.get_device_name().lower()` (vllm/engine/arg_utils.py
+        // EngineArgs._set_default_args, vllm-project/vllm 99d7eb5d).
+        MEMPLAN_TEXT("gpu.name", gpu_name, "GPU name",
+                     "The GPU's name as the driver reports it (NVIDIA A100-SXM4-80GB) or its catalogue id "
+                     "(a100-sxm-80gb): vLLM gives a GPU whose name contains A100 the small scheduler defaults; "
+                     "not set: taken not to be an A100, with a warning where it matters.",
+                     infer_only),
     };
     return fields;
 }

@@ -170,10 +170,6 @@ u128 modelled_activation_peak(const estimate_config& c, std::uint64_t tokens, st
     return std::max(forward, sampler);
 }
 
-/// vLLM's defaults of the scheduler step (vllm/engine/arg_utils.py get_batch_defaults, `vllm serve`):
-/// GPUs of 70 GiB or more (other than A100) 8192 tokens and 1024 sequences, others 2048 and 256.
-std::uint64_t default_batched_tokens(std::uint64_t capacity) { return default_max_num_batched_tokens(capacity); }
-std::uint64_t default_num_seqs(std::uint64_t capacity) { return capacity >= 70 * bytes_per_gib ? 1024 : 256; }
 
 }  // namespace
 
@@ -281,18 +277,20 @@ serving_result serving_for_stage(const estimate_config& c, const estimate_result
                    draft_weights;
     draft_weights += mtp_weights;
     const bool last_stage = plain.details.stage + 1 == p.pp;
-    // vLLM 0.6 (V0) sizes the step by max_model_len (vllm/config.py SchedulerConfig.__post_init__ at
-    // v0.6.6.post1: max(max_model_len, 2048) without chunked prefill, 2048 with it, which V0 turns on
-    // above 32K tokens) and 256 sequences (EngineArgs.max_num_seqs); V1 by the GPU (get_batch_defaults).
-    const bool v0 = e->predicts_overheads && inf.engine_version == engine_release::v0_6;
-    const std::uint64_t len_tokens = s.max_model_len;
-    const std::uint64_t v0_batched = len_tokens > 32768 ? 2048 : std::max<std::uint64_t>(len_tokens, 2048);
-    const std::uint64_t batched = inf.max_num_batched_tokens != 0 ? inf.max_num_batched_tokens
-                                  : v0                          ? v0_batched
-                                                                : default_batched_tokens(c.gpu_memory_bytes);
-    const std::uint64_t seqs = inf.max_num_seqs != 0 ? inf.max_num_seqs
-                               : v0                ? 256
-                                                   : default_num_seqs(c.gpu_memory_bytes);
+    // The scheduler step of the profiling run: given, else vLLM's defaults for the release, the entry
+    // point and the GPU (config.cpp vllm_default_scheduler_step; vllm/engine/arg_utils.py
+    // EngineArgs._set_default_args, vllm-project/vllm 99d7eb5d; V0: vllm/config.py at v0.6.6.post1).
+    // SGLang and TensorRT-LLM size their generic activation model with vLLM's V1 values.
+    const bool v0_generic = !e->predicts_overheads && inf.engine_version == engine_release::v0_6;
+    const vllm_scheduler_step step = vllm_scheduler_step_of(c, v0_generic ? engine_release::v0_27 : inf.engine_version);
+    const std::uint64_t batched = step.max_num_batched_tokens;
+    const std::uint64_t seqs = step.max_num_seqs;
+    if (step.assumed_not_a100)
+        warnings.push_back({"gpu.name", "not given: the GPU of " + gib_text(c.gpu_memory_bytes) +
+                                            " GiB is taken not to be an A100, so vLLM's scheduler step is " +
+                                            std::to_string(batched) + " tokens and " + std::to_string(seqs) +
+                                            " sequences (vLLM gives an A100 2048 tokens and 256 sequences under "
+                                            "vllm serve, 8192 and 256 under the LLM class); set gpu.name"});
     // The engine's non-KV memory: vLLM's predicted from the settings (vllm_profile.cpp), the other
     // engines' by the generic model below; a measured override replaces either.
     u128 modelled_activation = 0, modelled_non_torch = assumed_non_torch_bytes;

@@ -285,6 +285,11 @@ enum class serving_engine { none, vllm, sglang, trtllm };
 /// subtracted before sizing the KV cache (from 0.21: vllm/envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS).
 enum class engine_release { v0_6, v0_9, v0_10, v0_11, v0_18, v0_19, v0_21, v0_24, v0_25, v0_26, v0_27 };
 
+/// How vLLM was started (infer.vllm_entrypoint), which picks its scheduler defaults: `vllm serve` runs
+/// under UsageContext.OPENAI_API_SERVER, the Python `LLM(...)` class under UsageContext.LLM_CLASS
+/// (vllm/usage/usage_lib.py; vllm/engine/arg_utils.py EngineArgs._set_default_args, vllm-project/vllm 99d7eb5d).
+enum class vllm_entrypoint { serve, llm };
+
 /// Serving: weights plus a KV cache.
 struct infer_config {
     std::uint64_t batch = 1;            ///< concurrent sequences
@@ -298,6 +303,7 @@ struct infer_config {
     // Serving engines (memplan/serving.hpp); fractions are in thousandths (900 = 0.9).
     serving_engine engine = serving_engine::none;  ///< none: plain accounting (no engine arithmetic)
     engine_release engine_version = engine_release::v0_27;  ///< the vLLM release reproduced (a current one by default)
+    vllm_entrypoint entrypoint = vllm_entrypoint::serve;  ///< `vllm serve` or the LLM class: vLLM's scheduler defaults
     std::uint64_t gpu_memory_utilization_permille = 900;  ///< vLLM --gpu-memory-utilization × 1000
     std::uint64_t mem_fraction_static_permille = 0;       ///< SGLang --mem-fraction-static × 1000; 0 = not set (required for sglang)
     std::uint64_t free_gpu_memory_fraction_permille = 900;  ///< TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction × 1000
@@ -345,16 +351,46 @@ struct estimate_config {
     /// loaded later (cuBLAS, NCCL) and allocator fragmentation come on top: the user states them here.
     std::uint64_t misc_bytes = 287047680;
     std::uint64_t gpu_memory_bytes = 0; ///< capacity of one GPU; 0 = not given (no fit verdict)
+    /// The GPU's name as the driver reports it ("NVIDIA A100-SXM4-80GB") or a catalogue id or name
+    /// ("a100-sxm-80gb"); "" = not given. vLLM's scheduler defaults depend on it (an A100 keeps the small ones).
+    std::string gpu_name;
 };
 
-/// vLLM's default tokens of one scheduler step for `vllm serve` on a GPU of `gpu_memory_bytes` (0: not
-/// known, as vLLM falls back when it cannot query the device): 8192 from 70 GiB, else 2048
-/// (vllm/engine/arg_utils.py EngineArgs._set_default_args, vllm-project/vllm 99d7eb5d; vLLM also keeps
-/// 2048 on an A100, whose name the configuration does not carry).
-std::uint64_t default_max_num_batched_tokens(std::uint64_t gpu_memory_bytes);
+/// vLLM's scheduler step: the tokens (max_num_batched_tokens) and sequences (max_num_seqs) of one step,
+/// the size of its profiling run.
+struct vllm_scheduler_step {
+    std::uint64_t max_num_batched_tokens = 0;
+    std::uint64_t max_num_seqs = 0;
+    /// True when the GPU's name decided the defaults and none was given (gpu.name empty on a GPU of
+    /// 70 GiB or more under a V1 release): the GPU was taken not to be an A100; the caller warns.
+    bool assumed_not_a100 = false;
+};
 
-/// Tokens of one prefill chunk an inference estimate assumes: infer.max_num_batched_tokens, else vLLM's
-/// default for the GPU (default_max_num_batched_tokens); 0 when infer.chunked_prefill is off.
+/// The one place of vLLM's scheduler defaults, per release line, GPU and entry point; docs/serving.md
+/// has the table. `max_model_len` is the longest request; `gpu_memory_bytes` 0 and an empty `gpu_name`
+/// are "not known" (vLLM then takes device memory 0: the small defaults).
+///  - 0.6 (V0): 256 sequences; max(max_model_len, 2048) tokens, or 2048 when V0 turns chunked prefill
+///    on by itself above 32,768 tokens (vllm/config.py SchedulerConfig.__post_init__ at v0.6.6.post1;
+///    512 before vllm-project/vllm pull request 10544, i.e. 0.6.0 to 0.6.4).
+///  - V1 lines (0.9 on): a GPU of 70 GiB or more whose name does not contain "a100" gets `vllm serve`
+///    8192 tokens and 1024 sequences, the LLM class 16384 and 1024; any other GPU `vllm serve` 2048 and
+///    256, the LLM class 8192 and 256 (vllm/engine/arg_utils.py EngineArgs._set_default_args,
+///    vllm-project/vllm 99d7eb5d; get_batch_defaults in later releases).
+vllm_scheduler_step vllm_default_scheduler_step(engine_release release, vllm_entrypoint entrypoint,
+                                                std::uint64_t gpu_memory_bytes, const std::string& gpu_name,
+                                                std::uint64_t max_model_len);
+
+/// The scheduler step of an inference configuration: infer.max_num_batched_tokens and infer.max_num_seqs
+/// where given, else vllm_default_scheduler_step for its release, entry point and GPU; under V1 a
+/// defaulted max_num_seqs is at most the step's tokens (vllm/engine/arg_utils.py
+/// EngineArgs._set_default_args, vllm-project/vllm 99d7eb5d: min(default, max_num_batched_tokens)).
+vllm_scheduler_step vllm_scheduler_step_of(const estimate_config& c);
+/// The same under another release line than infer.engine_version (the engines whose generic activation
+/// model takes vLLM's V1 step whatever infer.engine_version says).
+vllm_scheduler_step vllm_scheduler_step_of(const estimate_config& c, engine_release release);
+
+/// Tokens of one prefill chunk an inference estimate assumes: the scheduler step's tokens
+/// (vllm_scheduler_step_of); 0 when infer.chunked_prefill is off.
 std::uint64_t prefill_chunk_tokens(const estimate_config& c);
 
 /// Bits per element of a dtype (int4 = 4).
@@ -376,6 +412,7 @@ const char* to_string(comm_buffer_model model);
 const char* to_string(overlap_setting setting);
 const char* to_string(serving_engine engine);
 const char* to_string(engine_release release);
+const char* to_string(vllm_entrypoint entrypoint);
 const char* to_string(adapter_kind kind);
 const char* to_string(base_precision precision);
 const char* to_string(float_precision precision);
@@ -398,6 +435,7 @@ bool parse_enum(const std::string& name, comm_buffer_model& out);
 bool parse_enum(const std::string& name, overlap_setting& out);
 bool parse_enum(const std::string& name, serving_engine& out);
 bool parse_enum(const std::string& name, engine_release& out);
+bool parse_enum(const std::string& name, vllm_entrypoint& out);
 bool parse_enum(const std::string& name, adapter_kind& out);
 bool parse_enum(const std::string& name, base_precision& out);
 bool parse_enum(const std::string& name, float_precision& out);
@@ -418,6 +456,7 @@ const char* choice_names(comm_buffer_model);
 const char* choice_names(overlap_setting);
 const char* choice_names(serving_engine);
 const char* choice_names(engine_release);
+const char* choice_names(vllm_entrypoint);
 const char* choice_names(adapter_kind);
 const char* choice_names(base_precision);
 const char* choice_names(float_precision);
