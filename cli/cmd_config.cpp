@@ -69,6 +69,7 @@ int run_config_command(const std::vector<std::string>& argv, json_reply (*answer
         auto stored = read_hf_model(*hf_model, /*headers=*/true);
         if (stored.ok() && !stored.value.tensors.empty()) {
             request.stored_tensors = std::move(stored.value.tensors);
+            request.day_one = &day_one_json;
             reply = answer(request);
         }
     }

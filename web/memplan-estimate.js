@@ -247,7 +247,10 @@ function readAttributes(element, mp) {
   let gpuEntry = null;
   if (gpu !== null) {
     gpuEntry = mp.gpu(gpu.trim());  // one entry: the whole catalogue is read only by the editable form
-    if (gpuEntry) setPath(config, 'gpu.memory_bytes', gpuEntry.capacity_bytes);
+    if (gpuEntry) {
+      setPath(config, 'gpu.memory_bytes', gpuEntry.capacity_bytes);
+      setPath(config, 'gpu.name', gpuEntry.id);  // the core's engine defaults that depend on the GPU's name (vLLM's A100 rule)
+    }
     else {
       const guess = mp.searchGpus(gpu)[0];
       errors.push(new AttributeError('gpu', 'must be a GPU id of the catalogue (mp.gpus(), memplan gpus)' +

@@ -199,7 +199,9 @@ export function buildConfig(spec, state, parse, modelBase = null) {
   if (misc !== undefined) config.overhead = { misc_bytes: misc };
   const gpu = (spec.gpus || []).find((g) => g.id === state['gpu.preset']);
   const capacity = gpu ? gpu.capacity_bytes : quantity(spec, 'gpu.custom_gb', String(state['gpu.custom_gb']), errors, parse, parsed);
-  if (capacity !== undefined) config.gpu = { memory_bytes: capacity };
+  // A catalogue GPU also gives its id as gpu.name: the core reads engine defaults that depend on the GPU's
+  // name from it (vLLM's A100 rule), and warns when a large GPU has none.
+  if (capacity !== undefined) config.gpu = gpu ? { memory_bytes: capacity, name: gpu.id } : { memory_bytes: capacity };
   return { config, errors, parsed };
 }
 

@@ -53,6 +53,7 @@ json reply(const std::string& config, const std::string& hf, std::vector<stored_
     request.config_text = config;
     request.hf_config_text = hf;
     request.stored_tensors = std::move(tensors);
+    request.day_one = &day_one_json;
     return json::parse(estimate_reply(request).text);
 }
 

@@ -112,7 +112,7 @@ test('the configuration: the run mode\'s fields as numbers, GB inputs in bytes, 
   assert.equal(config.train.seq_len, 2048);
   assert.equal(config.train.flash_attention, false);
   assert.equal(config.infer, undefined);                         // the other mode's section
-  assert.deepEqual(config.gpu, { memory_bytes: 80e9 });          // the catalogue's capacity_bytes (this stub's 80e9)
+  assert.deepEqual(config.gpu, { memory_bytes: 80e9, name: 'h100-sxm-80gb' });  // the catalogue's capacity_bytes (this stub's 80e9) and id
   assert.deepEqual(config.overhead, { misc_bytes: 287047680 });  // the schema's default CUDA context, sent as is
   const infer = buildConfig(spec, { ...example(), mode: 'infer', 'gpu.preset': 'custom', 'gpu.custom_gb': '48.5', 'overhead.misc_gb': '1.5' }, parse).config;
   assert.equal(infer.train, undefined);

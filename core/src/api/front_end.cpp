@@ -89,8 +89,8 @@ json_reply reply(const json_request& request, reply_kind kind,
     auto parsed = parse_config(request.config_text, hf);
     std::string config = request.config_text;
     ordered_json day_one;  // the day-one model, when the families refuse the config and its tensors are given
-    if (!parsed.ok() && !hf.empty() && !request.stored_tensors.empty()) {
-        detail::parse_json(day_one_json(hf, request.stored_tensors), day_one);
+    if (!parsed.ok() && !hf.empty() && !request.stored_tensors.empty() && request.day_one != nullptr) {
+        detail::parse_json(request.day_one(hf, request.stored_tensors), day_one);
         ordered_json doc;
         if (day_one["errors"].empty() && detail::parse_json(config, doc) && doc.is_object()) {
             if (doc.contains("model") && doc["model"].is_object() && !doc["model"].empty())

@@ -103,6 +103,7 @@ const gpu_entry* request_gpu(const ordered_json& doc, plan_request& r, diagnosti
     else {
         r.gpu = gpu->perf;
         if (r.base.gpu_memory_bytes == 0) r.base.gpu_memory_bytes = gpu_capacity_bytes(*gpu);
+        if (r.base.gpu_name.empty()) r.base.gpu_name = gpu->id;  // the GPU's name decides vLLM's defaults (A100)
     }
     r.gpu.gemm_efficiency = fraction_member(doc, "gemm_efficiency", r.gpu.gemm_efficiency, errors);
     r.gpu.attention_efficiency = fraction_member(doc, "attention_efficiency", r.gpu.attention_efficiency, errors);

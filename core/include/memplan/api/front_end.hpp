@@ -26,6 +26,9 @@ struct json_request {
     /// families refuse that config, the day-one path (memplan/report/json.hpp day_one_json) estimates it from
     /// them, its assumptions first among the reply's warnings. Empty = no day-one path.
     std::vector<stored_tensor> stored_tensors;
+    /// The day-one path itself (memplan/report/json.hpp day_one_json), given by the front end that offers it with
+    /// stored_tensors: a program that never has tensors (the estimate-only WebAssembly module) links none of it.
+    std::string (*day_one)(const std::string& hf_config_text, const std::vector<stored_tensor>& tensors) = nullptr;
 };
 
 /// The printed JSON and whether it holds a result (valid configuration, no errors).
