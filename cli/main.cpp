@@ -28,7 +28,9 @@ const std::vector<command>& commands() {
          "      the JSON interface shared with the WebAssembly API (docs/schema.md); --hf-config takes the\n"
          "      model from a Hugging Face config.json, --hf-model from a model folder or the Hugging Face\n"
          "      cache (ORG/NAME) or a GGUF file's metadata (FILE.gguf; its weights not at the GGUF's bytes,\n"
-         "      said in warnings), --preset from a stored model (memplan presets);\n"
+         "      said in warnings), --preset from a stored model (memplan presets); a folder whose\n"
+         "      config.json no family reads is estimated from its safetensors headers' stored bytes and\n"
+         "      its declared sizes, each assumption a warning (docs/models.md, the day-one path);\n"
          "      --recipe sets a fine-tuning recipe's fields over the configuration (memplan recipes)\n",
          run_estimate},
         {"analyze",
