@@ -277,7 +277,7 @@ export interface Config {
     batch?: number;
     /** Context length: Tokens cached per sequence (prompt + generated). 1 … 16777216 tokens. Default: 2048. */
     context_len?: number;
-    /** Weights: Storage of the block linear weights; embeddings and norms stay bf16 when quantized. Default: 'bf16'. */
+    /** Weights: Storage of the block linear weights; embeddings and norms stay bf16 when quantized. Not set: as the checkpoint stores them (a quantized checkpoint in its format, model.checkpoint; model.stored_weight_bytes when given; otherwise bf16). Default: not set. */
     weight_dtype?: 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8' | 'int4';
     /** KV cache: Precision of the cached keys and values. Default: 'bf16'. */
     kv_dtype?: 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8' | 'int4';
