@@ -19,8 +19,11 @@
 // fetched text is shown with textContent only. The access token lives in this module's memory only:
 // sent as "Authorization: Bearer", never put in the link, localStorage or the page state.
 //
+// A config.json the families refuse is estimated by the core's day-one path (mp.dayOneHeaders) from the
+// headers fetched: its model section loaded into the form, its assumptions listed (#hub-assumptions).
+//
 // Signals for tests: #hub-box gets data-state "loading", then "done" or "failed" (data-source
-// "headers" or "api" with a result), and data-runs counts finished loads.
+// "headers", "api" or "day-one" with a result), and data-runs counts finished loads.
 import { $, el } from './dom.js';
 import { formatBytes, formatCount, formatExactBytes } from './format.js';
 import { HubError, hubGet as fetchFromHub } from './hub-fetch.js';
