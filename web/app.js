@@ -450,18 +450,25 @@ function start() {
     $('suggestions').addEventListener('click', applySuggestion);
     if (!embed) wirePlan(analysisClient(spawnWorker, PLAN_LIMIT_MS, 'plan'), () => (shown ? shown.state.unit : 'GiB'));
     $('plan-table').addEventListener('click', applySuggestion);
-    wireConfigImport(spec.limits, (text) => mp.resolveModel({}, { hfConfig: text }), (model) => {
+    const loadModel = (model) => {
       pastedModel = model;
       writeForm({ ...modelFields(spec, model), 'model.preset': '' });
       update();
-    });
+    };
+    wireConfigImport(spec.limits, (text) => mp.resolveModel({}, { hfConfig: text }), loadModel);
     // The link is read once the presets are known: it names a preset and the fields that differ from it.
     // A link typed since the early answer was drawn: its state, unchecked.
     if (early && (early === BAKED_FIRST ? !linkSetsNothing(location.hash) : location.hash !== earlyHash)) {
       early = null;
       endFirst('superseded');
     }
-    if (!embed) wireHub(mp, new URLSearchParams(location.hash.slice(1)).get(HUB_KEY));  // before the link is rewritten
+    // A config.json the families refuse comes as the day-one path's model: loaded as a pasted one's, the
+    // text shown in the text area (not read again: the families refuse it).
+    const dayOneModel = (model, text) => {
+      $('hf-config').value = text;
+      loadModel(model);
+    };
+    if (!embed) wireHub(mp, new URLSearchParams(location.hash.slice(1)).get(HUB_KEY), undefined, dayOneModel);  // before the link is rewritten
     const { state, rejected } = decodeState(spec, location.hash, presetFields);
     for (const text of new URLSearchParams(location.hash.slice(1)).getAll(PIN_KEY))
       if (!restorePin(text)) rejected.push(PIN_KEY);

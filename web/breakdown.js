@@ -13,6 +13,7 @@ export function renderVerdict(result, unit) {
     out.className = 'verdict';
     out.textContent = `${formatBytes(total, unit)} per GPU (no GPU capacity given)`;
     delete out.dataset.fits;
+    delete out.dataset.approximate;
     return;
   }
   const capacity = capacityBytes(result);
@@ -22,12 +23,18 @@ export function renderVerdict(result, unit) {
   // The core compares gpu.needed_bytes: the total, or in training the step's peak where it is above it.
   const needed = typeof result.gpu.needed_bytes === 'number' ? result.gpu.needed_bytes : total;
   const what = needed === total ? formatBytes(total, unit) : `${formatBytes(needed, unit)} at the step's peak`;
-  const text = result.gpu.fits
+  const text = (result.gpu.fits
     ? `Fits: ${what} of ${formatBytes(capacity, unit)} per GPU, ${formatBytes(result.gpu.headroom_bytes, unit)} headroom.`
-    : `Does not fit: ${what} per GPU needs ${formatBytes(result.gpu.shortfall_bytes, unit)} more than the GPU's ${formatBytes(capacity, unit)}.`;
+    : `Does not fit: ${what} per GPU needs ${formatBytes(result.gpu.shortfall_bytes, unit)} more than the GPU's ${formatBytes(capacity, unit)}.`) +
+    (result.gpu.approximate ? ' ' + APPROXIMATE : '');
   if (out.textContent !== text) out.textContent = text;
   out.dataset.fits = String(result.gpu.fits);
+  if (result.gpu.approximate) out.dataset.approximate = 'true';
+  else delete out.dataset.approximate;
 }
+
+/** Said with a verdict the core marks approximate (result.gpu.approximate: a model known by its stored bytes). */
+export const APPROXIMATE = 'Approximate — model known only by its stored bytes and declared sizes; see warnings.';
 
 /** The warnings of a result as the page lists them: "field label: message". */
 export function warningLines(result, spec = null) {

@@ -103,6 +103,7 @@ export function withdrawFirst() {
   $('bar').replaceChildren();
   $('verdict').className = 'verdict';
   delete $('verdict').dataset.fits;
+  delete $('verdict').dataset.approximate;
   $('loading').hidden = false;
 }
 

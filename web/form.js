@@ -254,6 +254,7 @@ export function showErrors(errors, spec = null, state = {}, touched = null) {
   $('output').classList.add('stale');
   const verdict = $('verdict');
   verdict.className = 'verdict error';
+  delete verdict.dataset.approximate;
   verdict.textContent = 'Cannot compute: ' + placed.map((p) => p.text).join('; ');
   return placed;
 }

@@ -19,8 +19,11 @@
 // fetched text is shown with textContent only. The access token lives in this module's memory only:
 // sent as "Authorization: Bearer", never put in the link, localStorage or the page state.
 //
+// A config.json the families refuse is estimated by the core's day-one path (mp.dayOneHeaders) from the
+// headers fetched: its model section loaded into the form, its assumptions listed (#hub-assumptions).
+//
 // Signals for tests: #hub-box gets data-state "loading", then "done" or "failed" (data-source
-// "headers" or "api" with a result), and data-runs counts finished loads.
+// "headers", "api" or "day-one" with a result), and data-runs counts finished loads.
 import { $, el } from './dom.js';
 import { formatBytes, formatCount, formatExactBytes } from './format.js';
 import { HubError, hubGet as fetchFromHub } from './hub-fetch.js';
@@ -167,12 +170,57 @@ function renderResult(model, result, source, files) {
   out.hidden = false;
 }
 
-/** Loads `typed` (an id, id@revision or link) from the Hub; `apply(text)` loads a config.json into the estimate. */
-async function loadFromHub(mp, typed, apply, { fromLink = false } = {}) {
+/** The day-one path's assumptions, one line each, in the Hub box (hidden when none). */
+function showAssumptions(lines) {
+  const box = $('hub-assumptions');
+  box.hidden = lines.length === 0;
+  box.replaceChildren(...lines.map((line) => el('span', line, { class: 'line' })));
+}
+
+/**
+ * A config.json the families refuse (`refused`, their errors), estimated by the core's day-one path
+ * (mp.dayOneHeaders) from the headers fetched: its model loaded into the form by `applyModel`, every
+ * assumption listed. Without headers, or when the day-one path refuses too, the families' errors and
+ * then the other problems are shown and nothing is loaded.
+ */
+function dayOne(mp, model, where, configText, refused, headers, problems, applyModel) {
+  let answer = null;
+  if (headers) {
+    try {
+      answer = mp.dayOneHeaders(configText, headers);
+    } catch (error) {
+      problems.push(...coreErrors(error, 'config.json'));
+    }
+  }
+  if (!answer || !answer.model) {
+    showErrors([...refused, ...problems]);
+    showStatus(headers ? `${where} was not loaded: memplan's families do not count its config.json, and the day-one estimate from its safetensors headers was refused too.`
+      : `${where} was not loaded: memplan's families do not count its config.json, and without its safetensors headers there is no day-one estimate.`);
+    return setState('failed');
+  }
+  // Pending while the form takes the model (the link it writes names the id); then the link keeps the id
+  // while the text area holds this config.json (written there by applyModel, not read).
+  current = { link: model.link, configText: null, pending: true, kept: false };
+  applyModel(answer.model, configText);
+  current = { link: model.link, configText: $('hf-config')?.value ?? configText, pending: false, kept: false };
+  showErrors([]);
+  showAssumptions(answer.assumptions);
+  showStatus(`Loaded ${where} by the day-one path: memplan's families do not count its config.json, so the model is its checkpoint's ` +
+    `${formatCount(answer.stored.tensors)} stored tensors (${bytesText(answer.model.stored_weight_bytes)} of weights) and the sizes the config declares; ` +
+    'the estimate is approximate, resting on the assumptions listed.');
+  return setState('done', 'day-one');
+}
+
+/**
+ * Loads `typed` (an id, id@revision or link) from the Hub; `apply(text)` loads a config.json into the
+ * estimate, `applyModel(model)` a memplan model section (the day-one path's).
+ */
+async function loadFromHub(mp, typed, apply, applyModel, { fromLink = false } = {}) {
   const run = ++loads;
   const stale = () => run !== loads;
   $('hub-result').hidden = true;
   showErrors([]);
+  showAssumptions([]);
   let model;
   try {
     model = mp.hubModel(typed);
@@ -211,20 +259,25 @@ async function loadFromHub(mp, typed, apply, { fromLink = false } = {}) {
     return setState('failed');
   }
   const configText = config.value.body;
+  // The families' refusal of the config.json: the day-one path may still estimate it from the headers.
+  let refused = null;
   try {
     const resolved = mp.resolveModel({}, { hfConfig: configText });
-    if (resolved.params === null) throw new HubError('config.json', 'needs num_hidden_layers, hidden_size and num_attention_heads', 'text');
+    if (resolved.params === null) refused = [new HubError('config.json', 'needs num_hidden_layers, hidden_size and num_attention_heads', 'text')];
   } catch (error) {
-    current = null;
-    showStatus(`${where} was not loaded.`);
-    showErrors(error instanceof HubError ? [error] : coreErrors(error, 'config.json'));
-    return setState('failed');
+    refused = coreErrors(error, 'config.json');
   }
-  // The estimate follows at once; the checkpoint's figures come when its headers have.
-  apply(configText);
-  // As the text area holds it (its line breaks normalised): the link keeps the id while it does.
-  current = { link: model.link, configText: $('hf-config')?.value ?? configText, pending: false, kept: false };
-  showStatus(`Loaded config.json of ${where}; reading the checkpoint's headers…`);
+  if (refused) {
+    current = null;
+    showStatus(`memplan's families do not count the config.json of ${where}; reading the checkpoint's headers for a day-one estimate…`);
+    showErrors(refused);
+  } else {
+    // The estimate follows at once; the checkpoint's figures come when its headers have.
+    apply(configText);
+    // As the text area holds it (its line breaks normalised): the link keeps the id while it does.
+    current = { link: model.link, configText: $('hf-config')?.value ?? configText, pending: false, kept: false };
+    showStatus(`Loaded config.json of ${where}; reading the checkpoint's headers…`);
+  }
   const problems = [];
   let files = null;
   if (index.status === 'fulfilled') {
@@ -242,6 +295,7 @@ async function loadFromHub(mp, typed, apply, { fromLink = false } = {}) {
     for (const f of fetched) if (!f.ok) problems.push(f.error instanceof HubError ? f.error : new HubError('checkpoint', String(f.error), 'text'));
     if (!problems.length) headers = fetched.map((f) => f.value);
   }
+  if (refused) return dayOne(mp, model, where, configText, refused, applyModel ? headers : null, problems, applyModel);
   let result = null;
   if (headers) {
     try {
@@ -290,9 +344,11 @@ function pasteConfig(text) {
 
 /**
  * Builds the Hub box in #hub-box and wires it; `linkValue`: the Hub model of the page's link (its
- * HUB_KEY entry), fetched again when given. `apply(text)` loads a config.json (default: as pasted).
+ * HUB_KEY entry), fetched again when given. `apply(text)` loads a config.json (default: as pasted);
+ * `applyModel(model, text)` loads the memplan model section the day-one path made of config.json `text`
+ * (without it, a config.json the families refuse is not loaded).
  */
-export function wireHub(mp, linkValue, apply = pasteConfig) {
+export function wireHub(mp, linkValue, apply = pasteConfig, applyModel = null) {
   const box = $('hub-box');
   if (!box) return;
   const input = el('input', null, { type: 'text', id: 'hub-model', spellcheck: 'false', autocomplete: 'off',
@@ -307,11 +363,12 @@ export function wireHub(mp, linkValue, apply = pasteConfig) {
     el('small', 'Fetches config.json, the Hub API entry and the first bytes of each safetensors file from huggingface.co. ' +
       'The token stays in this page\'s memory: sent to huggingface.co only, never put in the link.', { id: 'hub-hint', class: 'hint' }),
     button, el('p', '', { id: 'hub-status', role: 'status' }), el('p', '', { id: 'hub-errors', class: 'errors', role: 'alert', hidden: '' }),
+    el('p', '', { id: 'hub-assumptions', class: 'assumptions', hidden: '' }),
     el('div', null, { id: 'hub-result', hidden: '' }));
   // The Hub's fields are not configuration fields: their events stay out of the form's update loop.
   for (const type of ['input', 'change']) box.addEventListener(type, (e) => e.stopPropagation());
   secret.addEventListener('input', () => { token = secret.value; });
-  const go = (fromLink) => loadFromHub(mp, input.value, apply, { fromLink }).catch((error) => {
+  const go = (fromLink) => loadFromHub(mp, input.value, apply, applyModel, { fromLink }).catch((error) => {
     showErrors([{ file: '', message: 'The Hub model could not be loaded (' + (error && error.message) + ')' }]);
     setState('failed');
   });

@@ -91,7 +91,7 @@ export function wrap(core) {
   const absent = (name) => (...args) => fail([{ field: name,
     message: 'is not in the estimate-only module (memplan-lite.js); import load from memplan.js for it' }], ' ');
   for (const name of ['modelStateBytes', 'maxParams', 'analyze', 'plan', 'compare', 'searchPresets', 'presetFits', 'engines', 'frameworks', 'resolveModel',
-    'hubModel', 'safetensorsRange', 'safetensorsIndex', 'checkpointHeaders', 'checkpointApi'])
+    'hubModel', 'safetensorsRange', 'safetensorsIndex', 'checkpointHeaders', 'checkpointApi', 'dayOneHeaders'])
     if (typeof core[name] !== 'function') core = Object.assign(Object.create(core), { [name]: absent(name) });
   const seed = (text) => {
     const out = JSON.parse(text);
@@ -259,6 +259,18 @@ export function wrap(core) {
      */
     checkpointHeaders: (hfConfig, headers) => {
       const out = checked(core.checkpointHeaders(configText(hfConfig, 'hf_config'), JSON.stringify(headers ?? [])));
+      delete out.errors;
+      return out;
+    },
+    /**
+     * The day-one path from headers fetched: a config.json memplan's families refuse (hfConfig, text or
+     * object) and its checkpoint's headers (as checkpointHeaders takes them) → {model: memplan model keys
+     * (params, stored_weight_bytes, the sizes the config declares) | null, stored: {tensors, values, bytes,
+     * by_dtype} | null, assumptions: ["…"], the families' refusal first}. A config the families read, one
+     * lacking the layers, width or heads, or a malformed header throws a MemplanError naming the key or file.
+     */
+    dayOneHeaders: (hfConfig, headers) => {
+      const out = checked(core.dayOneHeaders(configText(hfConfig, 'hf_config'), JSON.stringify(headers ?? [])));
       delete out.errors;
       return out;
     },

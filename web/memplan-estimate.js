@@ -359,6 +359,7 @@ export class MemplanEstimate extends HTMLElement {
       this.#result = null;
       this.card.dataset.state = 'loading';
       this.verdict.className = 'verdict';
+      delete this.verdict.dataset.approximate;
       this.verdict.textContent = `Loading ${read.hub} from the Hugging Face Hub…`;
       for (const node of [this.total, this.bar, this.table, this.errorList, this.assumptions]) node.hidden = true;
       try {
@@ -405,6 +406,7 @@ export class MemplanEstimate extends HTMLElement {
     this.warnings.hidden = warnings.length === 0;
     if (!result) {
       this.verdict.className = 'verdict';
+      delete this.verdict.dataset.approximate;
       this.verdict.textContent = errors.length === 1 ? 'Cannot estimate: one setting is invalid.' : `Cannot estimate: ${errors.length} settings are invalid.`;
       return;
     }
@@ -423,6 +425,11 @@ export class MemplanEstimate extends HTMLElement {
       this.verdict.textContent = `Does not fit: ${formatBytes(result.gpu.shortfall_bytes, unit)} more than ${formatBytes(capacity, unit)}` +
         (read.gpuEntry ? ` (${read.gpuEntry.name})` : '') + '.';
     }
+    // The core marks a verdict resting on assumptions (a model known by its stored bytes): said so.
+    if (result.gpu && result.gpu.approximate) {
+      this.verdict.textContent += ' Approximate: model known only by its stored bytes and declared sizes; see warnings.';
+      this.verdict.dataset.approximate = 'true';
+    } else delete this.verdict.dataset.approximate;
     this.verdict.dataset.fits = result.gpu ? String(result.gpu.fits) : '';
     this.total.textContent = `${formatBytes(b.total, unit)} per GPU`;
     this.total.dataset.bytes = String(b.total);

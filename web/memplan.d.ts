@@ -277,7 +277,7 @@ export interface Config {
     batch?: number;
     /** Context length: Tokens cached per sequence (prompt + generated). 1 … 16777216 tokens. Default: 2048. */
     context_len?: number;
-    /** Weights: Storage of the block linear weights; embeddings and norms stay bf16 when quantized. Default: 'bf16'. */
+    /** Weights: Storage of the block linear weights; embeddings and norms stay bf16 when quantized. Not set: as the checkpoint stores them (a quantized checkpoint in its format, model.checkpoint; model.stored_weight_bytes when given; otherwise bf16). Default: not set. */
     weight_dtype?: 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8' | 'int4';
     /** KV cache: Precision of the cached keys and values. Default: 'bf16'. */
     kv_dtype?: 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8' | 'int4';
@@ -578,6 +578,15 @@ export interface CheckpointFromApi {
   note: string;
 }
 
+/** The day-one path's answer: a model memplan's families refuse, made estimable from its stored tensors. */
+export interface DayOne {
+  /** memplan model keys: params (stored values of the weights, scales left out), stored_weight_bytes, the declared sizes; null when none. */
+  model: ModelConfig | null;
+  stored: { tensors: number; values: number; bytes: number; by_dtype: Record<string, StoredDtype> } | null;
+  /** The families' refusal first, then each size assumed. */
+  assumptions: string[];
+}
+
 export interface PlanRequest {
   /** An estimate configuration: the model, the workload and the GPU memory (default: the catalogue GPU's). */
   config: Record<string, unknown>;
@@ -691,6 +700,12 @@ export interface Memplan {
   safetensorsIndex(text: string, file?: string): string[];
   /** `memplan checkpoint` from the headers fetched; a truncated or malformed header throws naming its file. */
   checkpointHeaders(hfConfig: string | object, headers: { file: string; length: number; header: string }[]): Checkpoint;
+  /**
+   * The day-one path for a config.json memplan's families refuse: its model from the stored tensors of the
+   * headers fetched and the sizes it declares, with every assumption; throws naming the key (no layers,
+   * width or heads), hf_config (a config the families read) or the file (a malformed header).
+   */
+  dayOneHeaders(hfConfig: string | object, headers: { file: string; length: number; header: string }[]): DayOne;
   /** memplan's count beside the Hub API's per-dtype counts, when the headers cannot be read. */
   checkpointApi(hfConfig: string | object, apiReply: string | object): CheckpointFromApi;
   /** The GPU catalogue (core/data/gpus.json), parsed once; frozen. */

@@ -85,6 +85,7 @@ TEST_CASE("schema defaults are the configuration structs' defaults", "[schema]")
     CHECK(by_path["train.optimizer"] == "adam");
     CHECK(by_path["train.microbatches_in_flight"].is_null());
     CHECK(by_path["infer.context_len"] == 2048);
+    CHECK(by_path["infer.weight_dtype"].is_null());  // not given: a checkpoint served as it is stored
     CHECK(by_path["infer.flash_attention"] == true);
     CHECK(by_path["gpu.memory_bytes"].is_null());
 }

@@ -215,6 +215,35 @@ test('an attribute change re-renders and fires memplan-change with the result', 
   await page.close();
 });
 
+test('a model known by its stored bytes: the core marks the verdict approximate and the element says so', LIMIT, async () => {
+  const { page, problems } = await open('/estimate-example.html');
+  // Qwen3-0.6B's sizes with its checkpoint's stored bytes (what the day-one path gives, tests/wasm/hub.test.mjs).
+  const config = { mode: 'infer', model: { params: 596049920, stored_weight_bytes: 1192099840, num_hidden_layers: 28, hidden_size: 1024,
+    num_attention_heads: 16, num_key_value_heads: 8, head_dim: 128, intermediate_size: 3072, vocab_size: 151936, tie_word_embeddings: true } };
+  assert.equal(mp.estimate({ ...config, gpu: { memory_bytes: h100 } }).gpu.approximate, true);
+  const verdict = (id) => page.evaluate((i) => {
+    const v = document.getElementById(i).shadowRoot.querySelector('.verdict');
+    return { text: v.textContent, approximate: v.dataset.approximate ?? null, fits: v.dataset.fits ?? null };
+  }, id);
+  await page.evaluate((c) => {
+    const e = document.createElement('memplan-estimate');
+    e.id = 'stored';
+    e.setAttribute('config', JSON.stringify(c));
+    e.setAttribute('gpu', 'h100-sxm-80gb');
+    document.body.append(e);
+  }, config);
+  await page.waitForFunction(() => document.getElementById('stored').shadowRoot?.querySelector('.verdict')?.dataset.fits === 'true');
+  const marked = await verdict('stored');
+  assert.equal(marked.approximate, 'true');
+  assert.match(marked.text, /^Fits: .* Approximate: model known only by its stored bytes and declared sizes; see warnings\.$/);
+  // A preset's answer is not approximate.
+  const plain = await verdict('train');
+  assert.equal(plain.approximate, null);
+  assert.doesNotMatch(plain.text, /Approximate/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('invalid attributes show inline errors naming the attribute and the allowed range; nothing is read as HTML', LIMIT, async () => {
   const { page, problems } = await open('/blank.html', { wait: false });
   const cases = [

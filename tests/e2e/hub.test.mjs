@@ -178,6 +178,77 @@ test('Qwen/Qwen3-0.6B: config, API and the header by range requests; stored byte
 });
 
 /**
+ * Qwen/Qwen3-0.6B's real config.json as a family memplan does not count: model_type "qwen9", its
+ * architectures renamed and a key no reader reads ("fancy_gate"), as tests/core/test_day_one.cpp builds
+ * it; `edit(config)` changes it further.
+ */
+function qwen9(edit = () => {}) {
+  const config = JSON.parse(qwen.config);
+  config.model_type = 'qwen9';
+  config.architectures = ['Qwen9ForCausalLM'];
+  config.fancy_gate = true;
+  edit(config);
+  return JSON.stringify(config, null, 2) + '\n';
+}
+
+test('a config.json no family counts: the day-one path estimates it from the header fetched, every assumption listed, the verdict approximate', async () => {
+  const { page, close } = await open(qwenHub({ config: qwen9() }), { expected: [FAILED_LOAD] });
+  assert.equal(await page.inputValue('[name="mode"]'), 'infer');
+  await loadHub(page, ID);
+  assert.equal(await attr(page, '#hub-box', 'data-state'), 'done');
+  assert.equal(await attr(page, '#hub-box', 'data-source'), 'day-one');
+  assert.equal(await page.isVisible('#hub-errors'), false);
+  const assumptions = await page.locator('#hub-assumptions .line').allTextContents();
+  assert.ok(assumptions.length > 1, assumptions.join('\n'));
+  assert.ok(assumptions[0].startsWith('day-one estimate: model_type qwen9 is not counted by memplan\'s families'), assumptions[0]);
+  assert.match(await page.textContent('#hub-status'), /^Loaded Qwen\/Qwen3-0\.6B at main by the day-one path: .*1,192,099,840 bytes/);
+  // The day-one model in the form (its stored bytes a model field the configuration sends), no preset.
+  await page.waitForFunction(() => document.querySelector('[name="model.stored_weight_bytes"]').value === '1192099840' &&
+    document.querySelector('#model-preset').value === '' && document.querySelector('#verdict').dataset.approximate === 'true');
+  await page.waitForSelector('#output[data-computed]');
+  assert.equal(await page.inputValue('[name="model.num_hidden_layers"]'), '28');
+  assert.equal(await page.inputValue('[name="model.hidden_size"]'), '1024');
+  // Inference serves the stored bytes: the weights are the header's (the tied lm_head left out), exactly.
+  assert.equal(await page.locator('#breakdown tr[data-row="weights"] td.num').first().getAttribute('title'), '1,192,099,840 bytes');
+  assert.match(await page.textContent('#verdict'), /^(Fits|Does not fit): .* Approximate — model known only by its stored bytes and declared sizes; see warnings\.$/);
+  assert.equal(await page.isVisible('#errors'), false);
+  const link = await page.evaluate(() => location.hash);
+  assert.equal(new URLSearchParams(link.slice(1)).get('hub'), ID);
+  // Reopening the link fetches the model again: the same day-one model, the same weights.
+  const again = await open(qwenHub({ config: qwen9() }), { hash: link, expected: [FAILED_LOAD] });
+  await again.page.waitForSelector('#hub-box[data-runs="1"]', { timeout: 30000 });
+  assert.equal(await attr(again.page, '#hub-box', 'data-source'), 'day-one');
+  await again.page.waitForFunction(() => document.querySelector('#verdict').dataset.approximate === 'true');
+  await again.page.waitForSelector('#output[data-computed]');
+  assert.equal(await again.page.locator('#breakdown tr[data-row="weights"] td.num').first().getAttribute('title'), '1,192,099,840 bytes');
+  assert.equal(await again.page.isVisible('#errors'), false);
+  await again.close();
+  // Picking a preset: the verdict is no longer approximate.
+  await page.locator('#model-preset').selectOption('llama-3.1-8b');
+  await page.waitForFunction(() => !('approximate' in document.querySelector('#verdict').dataset));
+  assert.doesNotMatch(await page.textContent('#verdict'), /Approximate/);
+  await close();
+});
+
+test('a config.json no family counts and without num_hidden_layers: the families\' refusal, then the day-one path\'s naming the key; nothing loaded', async () => {
+  const { page, close } = await open(qwenHub({ config: qwen9((c) => { delete c.num_hidden_layers; }) }), { expected: [FAILED_LOAD] });
+  const params = await attr(page, '#model-summary', 'data-params');
+  await loadHub(page, ID);
+  assert.equal(await attr(page, '#hub-box', 'data-state'), 'failed');
+  assert.equal(await attr(page, '#hub-box', 'data-source'), null);
+  const errors = await errorsOf(page);
+  assert.ok(errors.length >= 2, errors.join('\n'));
+  assert.match(errors[0], /^config\.json model_type: .*qwen9/);
+  assert.match(errors.at(-1), /^config\.json num_hidden_layers: is required by the day-one estimate/);
+  assert.equal(await page.isVisible('#hub-assumptions'), false);
+  assert.match(await page.textContent('#hub-status'), /day-one estimate from its safetensors headers was refused too\.$/);
+  assert.equal(await page.inputValue('#model-preset'), 'llama-3.1-8b');
+  assert.equal(await attr(page, '#model-summary', 'data-params'), params);
+  await stillWorks(page);
+  await close();
+});
+
+/**
  * A real config.json of tests/data/hf/ as the Hub serves it: the file without memplan's "_source" note
  * (which names the model and where the copy came from; the core's fixture tests read it the same way).
  */

@@ -296,6 +296,39 @@ test("a pasted Llama-2-7B config.json: 6,738,415,616 parameters and exactly 2 Gi
   assert.equal(await copy.isHidden('#notice'), true);
 });
 
+test('a quantized checkpoint is served as stored unless a weight precision is chosen; the choice round-trips in the link', async () => {
+  const { readFile } = await import('node:fs/promises');
+  // nvidia/Qwen3.5-122B-A10B-NVFP4's real config.json (its _source names the copy; memplan's note, removed as the Hub serves it).
+  const doc = JSON.parse(await readFile(new URL('../data/hf/nvidia_qwen3_5_122b_a10b_nvfp4.json', import.meta.url), 'utf8'));
+  assert.ok(doc._source.startsWith('nvidia/Qwen3.5-122B-A10B-NVFP4, config.json'));
+  delete doc._source;
+  const { page } = await open('/index.html');
+  assert.equal(await page.inputValue('[name="mode"]'), 'infer');
+  // The schema gives infer.weight_dtype no default: the form starts with "not set" and sends none.
+  assert.equal(await page.inputValue('[name="infer.weight_dtype"]'), '');
+  await pasteConfig(page, JSON.stringify(doc, null, 2));
+  assert.equal(await page.getAttribute('#model-summary', 'data-params'), '122562817776');
+  // As the checkpoint stores it (NVFP4 experts, the rest bf16): the core's answer with no infer.weight_dtype.
+  const stored = mp.estimate({ mode: 'infer', infer: { context_len: 8192 } }, { hfConfig: doc }).per_gpu.weights;
+  assert.equal(stored, 78427512288);
+  assert.equal(await rowBytes(page, 'weights'), 78427512288);
+  assert.doesNotMatch(page.url(), /infer\.weight_dtype/);
+  await set(page, 'infer.weight_dtype', 'bf16');
+  await settled(page);
+  assert.equal(await rowBytes(page, 'weights'), 245125635552);
+  const chosen = page.url();
+  assert.match(chosen, /infer\.weight_dtype=bf16/);
+  // The link keeps the choice: reopened, bf16 again.
+  const { page: copy } = await open(chosen.slice(server.origin.length));
+  assert.equal(await copy.inputValue('[name="infer.weight_dtype"]'), 'bf16');
+  assert.equal(await rowBytes(copy, 'weights'), 245125635552);
+  // Not set again: as stored, and the link no longer names it.
+  await set(page, 'infer.weight_dtype', '');
+  await settled(page);
+  assert.equal(await rowBytes(page, 'weights'), 78427512288);
+  assert.doesNotMatch(page.url(), /infer\.weight_dtype/);
+});
+
 test('a broken pasted config.json shows an error naming the field, and the view keeps the last good model', async () => {
   const { page } = await open('/index.html');
   const verdict = await page.textContent('#verdict');

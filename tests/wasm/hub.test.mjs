@@ -65,6 +65,27 @@ test('checkpointApi: the API\'s per-dtype counts at their widths beside memplan\
   assert.throws(() => mp.checkpointApi(config, '<html>'), /api: is not a JSON object/);
 });
 
+test('dayOneHeaders: a config.json no family counts, its model from the header fetched, every assumption named', () => {
+  // Qwen3-0.6B's real config as a family memplan does not know (tests/core/test_day_one.cpp builds the same).
+  const renamed = { ...JSON.parse(config), model_type: 'qwen9', architectures: ['Qwen9ForCausalLM'], fancy_gate: true };
+  const headers = [{ file: 'model.safetensors', length: 35339, header: file.subarray(8).toString('utf8') }];
+  const r = mp.dayOneHeaders(JSON.stringify(renamed), headers);
+  assert.equal(r.model.stored_weight_bytes, 1192099840);  // the tied lm_head.weight left out, as engines skip it
+  assert.equal(r.model.num_hidden_layers, 28);
+  assert.equal(r.stored.tensors, 311);
+  assert.ok(r.assumptions[0].startsWith('day-one estimate: model_type qwen9 is not counted by memplan\'s families'), r.assumptions[0]);
+  // The model it gives is estimated as approximate, its weights the stored bytes.
+  const e = mp.estimate({ mode: 'infer', model: r.model, gpu: { memory_bytes: 24e9 } });
+  assert.equal(e.per_gpu.weights, 1192099840);
+  assert.equal(e.gpu.approximate, true);
+  delete renamed.num_hidden_layers;
+  assert.throws(() => mp.dayOneHeaders(renamed, headers), (e) => e instanceof MemplanError && e.field === 'hf_config.num_hidden_layers');
+  // A config the families read is theirs (its count is exact): refused naming hf_config.
+  assert.throws(() => mp.dayOneHeaders(config, headers), (e) => e.field === 'hf_config');
+  assert.throws(() => mp.dayOneHeaders(JSON.stringify({ ...JSON.parse(config), model_type: 'qwen9' }), [{ file: 'model.safetensors', length: 35339, header: '{' }]),
+    (e) => e instanceof MemplanError && /^model\.safetensors/.test(e.message));
+});
+
 test('the estimate-only module has no Hub bindings and says so', async () => {
   const lite = await loadLite();
   assert.throws(() => lite.hubModel('Qwen/Qwen3-0.6B'), /hubModel is not in the estimate-only module/);
@@ -75,6 +96,7 @@ test('the Hub bindings are declared in memplan.d.ts with their result types', as
   const types = await readFile(new URL('../../dist/memplan.d.ts', import.meta.url), 'utf8');
   for (const line of ['hubModel(text: string): HubModel;', 'safetensorsIndex(text: string, file?: string): string[];',
     'checkpointApi(hfConfig: string | object, apiReply: string | object): CheckpointFromApi;',
+    'dayOneHeaders(hfConfig: string | object, headers: { file: string; length: number; header: string }[]): DayOne;', 'export interface DayOne {',
     'export interface HubModel {', 'export interface Checkpoint {', 'export interface SafetensorsRange {'])
     assert.ok(types.includes(line), line);
 });

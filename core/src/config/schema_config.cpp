@@ -155,9 +155,11 @@ const std::vector<field_spec>& config_fields() {
                         "sequences", infer_only),
         MEMPLAN_INTEGER("infer.context_len", infer.context_len, 1, max_token_count, "Context length",
                         "Tokens cached per sequence (prompt + generated).", "tokens", infer_only),
-        MEMPLAN_CHOICE("infer.weight_dtype", infer.weight_dtype, "Weights",
-                       "Storage of the block linear weights; embeddings and norms stay bf16 when quantized.",
-                       infer_only),
+        MEMPLAN_OPTIONAL_CHOICE("infer.weight_dtype", infer.weight_dtype, "Weights",
+                                "Storage of the block linear weights; embeddings and norms stay bf16 when quantized. "
+                                "Not set: as the checkpoint stores them (a quantized checkpoint in its format, "
+                                "model.checkpoint; model.stored_weight_bytes when given; otherwise bf16).",
+                                infer_only),
         MEMPLAN_CHOICE("infer.kv_dtype", infer.kv_dtype, "KV cache", "Precision of the cached keys and values.",
                        infer_only),
         MEMPLAN_OPTIONAL_INTEGER("infer.quant_group_size", infer.quant_group_size, 1, max_width, "Quantization group",

@@ -75,6 +75,11 @@ constexpr field_spec row_with(field_spec row, field_type type, bool unset_is_zer
             false, nullptr                                                                            \
     }
 
+/// A choice whose default is "not set" (the schema's default null): the core decides when it is not given
+/// (infer.weight_dtype: a quantized checkpoint served as stored). The member keeps its enumeration's value.
+#define MEMPLAN_OPTIONAL_CHOICE(PATH, MEMBER, LABEL, HELP, MODES)                                     \
+    ::memplan::detail::row_with(MEMPLAN_CHOICE(PATH, MEMBER, LABEL, HELP, MODES), ::memplan::field_type::choice, true)
+
 /// A free-text field (names).
 #define MEMPLAN_TEXT(PATH, MEMBER, LABEL, HELP, MODES)                                                \
     ::memplan::field_spec {                                                                           \

@@ -76,7 +76,9 @@ std::string schema_json() {
                 row["min"] = field.min;
                 row["max"] = field.max;
             }
-            row["default"] = value_json(field, defaults);
+            // An optional choice has no default: not given, the core decides (schema_rows.hpp).
+            row["default"] = field.type == field_type::choice && field.unset_is_zero ? ordered_json(nullptr)
+                                                                                    : value_json(field, defaults);
             if (field.type == field_type::choice) {
                 ordered_json names = ordered_json::array();
                 std::string all = field.choices();

@@ -46,7 +46,8 @@ struct field_spec {
     const char* modes;    ///< run modes that use it: "train", "infer" or "train,infer"
     field_value (*get)(const estimate_config& config);
     bool (*set)(estimate_config& config, const field_value& value);
-    bool unset_is_zero;   ///< integer fields where 0 means "not set" (derived), though min is above 0
+    bool unset_is_zero;   ///< integer fields where 0 means "not set" (derived), though min is above 0; a choice
+                          ///< with no default (null in the schema: not given, the core decides)
     /// integer and bytes fields: get(config).number without building a field_value (validate's range
     /// checks run on every estimate); null for other types.
     std::uint64_t (*get_number)(const estimate_config& config) = nullptr;
