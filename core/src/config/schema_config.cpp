@@ -155,7 +155,7 @@ const std::vector<field_spec>& config_fields() {
                         "sequences", infer_only),
         MEMPLAN_INTEGER("infer.context_len", infer.context_len, 1, max_token_count, "Context length",
                         "Tokens cached per sequence (prompt + generated).", "tokens", infer_only),
-        MEMPLAN_OPTIONAL_CHOICE("infer.weight_dtype", infer.weight_dtype, "Weights",
+        MEMPLAN_OPTIONAL_CHOICE("infer.weight_dtype", infer.weight_dtype, infer.weight_dtype_given, "Weights",
                                 "Storage of the block linear weights; embeddings and norms stay bf16 when quantized. "
                                 "Not set: as the checkpoint stores them (a quantized checkpoint in its format, "
                                 "model.checkpoint; model.stored_weight_bytes when given; otherwise bf16).",

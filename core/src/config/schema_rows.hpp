@@ -76,9 +76,24 @@ constexpr field_spec row_with(field_spec row, field_type type, bool unset_is_zer
     }
 
 /// A choice whose default is "not set" (the schema's default null): the core decides when it is not given
-/// (infer.weight_dtype: a quantized checkpoint served as stored). The member keeps its enumeration's value.
-#define MEMPLAN_OPTIONAL_CHOICE(PATH, MEMBER, LABEL, HELP, MODES)                                     \
-    ::memplan::detail::row_with(MEMPLAN_CHOICE(PATH, MEMBER, LABEL, HELP, MODES), ::memplan::field_type::choice, true)
+/// (infer.weight_dtype: a quantized checkpoint served as stored). The member keeps its enumeration's value;
+/// GIVEN (a bool member) says whether it was given, and the value reads as "" (null in the echo) when not.
+#define MEMPLAN_OPTIONAL_CHOICE(PATH, MEMBER, GIVEN, LABEL, HELP, MODES)                              \
+    ::memplan::field_spec {                                                                           \
+        PATH, ::memplan::field_type::choice, 0, 0,                                                    \
+            [] { return ::memplan::choice_names(decltype(::memplan::estimate_config{}.MEMBER){}); }, LABEL, \
+            HELP, "", MODES,                                                                          \
+            [](const ::memplan::estimate_config& c) {                                                 \
+                ::memplan::field_value v;                                                             \
+                if (c.GIVEN) v.name = ::memplan::to_string(c.MEMBER);                                 \
+                return v;                                                                             \
+            },                                                                                        \
+            [](::memplan::estimate_config& c, const ::memplan::field_value& v) {                      \
+                c.GIVEN = ::memplan::parse_enum(v.name, c.MEMBER);                                    \
+                return c.GIVEN;                                                                       \
+            },                                                                                        \
+            true, nullptr                                                                             \
+    }
 
 /// A free-text field (names).
 #define MEMPLAN_TEXT(PATH, MEMBER, LABEL, HELP, MODES)                                                \
