@@ -23,9 +23,16 @@ export function renderVerdict(result, unit) {
   // The core compares gpu.needed_bytes: the total, or in training the step's peak where it is above it.
   const needed = typeof result.gpu.needed_bytes === 'number' ? result.gpu.needed_bytes : total;
   const what = needed === total ? formatBytes(total, unit) : `${formatBytes(needed, unit)} at the step's peak`;
-  const text = (result.gpu.fits
-    ? `Fits: ${what} of ${formatBytes(capacity, unit)} per GPU, ${formatBytes(result.gpu.headroom_bytes, unit)} headroom.`
-    : `Does not fit: ${what} per GPU needs ${formatBytes(result.gpu.shortfall_bytes, unit)} more than the GPU's ${formatBytes(capacity, unit)}.`) +
+  // With a serving engine the core's verdict is whether the engine starts (gpu.decided_by "engine"): said as
+  // the engine says it, so that the verdict and the engine panel give one answer.
+  const engine = result.gpu.decided_by === 'engine' && result.serving ? result.serving : null;
+  const text = (engine
+    ? (result.gpu.fits
+      ? `${engine.engine} starts on ${formatBytes(capacity, unit)} per GPU: KV cache for ${formatCount(engine.kv_capacity_tokens)} tokens.`
+      : `${engine.engine} does not start: ${engine.refusal || 'its KV cache cannot hold one request of max_model_len.'}`)
+    : result.gpu.fits
+      ? `Fits: ${what} of ${formatBytes(capacity, unit)} per GPU, ${formatBytes(result.gpu.headroom_bytes, unit)} headroom.`
+      : `Does not fit: ${what} per GPU needs ${formatBytes(result.gpu.shortfall_bytes, unit)} more than the GPU's ${formatBytes(capacity, unit)}.`) +
     (result.gpu.approximate ? ' ' + APPROXIMATE : '');
   if (out.textContent !== text) out.textContent = text;
   out.dataset.fits = String(result.gpu.fits);

@@ -448,6 +448,8 @@ export interface GpuVerdict {
   capacity_bytes: number;
   /** Present (true) when the model is known only by its stored bytes and declared sizes (model.stored_weight_bytes, the day-one path). */
   approximate?: true;
+  /** "engine" when a serving engine is chosen: `fits` is then whether the engine starts (serving.starts). */
+  decided_by?: 'engine';
 }
 
 export interface StageAnalysis {

@@ -152,7 +152,7 @@ json_reply preset_fits_reply(const std::string& config_text) {
                                           {"name", all[i].name},
                                           {"params", r.params},
                                           {"total_bytes", r.per_gpu.total},
-                                          {"fits", r.has_capacity ? ordered_json(r.fits) : ordered_json(nullptr)},
+                                          {"fits", r.has_capacity ? ordered_json(verdict_fits(r)) : ordered_json(nullptr)},
                                           {"beyond_context_limit", c.model.max_position_embeddings != 0 &&
                                                                        asked_context(c).tokens > c.model.max_position_embeddings}});
         }

@@ -95,13 +95,15 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
         }
         write_model_details(out["details"], d);
         if (r.has_capacity)
-            out["gpu"] = ordered_json{{"fits", r.fits},
+            out["gpu"] = ordered_json{{"fits", verdict_fits(r)},
                                       {"needed_bytes", r.needed_bytes},
                                       {"headroom_bytes", r.headroom_bytes},
                                       {"shortfall_bytes", r.shortfall_bytes},
                                       {"capacity_bytes", r.capacity_bytes}};
         // A model known only by its stored bytes and declared sizes (the day-one path): the verdict says so.
         if (r.has_capacity && config != nullptr && config->model.stored_weight_bytes != 0) out["gpu"]["approximate"] = true;
+        // With an engine the verdict is whether it starts (verdict_fits); the sizes beside it stay memplan's sum.
+        if (r.has_capacity && r.serving.present) out["gpu"]["decided_by"] = "engine";
         if (r.serving.present) {  // serving-engine arithmetic, per GPU (memplan/serving.hpp)
             const serving_result& s = r.serving;
             out["serving"] = ordered_json{{"engine", s.engine},

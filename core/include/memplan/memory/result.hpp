@@ -153,4 +153,9 @@ struct estimate_result {
     diagnostics errors;
 };
 
+/// The fit verdict every view gives: with a serving engine chosen, whether the engine starts (it sizes its KV
+/// pool from the GPU's memory and refuses to start when one max_model_len request does not fit, whatever the
+/// plain per-GPU sum says); otherwise whether the needed bytes fit the GPU.
+inline bool verdict_fits(const estimate_result& r) { return r.serving.present ? r.serving.starts : r.fits; }
+
 }  // namespace memplan
