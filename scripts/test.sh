@@ -3,6 +3,10 @@
 # ASan + UBSan), a short fixed-seed fuzzing run, the WebAssembly module's node tests and the page's
 # browser tests, and a "does it run" pass of the benchmarks. Installs what is missing first. Each
 # step prints how long it took, and the total at the end.
+#   scripts/test.sh          everything (what CI runs)
+#   scripts/test.sh --quick  the layer check, the release build and its ctest, and the page's module
+#                            tests if dist/ already holds a WASM build; no sanitizers, fuzzing, browser
+#                            tests or benchmarks, and setup.sh only when cmake, g++, node or python3 is missing
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -14,8 +18,24 @@ step() {  # step NAME: closes the previous step with its time, opens the next
   echo "== $1"
 }
 
-step "setup (scripts/setup.sh)"
-bash scripts/setup.sh
+quick=0
+case "${1:-}" in
+  "") ;;
+  --quick) quick=1 ;;
+  *) echo "usage: scripts/test.sh [--quick]" >&2; exit 2 ;;
+esac
+
+if ((quick)); then
+  missing_tools=()
+  for tool in cmake g++ node python3; do command -v "$tool" >/dev/null 2>&1 || missing_tools+=("$tool"); done
+  if ((${#missing_tools[@]})); then
+    step "setup (scripts/setup.sh: ${missing_tools[*]} missing)"
+    bash scripts/setup.sh
+  fi
+else
+  step "setup (scripts/setup.sh)"
+  bash scripts/setup.sh
+fi
 jobs=$(nproc)
 
 step "include structure of the core (scripts/check-layers.py)"
@@ -25,6 +45,23 @@ step "native tests (release, -Werror)"
 cmake --preset ci >/dev/null
 cmake --build --preset ci -j"$jobs"
 ctest --preset ci -j"$jobs"
+
+if ((quick)); then
+  # The page's pure modules, tested against the WASM module already in dist/ (built by
+  # scripts/build-web.sh or scripts/serve.sh); the quick tier builds no WASM.
+  if [[ -f dist/memplan.js && -f dist/memplan-core.wasm ]]; then
+    step "unit tests of the page's modules (node --test tests/web, against the dist/ already built)"
+    if [[ -n "$(find core wasm web -newer dist/memplan.js -type f -print -quit)" ]]; then
+      echo "note: core/, wasm/ or web/ changed after dist/ was built; scripts/build-web.sh rebuilds it"
+    fi
+    node --test tests/web/*.test.mjs
+  else
+    step "unit tests of the page's modules: skipped (no WASM build in dist/; scripts/build-web.sh makes one)"
+  fi
+  step "done"
+  echo "== quick tests passed in $((SECONDS - start)) s (sanitizers, fuzzing, WASM, browser tests and benchmarks not run)"
+  exit 0
+fi
 
 step "native tests (clang, AddressSanitizer + UndefinedBehaviorSanitizer)"
 cmake --preset asan >/dev/null
