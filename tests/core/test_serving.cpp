@@ -15,6 +15,7 @@
 #include "memplan/report/json.hpp"
 #include "memplan/io/json.hpp"
 #include "memplan/serving/serving.hpp"
+#include "memplan/api/front_end.hpp"
 
 using namespace memplan;
 
@@ -957,4 +958,32 @@ TEST_CASE("decode context parallelism: refused beyond tp / KV heads, with window
     // Training reads no such key.
     CHECK(first_error("kimi_k2_instruct", R"({"mode": "infer", "parallel": {"gpus": 8, "tp": 8},
         "infer": {"decode_context_parallel_size": 8}})").empty());
+}
+
+TEST_CASE("one verdict: with an engine, gpu.fits is whether it starts, in the estimate and the fits list", "[serving][verdict]") {
+    // Llama 3.1 8B at max_model_len 131072 on a 24 GB GPU, vLLM at utilization 0.9: the plain sum of one
+    // sequence of 4,096 tokens fits, but vLLM refuses to start (one request of 131,072 tokens needs 16 GiB of
+    // KV cache). The verdict must be the engine's, never a green "fits" beside an engine that does not start.
+    const std::string config = R"({"mode": "infer", "model": {"preset": "llama-3.1-8b"},
+        "infer": {"engine": "vllm", "context_len": 4096, "max_model_len": 131072}, "gpu": {"memory_bytes": 24e9}})";
+    const nlohmann::json r = nlohmann::json::parse(estimate_json(config));
+    REQUIRE(r["errors"].empty());
+    CHECK(r["per_gpu"]["total"].get<std::uint64_t>() < 24000000000ULL);  // the plain sum fits
+    CHECK(r["serving"]["starts"] == false);
+    CHECK(r["gpu"]["fits"] == false);
+    CHECK(r["gpu"]["decided_by"] == "engine");
+    // Without the engine, the plain sum decides, and says so by having no decided_by.
+    const nlohmann::json plain = nlohmann::json::parse(estimate_json(R"({"mode": "infer", "model": {"preset": "llama-3.1-8b"},
+        "infer": {"context_len": 4096}, "gpu": {"memory_bytes": 24e9}})"));
+    CHECK(plain["gpu"]["fits"] == true);
+    CHECK(!plain["gpu"].contains("decided_by"));
+    // The fits list gives the same answer for the same setup.
+    const nlohmann::json fits = nlohmann::json::parse(preset_fits_json(config));
+    bool seen = false;
+    for (const auto& m : fits["models"])
+        if (m["id"] == "llama-3.1-8b") {
+            seen = true;
+            CHECK(m["fits"] == false);
+        }
+    CHECK(seen);
 }
