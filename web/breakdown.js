@@ -28,8 +28,9 @@ export function renderVerdict(result, unit) {
   const engine = result.gpu.decided_by === 'engine' && result.serving ? result.serving : null;
   const text = (engine
     ? (result.gpu.fits
-      ? `${engine.engine} starts on ${formatBytes(capacity, unit)} per GPU: KV cache for ${formatCount(engine.kv_capacity_tokens)} tokens.`
-      : `${engine.engine} does not start: ${engine.refusal || 'its KV cache cannot hold one request of max_model_len.'}`)
+      ? `${engine.engine_label} starts on ${formatBytes(capacity, unit)} per GPU: KV cache for ${formatCount(engine.kv_capacity_tokens)} tokens, ` +
+        `${formatCount(engine.max_concurrent_requests)} requests of ${formatCount(engine.max_model_len)} tokens at once.`
+      : `${engine.engine_label} does not start: ${engine.refusal || 'its KV cache cannot hold one request of max_model_len.'}`)
     : result.gpu.fits
       ? `Fits: ${what} of ${formatBytes(capacity, unit)} per GPU, ${formatBytes(result.gpu.headroom_bytes, unit)} headroom.`
       : `Does not fit: ${what} per GPU needs ${formatBytes(result.gpu.shortfall_bytes, unit)} more than the GPU's ${formatBytes(capacity, unit)}.`) +

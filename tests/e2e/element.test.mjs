@@ -139,8 +139,8 @@ function sameAnswer(result, expected) {
   assert.deepEqual(JSON.parse(JSON.stringify(result)), JSON.parse(JSON.stringify(expected)));
 }
 
-const TRAIN = { model: { preset: 'llama-2-7b' }, parallel: { gpus: 8, zero_stage: 2 }, train: { seq_len: 4000 }, gpu: { memory_bytes: h100 } };
-const SERVE = { mode: 'infer', model: { preset: 'llama-3.1-8b' }, infer: { context_len: 32000, batch: 4, engine: 'vllm' }, gpu: { memory_bytes: h100 } };
+const TRAIN = { model: { preset: 'llama-2-7b' }, parallel: { gpus: 8, zero_stage: 2 }, train: { seq_len: 4000 }, gpu: { memory_bytes: h100, name: 'h100-sxm-80gb' } };
+const SERVE = { mode: 'infer', model: { preset: 'llama-3.1-8b' }, infer: { context_len: 32000, batch: 4, engine: 'vllm' }, gpu: { memory_bytes: h100, name: 'h100-sxm-80gb' } };
 
 async function checkTwo(page, train, serve, trainUnit = 'GiB', serveUnit = 'GB') {
   for (const [selector, config, unit] of [['#train', train, trainUnit], ['#serve', serve, serveUnit]]) {
@@ -164,7 +164,7 @@ test('plain HTML: three elements show the core\'s answer, the WASM loads once, n
   assert.match(wasm[0], /\/memplan-estimate-core\.wasm$/, 'the element loads the estimate-only module');
   // recipe="qlora": the core's answer with the recipe applied (options.recipe, as --recipe).
   const rtx4090 = mp.gpus().find((g) => g.id === 'rtx-4090-24gb').capacity_bytes;
-  const qloraConfig = { model: { preset: 'qwen3-32b' }, train: { seq_len: 2000 }, gpu: { memory_bytes: rtx4090 } };
+  const qloraConfig = { model: { preset: 'qwen3-32b' }, train: { seq_len: 2000 }, gpu: { memory_bytes: rtx4090, name: 'rtx-4090-24gb' } };
   const qlora = await shown(page, '#qlora');
   sameAnswer(qlora.result, mp.estimate(qloraConfig, { recipe: 'qlora' }));
   assert.ok(qlora.result.per_gpu.total < mp.estimate(qloraConfig).per_gpu.total);
@@ -220,7 +220,7 @@ test('a model known by its stored bytes: the core marks the verdict approximate 
   // Qwen3-0.6B's sizes with its checkpoint's stored bytes (what the day-one path gives, tests/wasm/hub.test.mjs).
   const config = { mode: 'infer', model: { params: 596049920, stored_weight_bytes: 1192099840, num_hidden_layers: 28, hidden_size: 1024,
     num_attention_heads: 16, num_key_value_heads: 8, head_dim: 128, intermediate_size: 3072, vocab_size: 151936, tie_word_embeddings: true } };
-  assert.equal(mp.estimate({ ...config, gpu: { memory_bytes: h100 } }).gpu.approximate, true);
+  assert.equal(mp.estimate({ ...config, gpu: { memory_bytes: h100, name: 'h100-sxm-80gb' } }).gpu.approximate, true);
   const verdict = (id) => page.evaluate((i) => {
     const v = document.getElementById(i).shadowRoot.querySelector('.verdict');
     return { text: v.textContent, approximate: v.dataset.approximate ?? null, fits: v.dataset.fits ?? null };
@@ -348,7 +348,7 @@ test('hf-config-src: a config.json is read; a missing, HTML or huge one gets a s
     return { result: e.result, lines: [...e.shadowRoot.querySelectorAll('.errors li')].map((li) => li.textContent) };
   }, attributes);
   const ok = await run({ 'hf-config-src': 'fixtures/config.json', mode: 'infer', context: '4096', gpu: 'h100-sxm-80gb' });
-  sameAnswer(ok.result, mp.estimate({ mode: 'infer', infer: { context_len: 4096 }, gpu: { memory_bytes: h100 } }, { hfConfig }));
+  sameAnswer(ok.result, mp.estimate({ mode: 'infer', infer: { context_len: 4096 }, gpu: { memory_bytes: h100, name: 'h100-sxm-80gb' } }, { hfConfig }));
   for (const [src, message] of [['fixtures/missing.json', /^hf-config-src: could not be fetched: HTTP 404$/],
     ['fixtures/page.html', /^hf-config-src: returned an HTML page/], ['fixtures/page.json', /^hf-config-src: returned HTML/],
     ['fixtures/huge.json', /^hf-config-src: is too large/]]) {
@@ -410,7 +410,7 @@ test('model="org/name": config.json from the Hub (replayed), read by the core; l
   // The config.json of a Hub model, given to the core as a pasted one: the core's answer for it, the model named.
   const ok = await run({ model: 'Qwen/Qwen3-0.6B', mode: 'infer', context: '4096', gpu: 'h100-sxm-80gb' });
   assert.equal(ok.state, 'ready', ok.lines.join('; '));
-  sameAnswer(ok.result, mp.estimate({ mode: 'infer', infer: { context_len: 4096 }, gpu: { memory_bytes: h100 } }, { hfConfig: qwen }));
+  sameAnswer(ok.result, mp.estimate({ mode: 'infer', infer: { context_len: 4096 }, gpu: { memory_bytes: h100, name: 'h100-sxm-80gb' } }, { hfConfig: qwen }));
   assert.equal(ok.result.params, 596049920);
   assert.equal(ok.total, formatBytes(ok.result.per_gpu.total, 'GiB') + ' per GPU');
   assert.match(ok.assumptions, /^Inference · Qwen\/Qwen3-0\.6B \(qwen3\), 596M \(596,049,920\) parameters · /);
@@ -499,7 +499,7 @@ test('axe-core finds no accessibility violation on the page with both elements',
 
 test('MkDocs: a Markdown page with two elements, built by mkdocs, shows the core\'s answers', LIMIT, async () => {
   const { page, problems, wasm } = await open('/mkdocs/index.html');
-  await checkTwo(page, { ...TRAIN, train: undefined }, { mode: 'infer', model: { preset: 'llama-3.1-8b' }, infer: { context_len: 32000 }, gpu: { memory_bytes: h100 } });
+  await checkTwo(page, { ...TRAIN, train: undefined }, { mode: 'infer', model: { preset: 'llama-3.1-8b' }, infer: { context_len: 32000 }, gpu: { memory_bytes: h100, name: 'h100-sxm-80gb' } });
   assert.equal(wasm.length, 1);
   assert.deepEqual(problems, []);
   await page.close();
@@ -507,7 +507,7 @@ test('MkDocs: a Markdown page with two elements, built by mkdocs, shows the core
 
 test('VitePress: a Markdown page with two elements, built by vitepress and hydrated by Vue, shows the core\'s answers', LIMIT, async () => {
   const { page, problems, wasm } = await open('/vitepress/index.html');
-  await checkTwo(page, { ...TRAIN, train: undefined }, { mode: 'infer', model: { preset: 'llama-3.1-8b' }, infer: { context_len: 32000 }, gpu: { memory_bytes: h100 } });
+  await checkTwo(page, { ...TRAIN, train: undefined }, { mode: 'infer', model: { preset: 'llama-3.1-8b' }, infer: { context_len: 32000 }, gpu: { memory_bytes: h100, name: 'h100-sxm-80gb' } });
   assert.equal(wasm.length, 1);
   assert.deepEqual(problems, []);
   await page.close();
@@ -531,7 +531,7 @@ test('axe-core finds no accessibility violation in the elements of the MkDocs pa
 
 test('Sphinx: a reStructuredText page with two elements, built by sphinx-build, shows the core\'s answers', LIMIT, async () => {
   const { page, problems, wasm } = await open('/sphinx/index.html');
-  await checkTwo(page, { ...TRAIN, train: undefined }, { mode: 'infer', model: { preset: 'llama-3.1-8b' }, infer: { context_len: 32000 }, gpu: { memory_bytes: h100 } });
+  await checkTwo(page, { ...TRAIN, train: undefined }, { mode: 'infer', model: { preset: 'llama-3.1-8b' }, infer: { context_len: 32000 }, gpu: { memory_bytes: h100, name: 'h100-sxm-80gb' } });
   assert.equal(wasm.length, 1);
   assert.deepEqual(problems, []);
   await page.close();

@@ -107,6 +107,7 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
         if (r.serving.present) {  // serving-engine arithmetic, per GPU (memplan/serving.hpp)
             const serving_result& s = r.serving;
             out["serving"] = ordered_json{{"engine", s.engine},
+                                          {"engine_label", s.engine_label},
                                           {"engine_version", s.engine_version},
                                           {"budget_bytes", s.budget_bytes},
                                           {"weights_bytes", s.weights_bytes},
@@ -124,6 +125,10 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
                                           {"blocks_per_request", s.blocks_per_request},
                                           {"max_concurrency", ordered_json{{"numerator", s.max_concurrency_numerator},
                                                                            {"denominator", s.max_concurrency_denominator}}},
+                                          // Whole requests of max_model_len held at once (the ratio rounded down).
+                                          {"max_concurrent_requests", s.max_concurrency_denominator != 0
+                                                                          ? s.max_concurrency_numerator / s.max_concurrency_denominator
+                                                                          : 0},
                                           {"replicas", s.replicas},
                                           {"starts", s.starts},
                                           {"refusal", s.refusal.empty() ? ordered_json(nullptr) : ordered_json(s.refusal)},

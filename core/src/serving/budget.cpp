@@ -209,6 +209,7 @@ serving_result serving_for_stage(const estimate_config& c, const estimate_result
     if (c.mode != run_mode::infer || e == nullptr) return s;
     s.present = true;
     s.engine = to_string(inf.engine);
+    s.engine_label = e->label;
     s.engine_version = e->version;
     s.replicas = plain.data_parallel;
     const u128 total = c.gpu_memory_bytes;

@@ -105,6 +105,7 @@ struct serving_row {
 struct serving_result {
     bool present = false;
     std::string engine;                  ///< "vllm", "sglang", "trtllm"
+    std::string engine_label;            ///< its name in messages ("vLLM")
     std::string engine_version;          ///< the upstream source whose arithmetic is reproduced
     std::string release;                 ///< vLLM: the release line assumed (infer.engine_version); other engines: empty
     std::uint64_t budget_bytes = 0;      ///< what the engine may use (vLLM: total × utilization; SGLang: total × fraction; TRT-LLM: free × fraction)
