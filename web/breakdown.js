@@ -30,7 +30,7 @@ export function renderVerdict(result, unit) {
     ? (result.gpu.fits
       ? `${engine.engine_label} starts on ${formatBytes(capacity, unit)} per GPU: KV cache for ${formatCount(engine.kv_capacity_tokens)} tokens, ` +
         `${formatCount(engine.max_concurrent_requests)} requests of ${formatCount(engine.max_model_len)} tokens at once.`
-      : `${engine.engine_label} does not start: ${engine.refusal || 'its KV cache cannot hold one request of max_model_len.'}`)
+      : `${engine.engine_label} does not start: ${engine.refusal}`)
     : result.gpu.fits
       ? `Fits: ${what} of ${formatBytes(capacity, unit)} per GPU, ${formatBytes(result.gpu.headroom_bytes, unit)} headroom.`
       : `Does not fit: ${what} per GPU needs ${formatBytes(result.gpu.shortfall_bytes, unit)} more than the GPU's ${formatBytes(capacity, unit)}.`) +

@@ -67,6 +67,16 @@ function coreErrors(error, file) {
   });
 }
 
+/** The core's answer to `call()`, or null with its errors (HubErrors naming `file`, coreErrors) added to `problems`. */
+function fromCore(call, file, problems) {
+  try {
+    return call();
+  } catch (error) {
+    problems.push(...coreErrors(error, file));
+    return null;
+  }
+}
+
 /** The header of one safetensors file: its length from the first 8 bytes, then the header itself. */
 async function fetchHeader(mp, model, file) {
   const url = model.files_url + file;
@@ -184,14 +194,7 @@ function showAssumptions(lines) {
  * then the other problems are shown and nothing is loaded.
  */
 function dayOne(mp, model, where, configText, refused, headers, problems, applyModel) {
-  let answer = null;
-  if (headers) {
-    try {
-      answer = mp.dayOneHeaders(configText, headers);
-    } catch (error) {
-      problems.push(...coreErrors(error, 'config.json'));
-    }
-  }
+  const answer = headers ? fromCore(() => mp.dayOneHeaders(configText, headers), 'config.json', problems) : null;
   if (!answer || !answer.model) {
     showErrors([...refused, ...problems]);
     showStatus(headers ? `${where} was not loaded: memplan's families do not count its config.json, and the day-one estimate from its safetensors headers was refused too.`
@@ -281,11 +284,7 @@ async function loadFromHub(mp, typed, apply, applyModel, { fromLink = false } = 
   const problems = [];
   let files = null;
   if (index.status === 'fulfilled') {
-    try {
-      files = mp.safetensorsIndex(index.value.body, 'model.safetensors.index.json');
-    } catch (error) {
-      problems.push(...coreErrors(error, 'model.safetensors.index.json'));
-    }
+    files = fromCore(() => mp.safetensorsIndex(index.value.body, 'model.safetensors.index.json'), 'model.safetensors.index.json', problems);
   } else if (index.reason.kind === 'missing') files = ['model.safetensors'];
   else problems.push(index.reason);
   let headers = null;
@@ -296,14 +295,7 @@ async function loadFromHub(mp, typed, apply, applyModel, { fromLink = false } = 
     if (!problems.length) headers = fetched.map((f) => f.value);
   }
   if (refused) return dayOne(mp, model, where, configText, refused, applyModel ? headers : null, problems, applyModel);
-  let result = null;
-  if (headers) {
-    try {
-      result = mp.checkpointHeaders(configText, headers);
-    } catch (error) {
-      problems.push(...coreErrors(error, 'checkpoint'));
-    }
-  }
+  let result = headers ? fromCore(() => mp.checkpointHeaders(configText, headers), 'checkpoint', problems) : null;
   if (result) {
     renderResult(model, result, 'headers', files);
     showStatus(`Loaded ${where}: config.json and the headers of ${files.length} safetensors ${files.length === 1 ? 'file' : 'files'} (their first bytes only).`);
@@ -316,12 +308,8 @@ async function loadFromHub(mp, typed, apply, applyModel, { fromLink = false } = 
   const why = cdn ? 'the Hub\'s file server (its CDN) did not answer the cross-origin range requests'
     : 'the safetensors headers could not be read';
   if (api.status === 'fulfilled') {
-    try {
-      result = mp.checkpointApi(configText, api.value.body);
-    } catch (error) {
-      problems.push(...coreErrors(error, 'Hub API reply'));
-      showErrors(problems);
-    }
+    result = fromCore(() => mp.checkpointApi(configText, api.value.body), 'Hub API reply', problems);
+    if (!result) showErrors(problems);
   } else {
     problems.push(api.reason);
     showErrors(problems);

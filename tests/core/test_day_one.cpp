@@ -144,6 +144,14 @@ TEST_CASE("day_one_json: refused where the families count the config, without te
     REQUIRE(both["errors"].size() >= 3);
     CHECK(both["errors"][both["errors"].size() - 1]["message"].get<std::string>().rfind(
               "(the day-one estimate from the stored tensors) is required", 0) == 0);
+    // A width inside what is read but beyond the schema's range is refused by the day-one path itself, naming the key
+    // (so that neither the page's form nor the front end receives a model it cannot take).
+    c = json::parse(renamed_qwen());
+    c["hidden_size"] = 2000000;
+    const json wide = json::parse(day_one_json(c.dump(), qwen_tensors()));
+    REQUIRE(!wide["errors"].empty());
+    CHECK(wide["errors"][0]["field"] == "hf_config.hidden_size");
+    CHECK(wide["model"].is_null());
     // Hostile sizes: a width of 1e30 reads as absent, never as a wrapped number.
     c = json::parse(renamed_qwen());
     c["hidden_size"] = 1e30;

@@ -102,6 +102,9 @@ json_reply reply(const json_request& request, reply_kind kind,
                 parsed = std::move(again);
                 config = candidate;
                 hf.clear();
+            } else {
+                // The configuration's other sections refused beside the day-one model: said, not dropped.
+                day_one["errors"] = detail::errors_json(again.errors);
             }
         }
         if (!parsed.ok()) return {with_day_one(text_of(request.config_text, request.hf_config_text), day_one), false};

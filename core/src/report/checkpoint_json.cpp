@@ -35,14 +35,20 @@ bool layer_of(const std::string& name, std::uint64_t& index, std::string& rest) 
     return false;
 }
 
+}  // namespace
+
+namespace detail {
 /// memplan's part for a stored tensor, by the module names transformers gives them (modeling_llama.py,
 /// modeling_qwen3_moe.py, modeling_deepseek_v3.py, modeling_gemma3.py): "quantization" for the scales
 /// and packing metadata of a quantized checkpoint, "buffers" for non-parameter buffers, "other" when
 /// the name says nothing memplan knows.
 std::string part_of(const std::string& name, std::uint64_t layers) {
     if (has(name, "rotary_emb.inv_freq")) return "buffers";
+    // compressed-tensors names its zero points, group indices and shapes weight_zero_point, weight_g_idx and
+    // weight_shape (compressed_tensors/compressors/quantized_compressors).
     for (const char* q : {"weight_scale_inv", "weight_scale", "input_scale", ".scales", "_scales", ".qzeros", ".g_idx",
-                          ".absmax", ".quant_map", ".quant_state", ".SCB", ".nested_absmax", ".nested_quant_map"})
+                          ".absmax", ".quant_map", ".quant_state", ".SCB", ".nested_absmax", ".nested_quant_map",
+                          "weight_zero_point", "weight_g_idx", "weight_shape"})
         if (has(name, q)) return "quantization";
     if (has(name, "vision") || has(name, "visual") || has(name, "multi_modal_projector") || has(name, "mm_")) return "vision";
     std::uint64_t index = 0;
@@ -65,6 +71,9 @@ std::string part_of(const std::string& name, std::uint64_t layers) {
     if (has(name, "norm") || has(name, "ln_f")) return "norms";
     return "other";
 }
+}  // namespace detail
+
+namespace {
 
 /// What a stored tensor of a quantized checkpoint holds: packed weight values, their scales, their zero points,
 /// a per-input-row group index, a per-matrix scalar, a fixed lookup table, or an opaque serialized state.
@@ -190,11 +199,6 @@ std::vector<const quant_row*> rows_of(const model_config& m) {
     return out;
 }
 
-bool ends_with(const std::string& s, const char* suffix) {
-    const std::size_t n = std::char_traits<char>::length(suffix);
-    return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
-}
-
 std::string shape_text(const dims& d) {
     std::string s = "[";
     for (std::size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + std::to_string(d[i]);
@@ -216,7 +220,7 @@ std::vector<reading> read_tensors(const model_config& m, const std::vector<store
     const auto match = [&rows](const stored_tensor& t, bool values) -> const quant_row* {
         const quant_row* best = nullptr;
         for (const quant_row* r : rows)
-            if ((r->role == quant_role::values) == values && ends_with(t.name, r->suffix) &&
+            if ((r->role == quant_role::values) == values && detail::ends_with(t.name, r->suffix) &&
                 (!values || t.dtype == r->dtype) &&
                 (best == nullptr || std::char_traits<char>::length(r->suffix) > std::char_traits<char>::length(best->suffix)))
                 best = r;
@@ -317,7 +321,7 @@ std::string checkpoint_json(const std::string& hf_config_text, const std::vector
         // A metadata tensor that does not fit the format's layout is no part memplan knows: "other", named.
         const std::string part = !read[i].refused.empty() ? "other"
                                  : read[i].metadata      ? "quantization"
-                                                         : part_of(t.name, m.num_hidden_layers);
+                                                         : detail::part_of(t.name, m.num_hidden_layers);
         if (!read[i].refused.empty()) refused.push_back(read[i].refused);
         stored[part] += read[i].params;
         stored_bytes[part] += t.bytes;

@@ -35,23 +35,6 @@ std::uint64_t whole(const ordered_json& o, std::initializer_list<const char*> ke
     return 0;
 }
 
-bool ends_with(const std::string& s, const char* tail) {
-    const std::size_t n = std::char_traits<char>::length(tail);
-    return s.size() >= n && s.compare(s.size() - n, n, tail) == 0;
-}
-
-/// A stored tensor that is a quantization scale, zero point, index or table rather than a weight, by the
-/// names the formats give them (compressed-tensors weight_scale / weight_zero_point / weight_g_idx /
-/// weight_shape, ModelOpt weight_scale_2 / input_scale, DeepSeek's fp8 weight_scale_inv, AWQ/GPTQ scales /
-/// qzeros / g_idx, MXFP4 _scales, bitsandbytes absmax / quant_map / quant_state, inv_freq buffers).
-bool metadata_name(const std::string& name) {
-    for (const char* tail : {"_scale", "_scale_inv", "_scale_2", "_scales", ".scales", "qzeros", "g_idx", "_zero_point",
-                             "weight_shape", "absmax", "quant_map", "quant_state.bitsandbytes__nf4",
-                             "quant_state.bitsandbytes__fp4", "inv_freq"})
-        if (ends_with(name, tail)) return true;
-    return false;
-}
-
 /// Stored integer dtypes that pack several values per element (AWQ/GPTQ int32, NVFP4/MXFP4 uint8, NF4 uint8).
 bool packed_dtype(const std::string& dtype) {
     return dtype == "I32" || dtype == "U32" || dtype == "U8" || dtype == "I8" || dtype == "U16" || dtype == "I16";
@@ -242,12 +225,14 @@ std::string day_one_json(const std::string& hf_config_text, const std::vector<st
         values += s.values;
         by_dtype[s.dtype].first += s.values;
         by_dtype[s.dtype].second += s.bytes;
-        if (tied && (s.name == "lm_head.weight" || ends_with(s.name, ".lm_head.weight"))) {
+        if (tied && (s.name == "lm_head.weight" || detail::ends_with(s.name, ".lm_head.weight"))) {
             tied_head_bytes += s.bytes;
             continue;
         }
         bytes += s.bytes;
-        if (metadata_name(s.name)) {
+        // Scales, zero points, indices and tables of a quantized format, and buffers, are no parameters.
+        if (const std::string part = detail::part_of(s.name, m.num_hidden_layers);
+            part == "quantization" || part == "buffers") {
             ++metadata;
             continue;
         }
@@ -273,7 +258,11 @@ std::string day_one_json(const std::string& hf_config_text, const std::vector<st
                         ")");
 
     // What cannot be estimated even so: the declared sizes must make a block memplan can build.
-    const diagnostics shape = validate_architecture(m);
+    // What cannot be estimated even so: sizes outside the schema's ranges (read back as memplan's own model keys,
+    // as every consumer of the section reads them) or a block memplan cannot build.
+    const ordered_json section = detail::model_keys_json(m);
+    diagnostics shape = parse_config(detail::dump_json(ordered_json{{"mode", "infer"}, {"model", section}})).errors;
+    if (shape.empty()) shape = validate_architecture(m);
     if (!shape.empty()) {
         diagnostics named;
         for (const auto& e : shape) named.push_back({"hf_config." + where + e.field.substr(e.field.find('.') + 1), e.message});
@@ -286,7 +275,7 @@ std::string day_one_json(const std::string& hf_config_text, const std::vector<st
     ordered_json dtypes = ordered_json::object();
     for (const auto& [dtype, vb] : by_dtype) dtypes[dtype] = ordered_json{{"values", vb.first}, {"bytes", vb.second}};
     stored["by_dtype"] = dtypes;
-    out["model"] = detail::model_keys_json(m);
+    out["model"] = section;
     out["stored"] = stored;
     out["assumptions"] = notes;
     out["errors"] = ordered_json::array();

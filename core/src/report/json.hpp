@@ -20,6 +20,17 @@ nlohmann::ordered_json result_json(const estimate_result& result, const estimate
 /// 2025–2026 structures only where they differ from the family's defaults.
 nlohmann::ordered_json model_keys_json(const model_config& m);
 
+/// memplan's part of a stored tensor by its name (report/checkpoint_json.cpp): "embedding", "attention", "mlp",
+/// "experts", "shared_experts", "router", "norms", "output", "mtp" (a layer index of `layers` or more), "vision",
+/// "quantization" (scales, zero points, indices, tables), "buffers" (rotary inv_freq) or "other".
+std::string part_of(const std::string& name, std::uint64_t layers);
+
+/// Whether `s` ends with `suffix`.
+inline bool ends_with(const std::string& s, const char* suffix) {
+    const std::size_t n = std::char_traits<char>::length(suffix);
+    return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
 /// The tensors of the safetensors headers a page fetched (`headers_json`: [{"file", "length", "header"}],
 /// as checkpoint_headers_json takes them) appended to `tensors`; the errors name the file (a truncated reply,
 /// a header that is not one) or "headers" (a list of another shape).
