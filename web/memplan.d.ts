@@ -293,8 +293,8 @@ export interface Config {
     chunked_prefill?: boolean;
     /** Serving engine: none: plain accounting; vllm, sglang, trtllm: size the KV cache pool as that engine does at start-up. Default: 'none'. */
     engine?: 'none' | 'vllm' | 'sglang' | 'trtllm';
-    /** vLLM release: The vLLM release line whose start-up arithmetic is reproduced (0.6: the V0 engine; from 0.21 the CUDA-graph estimate is subtracted before sizing the KV cache). SGLang and TensorRT-LLM reproduce one pinned commit each (serving.engine_version). Default: '0.27'. */
-    engine_version?: '0.6' | '0.9' | '0.10' | '0.11' | '0.18' | '0.19' | '0.21' | '0.24' | '0.25' | '0.26' | '0.27';
+    /** vLLM release: The vLLM release line whose start-up arithmetic is reproduced (0.6, 0.7: the V0 engine; from 0.21 the CUDA-graph estimate is subtracted before sizing the KV cache). Lines not modelled on their own (0.7, 0.8, 0.12-0.17, 0.20, 0.22, 0.23) take the nearest modelled line's figures, said in a warning (serving.release_modelled). SGLang and TensorRT-LLM reproduce one pinned commit each (serving.engine_version). Default: '0.27'. */
+    engine_version?: '0.6' | '0.7' | '0.8' | '0.9' | '0.10' | '0.11' | '0.12' | '0.13' | '0.14' | '0.15' | '0.16' | '0.17' | '0.18' | '0.19' | '0.20' | '0.21' | '0.22' | '0.23' | '0.24' | '0.25' | '0.26' | '0.27';
     /** vLLM entry point: How vLLM is started, which picks its scheduler defaults: serve (vllm serve, the OpenAI API server) or llm (the Python LLM class: twice or four times the batched tokens). Default: 'serve'. */
     vllm_entrypoint?: 'serve' | 'llm';
     /** GPU memory utilization: vLLM --gpu-memory-utilization in thousandths (900 = 0.9). 1 … 1000 permille. Default: 900. */

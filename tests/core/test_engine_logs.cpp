@@ -522,3 +522,53 @@ TEST_CASE("vLLM release: the sampler's bytes per logit entry and the non-torch m
     c.parallel.gpus = 2;
     CHECK(serve(c).non_torch_bytes == 268435456ULL + 2 * 128 * MiB + 16 * MiB + 1664299827ULL);
 }
+
+TEST_CASE("vLLM release: 0.9 and 0.10 profile the sampler's sort as 0.11 does", "[serving][vllm][version]") {
+    // The same dummy sampler (top_k vocabulary − 1, top_p 0.9: vllm-project/vllm pull request 13594) through
+    // the same PyTorch sort: 38 B per logit entry, 8192 · 4096 · 2 + 1024 · 128,256 · 38 for Llama-3.1-8B.
+    auto c = parse_config(R"({"mode": "infer", "model": {"preset": "llama-3.1-8b"}, "infer": {"engine": "vllm",
+        "engine_version": "0.10", "max_model_len": 8192}, "gpu": {"memory_bytes": 85899345920, "name": "h100-sxm"}})").value;
+    const u64 expected = 8192ULL * 4096 * 2 + 1024ULL * 128256 * 38;
+    for (engine_release r : {engine_release::v0_9, engine_release::v0_10}) {
+        c.infer.engine_version = r;
+        const serving_result s = serve(c);
+        bool found = false;
+        for (const serving_row& row : s.breakdown)
+            if (row.label == "sampler at 1,024 sequences") found = row.bytes == expected;
+        CHECK(found);
+        CHECK(s.release_modelled == s.release);
+    }
+}
+
+TEST_CASE("vLLM release: a line not modelled on its own takes the nearest modelled line, said in a warning", "[serving][vllm][version]") {
+    // 0.13 → 0.11, 0.16 → 0.18, 0.20 → 0.19 (no CUDA-graph estimate before 0.21), 0.7 → 0.6 (V0), 0.8 → 0.9,
+    // 0.23 → 0.21: the same pool as the modelled line, the requested line in serving.release, the line used in
+    // serving.release_modelled and a warning naming both.
+    const std::vector<std::pair<std::string, std::string>> pairs = {
+        {"0.7", "0.6"}, {"0.8", "0.9"}, {"0.12", "0.11"}, {"0.13", "0.11"}, {"0.14", "0.11"}, {"0.15", "0.18"},
+        {"0.16", "0.18"}, {"0.17", "0.18"}, {"0.20", "0.19"}, {"0.22", "0.21"}, {"0.23", "0.21"}};
+    for (const auto& [line, modelled] : pairs) {
+        INFO(line);
+        const std::string head = R"({"mode": "infer", "model": {"preset": "qwen2.5-7b"}, "infer": {"engine": "vllm", "max_model_len": 16384, "engine_version": ")";
+        const std::string tail = R"("}, "gpu": {"memory_bytes": 85899345920, "name": "h100-sxm"}})";
+        const auto asked = estimate(parse_config(head + line + tail).value);
+        const auto nearest = estimate(parse_config(head + modelled + tail).value);
+        REQUIRE(asked.errors.empty());
+        CHECK(asked.serving.release == line);
+        CHECK(asked.serving.release_modelled == modelled);
+        CHECK(asked.serving.kv_capacity_tokens == nearest.serving.kv_capacity_tokens);
+        CHECK(asked.serving.kv_cache_bytes == nearest.serving.kv_cache_bytes);
+        bool warned = false;
+        for (const auto& w : asked.warnings)
+            warned = warned || (w.field == "infer.engine_version" && w.message.find("vLLM " + line + " is not modelled") == 0 &&
+                                w.message.find("vLLM " + modelled + ";") != std::string::npos);
+        CHECK(warned);
+        bool quiet = true;
+        for (const auto& w : nearest.warnings) quiet = quiet && w.field != "infer.engine_version";
+        CHECK(quiet);
+    }
+    // Beyond the known lines: refused naming the field.
+    const auto r = parse_config(R"({"mode": "infer", "infer": {"engine": "vllm", "engine_version": "0.28"}})");
+    REQUIRE_FALSE(r.errors.empty());
+    CHECK(r.errors[0].field == "infer.engine_version");
+}

@@ -47,11 +47,28 @@ bool names_an_a100(const std::string& name) {
 }
 }  // namespace
 
+engine_release modelled_vllm_line(engine_release release) {
+    switch (release) {
+    case engine_release::v0_7: return engine_release::v0_6;   // V0, the same profile_run (vllm/worker/model_runner.py)
+    case engine_release::v0_8: return engine_release::v0_9;   // V1 on by default from 0.8.0 (VLLM_USE_V1)
+    case engine_release::v0_12:
+    case engine_release::v0_13:
+    case engine_release::v0_14: return engine_release::v0_11;
+    case engine_release::v0_15:
+    case engine_release::v0_16:
+    case engine_release::v0_17: return engine_release::v0_18;
+    case engine_release::v0_20: return engine_release::v0_19;  // the CUDA-graph estimate is subtracted from 0.21 only
+    case engine_release::v0_22:
+    case engine_release::v0_23: return engine_release::v0_21;
+    default: return release;
+    }
+}
+
 vllm_scheduler_step vllm_default_scheduler_step(engine_release release, vllm_entrypoint entrypoint,
                                                 std::uint64_t gpu_memory_bytes, const std::string& gpu_name,
                                                 std::uint64_t max_model_len) {
     vllm_scheduler_step step;
-    if (release == engine_release::v0_6) {
+    if (modelled_vllm_line(release) == engine_release::v0_6) {
         // vllm/config.py SchedulerConfig.__post_init__ (v0.6.6.post1): max(max_model_len, 2048) without
         // chunked prefill, 2048 with it (vllm-project/vllm pull request 10544 raised it from 512), which
         // vllm/engine/arg_utils.py EngineArgs.create_engine_config turns on above 32,768 tokens; 256
@@ -81,7 +98,7 @@ vllm_scheduler_step vllm_scheduler_step_of(const estimate_config& c, engine_rele
     const std::uint64_t max_model_len = inf.max_model_len != 0 ? inf.max_model_len : inf.context_len;
     vllm_scheduler_step step =
         vllm_default_scheduler_step(release, inf.entrypoint, c.gpu_memory_bytes, c.gpu_name, max_model_len);
-    const bool v1 = release != engine_release::v0_6;
+    const bool v1 = modelled_vllm_line(release) != engine_release::v0_6;
     if (inf.max_num_batched_tokens != 0) step.max_num_batched_tokens = inf.max_num_batched_tokens;
     if (inf.max_num_seqs != 0)
         step.max_num_seqs = inf.max_num_seqs;

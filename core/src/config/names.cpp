@@ -51,10 +51,15 @@ MEMPLAN_NAME_TABLE(overlap_setting, {overlap_setting::auto_default, "auto"}, {ov
                    {overlap_setting::off, "off"})
 MEMPLAN_NAME_TABLE(serving_engine, {serving_engine::none, "none"}, {serving_engine::vllm, "vllm"},
                    {serving_engine::sglang, "sglang"}, {serving_engine::trtllm, "trtllm"})
-MEMPLAN_NAME_TABLE(engine_release, {engine_release::v0_6, "0.6"}, {engine_release::v0_9, "0.9"},
-                   {engine_release::v0_10, "0.10"}, {engine_release::v0_11, "0.11"}, {engine_release::v0_18, "0.18"},
-                   {engine_release::v0_19, "0.19"}, {engine_release::v0_21, "0.21"}, {engine_release::v0_24, "0.24"},
-                   {engine_release::v0_25, "0.25"}, {engine_release::v0_26, "0.26"}, {engine_release::v0_27, "0.27"})
+MEMPLAN_NAME_TABLE(engine_release,
+                   {engine_release::v0_6, "0.6"}, {engine_release::v0_7, "0.7"}, {engine_release::v0_8, "0.8"},
+                   {engine_release::v0_9, "0.9"}, {engine_release::v0_10, "0.10"}, {engine_release::v0_11, "0.11"},
+                   {engine_release::v0_12, "0.12"}, {engine_release::v0_13, "0.13"}, {engine_release::v0_14, "0.14"},
+                   {engine_release::v0_15, "0.15"}, {engine_release::v0_16, "0.16"}, {engine_release::v0_17, "0.17"},
+                   {engine_release::v0_18, "0.18"}, {engine_release::v0_19, "0.19"}, {engine_release::v0_20, "0.20"},
+                   {engine_release::v0_21, "0.21"}, {engine_release::v0_22, "0.22"}, {engine_release::v0_23, "0.23"},
+                   {engine_release::v0_24, "0.24"}, {engine_release::v0_25, "0.25"}, {engine_release::v0_26, "0.26"},
+                   {engine_release::v0_27, "0.27"})
 MEMPLAN_NAME_TABLE(vllm_entrypoint, {vllm_entrypoint::serve, "serve"}, {vllm_entrypoint::llm, "llm"})
 MEMPLAN_NAME_TABLE(adapter_kind, {adapter_kind::none, "none"}, {adapter_kind::lora, "lora"},
                    {adapter_kind::dora, "dora"})

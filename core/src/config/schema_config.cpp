@@ -186,9 +186,11 @@ const std::vector<field_spec>& config_fields() {
                        "start-up.",
                        infer_only),
         MEMPLAN_CHOICE("infer.engine_version", infer.engine_version, "vLLM release",
-                       "The vLLM release line whose start-up arithmetic is reproduced (0.6: the V0 engine; from 0.21 "
-                       "the CUDA-graph estimate is subtracted before sizing the KV cache). SGLang and TensorRT-LLM "
-                       "reproduce one pinned commit each (serving.engine_version).",
+                       "The vLLM release line whose start-up arithmetic is reproduced (0.6, 0.7: the V0 engine; from "
+                       "0.21 the CUDA-graph estimate is subtracted before sizing the KV cache). Lines not modelled on "
+                       "their own (0.7, 0.8, 0.12-0.17, 0.20, 0.22, 0.23) take the nearest modelled line's figures, "
+                       "said in a warning (serving.release_modelled). SGLang and TensorRT-LLM reproduce one pinned "
+                       "commit each (serving.engine_version).",
                        infer_only),
         // vllm/usage/usage_lib.py UsageContext; the defaults it picks: vllm/engine/arg_utils.py
         // EngineArgs._set_default_args (vllm-project/vllm 99d7eb5d).

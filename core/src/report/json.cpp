@@ -138,6 +138,7 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
                                           {"state_page_padded_bytes", s.state_page_padded_bytes},
                                           {"swa_capacity_tokens", s.swa_capacity_tokens}};
             if (!s.release.empty()) out["serving"]["release"] = s.release;
+            if (!s.release_modelled.empty()) out["serving"]["release_modelled"] = s.release_modelled;
             ordered_json rows = ordered_json::array();
             for (const serving_row& row : s.breakdown)
                 rows.push_back(ordered_json{{"term", row.term},

@@ -44,11 +44,15 @@ bool at_least(engine_release r, engine_release since) { return static_cast<int>(
 /// per entry at 1,024 rows (Llama-3.1-8B 1.89 GiB, Qwen2.5-7B 2.21, Gemma-2-2B 3.62; github.com/llm-d-incubation/
 /// llm-d-planner, accuracy/results/v0.19.0/logs at commit 56dc5b76): no sort — the bf16 and fp32 logits, the
 /// fp32 probabilities and the exponential noise of random_sample (topk_topp_sampler.py) are 14 B, 1 B not located.
+/// vLLM 0.9 and 0.10 run the same dummy sampler (top_k vocabulary − 1, top_p 0.9, since vllm-project/vllm
+/// pull request 13594 of February 2025) through the same PyTorch sort (FlashInfer's sampler is opt-in there,
+/// VLLM_USE_FLASHINFER_SAMPLER), so 38 B as 0.11.
 /// Other releases: 2 + 4 + 4 + 8 = 18 B, the logits and the sort's outputs without its transient buffers,
 /// which the 0.21 log of tests/data/engine-logs fits (it does not print the peak; where FlashInfer's
 /// sampler or model runner V2's dummy run skips the sort, less).
 u128 sampler_entry_bytes(engine_release r) {
-    if (r == engine_release::v0_6 || r == engine_release::v0_11) return 38;
+    if (r == engine_release::v0_6 || r == engine_release::v0_9 || r == engine_release::v0_10 || r == engine_release::v0_11)
+        return 38;
     return r == engine_release::v0_19 ? 15 : 18;
 }
 
@@ -113,9 +117,17 @@ vllm_overheads vllm_predicted_overheads(const estimate_config& c, std::uint64_t 
     const model_config& m = c.model;
     const infer_config& inf = c.infer;
     const std::uint64_t tp = c.parallel.tp, pp = c.parallel.pp;
-    const engine_release release = inf.engine_version;
+    // A release line not modelled on its own takes the nearest modelled line's figures, said in a warning.
+    const engine_release release = modelled_vllm_line(inf.engine_version);
     vllm_overheads o;
-    s.release = to_string(release);
+    s.release = to_string(inf.engine_version);
+    s.release_modelled = to_string(release);
+    if (release != inf.engine_version)
+        warnings.push_back({"infer.engine_version",
+                            "vLLM " + s.release + " is not modelled on its own: its profiling peak, non-torch memory "
+                            "and CUDA-graph rule are those of the nearest modelled line, vLLM " + s.release_modelled +
+                            "; give the log's measured figures (infer.activation_peak_bytes, infer.non_torch_bytes) "
+                            "for an exact pool"});
 
     // Weights as vLLM loads them: the padded vocabulary rows.
     if (inf.weights_bytes == 0) {

@@ -280,10 +280,21 @@ struct train_config {
 /// arithmetic of a serving engine that sizes its KV cache pool at start-up (memplan/serving.hpp).
 enum class serving_engine { none, vllm, sglang, trtllm };
 
-/// The vLLM release line whose start-up behaviour is reproduced (infer.engine_version; the names are
-/// "0.6" … "0.27"). Behaviour keyed on it: V0 (0.6) or V1, and whether the CUDA-graph estimate is
-/// subtracted before sizing the KV cache (from 0.21: vllm/envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS).
-enum class engine_release { v0_6, v0_9, v0_10, v0_11, v0_18, v0_19, v0_21, v0_24, v0_25, v0_26, v0_27 };
+/// The vLLM release line of a run (infer.engine_version; the names are "0.6" … "0.27", every line).
+/// Behaviour keyed on it: V0 (0.6, 0.7) or V1, the sampler's profiled bytes, and whether the CUDA-graph
+/// estimate is subtracted before sizing the KV cache (from 0.21: vllm/envs.py
+/// VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS). Only some lines are modelled from their own source and logs;
+/// the others take the nearest modelled line's figures (modelled_vllm_line), said in a warning.
+enum class engine_release {
+    v0_6, v0_7, v0_8, v0_9, v0_10, v0_11, v0_12, v0_13, v0_14, v0_15, v0_16, v0_17, v0_18,
+    v0_19, v0_20, v0_21, v0_22, v0_23, v0_24, v0_25, v0_26, v0_27
+};
+
+/// The modelled release line whose figures a run of `release` takes: itself where it is modelled
+/// (0.6, 0.9, 0.10, 0.11, 0.18, 0.19, 0.21, 0.24 … 0.27), else the nearest modelled line on the same
+/// engine generation (0.7 → 0.6, V0; 0.8 → 0.9, V1 by default from 0.8.0; 0.12–0.14 → 0.11;
+/// 0.15–0.17 → 0.18; 0.20 → 0.19, as it does not yet subtract the CUDA-graph estimate; 0.22, 0.23 → 0.21).
+engine_release modelled_vllm_line(engine_release release);
 
 /// How vLLM was started (infer.vllm_entrypoint), which picks its scheduler defaults: `vllm serve` runs
 /// under UsageContext.OPENAI_API_SERVER, the Python `LLM(...)` class under UsageContext.LLM_CLASS

@@ -108,6 +108,7 @@ struct serving_result {
     std::string engine_label;            ///< its name in messages ("vLLM")
     std::string engine_version;          ///< the upstream source whose arithmetic is reproduced
     std::string release;                 ///< vLLM: the release line assumed (infer.engine_version); other engines: empty
+    std::string release_modelled;        ///< vLLM: the modelled line whose figures are used (modelled_vllm_line); equal to release where that line is modelled
     std::uint64_t budget_bytes = 0;      ///< what the engine may use (vLLM: total × utilization; SGLang: total × fraction; TRT-LLM: free × fraction)
     std::uint64_t weights_bytes = 0;     ///< weights counted against the budget (target + draft)
     std::uint64_t draft_weights_bytes = 0;   ///< of which the speculative-decoding draft model
