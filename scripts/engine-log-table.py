@@ -8,7 +8,10 @@ overrides), with memplan's figure beside the log's and the signed error (memplan
 
 The figure compared is the one the log prints: KV tokens, else GPU blocks, else the available KV cache
 memory (GiB). A log marked "held_out" was not used to fit any constant; the summary states the logs fitted
-on or read before the fit (in-sample) and the held-out logs apart, and both together.
+on or read before the fit (in-sample) and the held-out logs apart, and both together. The logs marked
+"held_out_set": "2026-12" (the set fixed on 2026-12-06, before any constant was changed for it) are summed
+apart on their own line: their count, within ±2 % and ±5 %, the median signed error, by release line and by
+GPU kind; the other summary figures leave them out.
 tests/core/test_engine_logs.cpp asserts the same comparisons."""
 import glob
 import json
@@ -58,24 +61,66 @@ def signed(error):
     return f"{100 * error:+.1f} %"
 
 
+GPU_KINDS = [(r"A100.*40|a100-.*-40gb", "A100 40GB"), (r"A100|a100", "A100 80GB"), (r"H100|h100", "H100"),
+             (r"H200|h200", "H200"), (r"L40S|l40s", "L40S"), (r"A40\b", "A40"), (r"A10G|a10g", "A10G"),
+             (r"\bL4\b|l4-", "L4"), (r"4090", "RTX 4090"), (r"A5000", "RTX A5000"), (r"4080", "RTX 4080"), (r"3090", "RTX 3090")]
+
+
+def gpu_kind(doc):
+    import re
+    name = doc["config"].get("gpu", {}).get("name", "") or doc["setup"]
+    for pattern, kind in GPU_KINDS:
+        if re.search(pattern, name):
+            return kind
+    return "other"
+
+
+def set_summary(entries):
+    """The 2026-12 held-out set's own line: (error, release, GPU kind) per log."""
+    if not entries:
+        return ""
+    errors = [e for e, _, _ in entries]
+    w2 = sum(1 for e in errors if abs(e) <= 0.02)
+    w5 = sum(1 for e in errors if abs(e) <= 0.05)
+    def groups(index, key=None):
+        out = {}
+        for entry in entries:
+            out.setdefault(entry[index], []).append(entry[0])
+        return ", ".join(f"{k} {len(v)} (median {signed(statistics.median(v))})"
+                         for k, v in sorted(out.items(), key=key or (lambda kv: kv[0])))
+    return (f"\nThe 2026-12 held-out set ({len(errors)} logs, fixed on 2026-12-06 before any constant was changed for it): "
+            f"{w2} within ±2 %, {w5} within ±5 %, median signed error {signed(statistics.median(errors))}, worst too high "
+            f"{signed(max(errors))}, worst too low {signed(min(errors))}; by release: "
+            + groups(1, key=lambda kv: tuple(map(int, kv[0].split("."))))
+            + "; by GPU: " + groups(2) + ".\n")
+
+
 def table(cli):
     rows, goal_errors, all_errors, held_errors, held_goal_errors = [], [], [], [], []
+    set_entries = []
     kinds, tps, versions = {}, {}, {}
     for path in sorted(glob.glob(os.path.join(REPO, "tests/data/engine-logs/*.json"))):
         doc = json.load(open(path))
         log = doc["log"]
-        for kind in doc["kind"]:
-            kinds[kind] = kinds.get(kind, 0) + 1
-        parallel = doc["config"].get("parallel", {})
-        tp = f"tp {parallel.get('tp', 1)}" + (f" pp {parallel['pp']}" if parallel.get("pp", 1) > 1 else "")
-        tps[tp] = tps.get(tp, 0) + 1
-        versions[doc["version"]] = versions.get(doc["version"], 0) + 1
+        in_set = doc.get("held_out_set") == "2026-12"
+        held = doc.get("held_out", False)
+        if not in_set:  # the corpus before the 2026-12 set; the set is summed on its own line
+            for kind in doc["kind"]:
+                kinds[kind] = kinds.get(kind, 0) + 1
+            parallel = doc["config"].get("parallel", {})
+            tp = f"tp {parallel.get('tp', 1)}" + (f" pp {parallel['pp']}" if parallel.get("pp", 1) > 1 else "")
+            tps[tp] = tps.get(tp, 0) + 1
+            versions[doc["version"]] = versions.get(doc["version"], 0) + 1
         s = serving(cli, doc["config"])
         what, logged, predicted = figure(log, s)
         error = (predicted - logged) / logged
-        all_errors.append(error)
-        held = doc.get("held_out", False)
-        if held:
+        if in_set:
+            set_entries.append((error, doc["version"], gpu_kind(doc)))
+        else:
+            all_errors.append(error)
+        if in_set:
+            pass  # neither in-sample nor the earlier held-out logs
+        elif held:
             held_errors.append(error)
             if "predict_gap" not in doc:
                 held_goal_errors.append(error)
@@ -91,7 +136,7 @@ def table(cli):
             reproduced = f"{again:,}" + (" (rank 0; vLLM takes the minimum over workers)" if "reproduce_gap" in doc else "")
         source = doc["source"].replace("https://", "")
         gap = f" — gap: {doc['predict_gap']}" if "predict_gap" in doc else ""
-        rows.append(f"| [{source}]({doc['source']}) | {doc['version']}{' (held out)' if held else ''} | {doc['setup']} | {what} | {logged:,} | "
+        rows.append(f"| [{source}]({doc['source']}) | {doc['version']}{' (held out 2026-12)' if in_set else ' (held out)' if held else ''} | {doc['setup']} | {what} | {logged:,} | "
                     f"{predicted:,} | {signed(error)} | {starts} | {reproduced}{gap} |")
     head = ("| source | vLLM | settings | figure | log | predicted | error | start verdict right | reproduced |\n"
             "|---|---|---|---|---|---|---|---|---|\n")
@@ -113,7 +158,7 @@ def table(cli):
                + f"; held out {len(held_errors)}"
                + "; by release: " + ", ".join(f"{v} {n}" for v, n in sorted(versions.items(),
                                                                           key=lambda kv: tuple(map(int, kv[0].split("."))))) + ".\n")
-    return head + "\n".join(rows) + "\n" + summary
+    return head + "\n".join(rows) + "\n" + summary + set_summary(set_entries)
 
 
 def main():
