@@ -201,7 +201,7 @@ TEST_CASE("engine logs: the 2026-12 held-out set predicted from the settings alo
     // public start-up logs from sources not in the corpus before (other GPUs, releases and people), none of
     // them read while fitting. Every log must parse and estimate; its error is reported, not asserted: the
     // floors below are the counts measured when the set was fixed, with main's release lines of 2026-12-06
-    // (27 logs: 7 within ±2 %, 16 within ±5 %; median −2.8 %, the worst +15.3 %, DeepSeek-R1-Distill-Qwen-32B
+    // (29 logs: 7 within ±2 %, 16 within ±5 %; median −3.3 %, the worst +15.3 %, DeepSeek-R1-Distill-Qwen-32B
     // in fp8 on an L40S, and −22.4 %, Qwen2-7B on an A100 80GB at utilization 0.25 under vLLM 0.10), so
     // that a change that loses one of them fails here. The start verdict must be the log's wherever the log
     // shows vLLM starting or refusing (every log of the set shows it starting, and memplan agrees on all),
@@ -233,7 +233,7 @@ TEST_CASE("engine logs: the 2026-12 held-out set predicted from the settings alo
                          << " within ±5 %; worst too high " << 100 * worst_high << " % (" << worst_high_name
                          << "), worst too low " << 100 * worst_low << " % (" << worst_low_name << ")");
     INFO("errors: " << errors);
-    CHECK(logs >= 27);
+    CHECK(logs >= 29);
     CHECK(within_2_percent >= 7);
     CHECK(within_5_percent >= 16);
 }
