@@ -471,7 +471,7 @@ TEST_CASE("Qwen2.5-0.5B target by target, and GPT-2's plain MLP", "[finetune][lo
     CHECK(r16("gate_proj,up_proj,down_proj") == 24 * 3 * 92160ULL);
     CHECK(r16("q_proj,v_proj") == 24 * 45056ULL);
     // GPT-2 (h 768, 12 layers, plain MLP 3072): up and down only, r = 8: 12 · 2 · 8 · (768 + 3072).
-    const std::string gpt2 = R"("model": {"model_type": "gpt2", "n_layer": 12, "n_embd": 768, "n_head": 12,
+    const std::string gpt2 = R"("model": {"model_type": "gpt2", "n_layer": 12, "n_embd": 768, "n_head": 12, "n_inner": null,
         "vocab_size": 50257, "n_positions": 1024})";
     CHECK(trainable(gpt2, R"("adapter_type": "lora", "adapter_targets": "up_proj,down_proj")") == 12ULL * 2 * 8 * 3840);
     // gate_proj does not exist in a plain MLP: alone it matches nothing.

@@ -259,7 +259,7 @@ ordered_json model_keys_json(const model_config& m) {
     positive("num_attention_heads", m.num_attention_heads);
     positive("num_key_value_heads", m.num_key_value_heads);
     positive("head_dim", m.head_dim);
-    positive("intermediate_size", m.intermediate_size);
+    positive("intermediate_size", m.intermediate_size != 0 ? m.intermediate_size : 4 * m.hidden_size);  // 0 reads as 4 × hidden (arch.cpp resolved_ffn)
     positive("vocab_size", m.vocab_size);
     model["tie_word_embeddings"] = m.tie_word_embeddings;
     model["learned_positions"] = m.learned_positions;
