@@ -400,6 +400,12 @@ export interface Details {
   host_bytes_per_node: number;
   /** NVMe space for offloaded states, per node. */
   nvme_bytes_per_node: number;
+  /** Training: bitsandbytes paged optimizer states on this GPU (CUDA unified memory): in no per_gpu part nor phase, as PyTorch's allocator does not count them. */
+  paged_optimizer_bytes?: number;
+  /** Of them, resident on the GPU: what the card has free beside PyTorch's reserved peak (nvidia-smi shows it); 0 without gpu.memory_bytes. */
+  paged_optimizer_resident_bytes?: number;
+  /** Of them, paged out to host memory (also in host_bytes_per_node) and moved over PCIe at every optimizer step. */
+  paged_optimizer_host_bytes?: number;
   /** Tensors one layer keeps for one micro-batch (training; empty in inference). */
   layer_activations: LayerActivation[];
   /** Training: the bytes allocated at each phase of one step, the peak, and the reserved range. */

@@ -98,7 +98,7 @@ TEST_CASE("Hugging Face keys set the structure: qwen2 biases, gemma2 windows, sw
     CHECK(gemma2.value.model.sliding_window_layers == 21);  // every other of 42 layers
     CHECK(gemma2.value.model.norms_per_layer == 4);
     const auto listed = parse_config(R"({"model": {"model_type": "gemma3_text", "num_hidden_layers": 4,
-        "hidden_size": 64, "num_attention_heads": 4, "vocab_size": 100, "rms_norm_eps": 1e-6,
+        "hidden_size": 64, "num_attention_heads": 4, "vocab_size": 100, "intermediate_size": 128, "rms_norm_eps": 1e-6,
         "sliding_window": 512, "layer_types": ["sliding_attention", "sliding_attention", "sliding_attention", "full_attention"]}})");
     REQUIRE(listed.ok());
     CHECK(listed.value.model.sliding_window_layers == 3);
@@ -120,11 +120,11 @@ TEST_CASE("inconsistent architectures are errors naming the key", "[arch][hf][er
         REQUIRE(out["errors"].size() >= 1);
         return out["errors"][0]["field"].get<std::string>();
     };
-    CHECK(field(R"({"model_type": "llama", "num_hidden_layers": 2, "hidden_size": 100, "num_attention_heads": 3, "vocab_size": 10})") ==
+    CHECK(field(R"({"model_type": "llama", "num_hidden_layers": 2, "hidden_size": 100, "num_attention_heads": 3, "vocab_size": 10, "intermediate_size": 256})") ==
           "model.hidden_size");
-    CHECK(field(R"({"model_type": "llama", "num_hidden_layers": 2, "hidden_size": 96, "num_attention_heads": 6, "num_key_value_heads": 4, "vocab_size": 10})") ==
+    CHECK(field(R"({"model_type": "llama", "num_hidden_layers": 2, "hidden_size": 96, "num_attention_heads": 6, "num_key_value_heads": 4, "vocab_size": 10, "intermediate_size": 256})") ==
           "model.num_key_value_heads");
-    CHECK(field(R"({"model_type": "mixtral", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4, "num_local_experts": 4, "num_experts_per_tok": 5, "vocab_size": 10})") ==
+    CHECK(field(R"({"model_type": "mixtral", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4, "num_local_experts": 4, "num_experts_per_tok": 5, "vocab_size": 10, "intermediate_size": 256})") ==
           "model.num_experts_per_tok");
     CHECK(field(R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 4})") == "model.num_hidden_layers");
     CHECK(field(R"({"preset": "llama-9-1t"})") == "model.preset");

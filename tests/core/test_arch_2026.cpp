@@ -373,7 +373,7 @@ TEST_CASE("memory keys a family does not define are errors naming the key", "[ar
         REQUIRE(out["errors"].size() >= 1);
         return out["errors"][0]["field"].get<std::string>() + ": " + out["errors"][0]["message"].get<std::string>();
     };
-    const std::string llama = R"("num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4, "vocab_size": 10)";
+    const std::string llama = R"("num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4, "vocab_size": 10, "intermediate_size": 128)";
     CHECK(first(R"({"model_type": "my_mla", "rms_norm_eps": 1e-6, "kv_lora_rank": 512, )" + llama + "}") ==
           "model.kv_lora_rank: is not supported yet for model_type my_mla");
     CHECK(first(R"({"model_type": "llama", "n_routed_experts": 8, )" + llama + "}") ==
@@ -447,6 +447,7 @@ TEST_CASE("resolved 2026 models reproduce their counts and caches", "[arch2026][
         const std::string rest = R"(, "mode": "infer", "infer": {"context_len": 16384})";
         const json direct = run(R"({"mode": "infer", "infer": {"context_len": 16384}})", fixture(name));
         const json again = run(R"({"model": )" + resolved["model"].dump() + rest + "}");
+        INFO(again["errors"].dump());
         REQUIRE(again["errors"].empty());
         CHECK(again["params"] == direct["params"]);
         CHECK(again["per_gpu"] == direct["per_gpu"]);
@@ -464,6 +465,7 @@ TEST_CASE("every preset's resolved model reproduces its count and serving memory
         const json direct = run(R"({"model": {"preset": ")" + std::string(presets[i].id) + R"("})" + rest + "}");
         const json again = run(R"({"model": )" + resolved["model"].dump() + rest + "}");
         REQUIRE(direct["errors"].empty());
+        INFO(again["errors"].dump());
         REQUIRE(again["errors"].empty());
         CHECK(again["params"] == direct["params"]);
         CHECK(again["per_gpu"] == direct["per_gpu"]);

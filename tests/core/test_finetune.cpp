@@ -236,10 +236,13 @@ TEST_CASE("optimizer recipes: state precision, paged states, optimizer in backwa
     // 8-bit Adam: 2 bytes + two fp32 absmax per 2048-block.
     CHECK(run(config(llama32_3b, qv + R"(, "optimizer": "adam_8bit")")).per_gpu.optimizer_states ==
           2 * 2293760ULL + 8 * ((2293760ULL + 2047) / 2048));
-    // Paged: the states stay counted on the GPU and are reserved on the host (one GPU per node here).
+    // Paged: the int8 moments are bitsandbytes' unified memory, outside PyTorch's allocator and so outside
+    // per_gpu, where the fp32 absmax stays; with no GPU size all of them are counted in host memory
+    // (one GPU per node here).
     const auto paged = run(config(llama32_3b, qv + R"(, "optimizer": "adam_8bit", "paged_optimizer": true)"));
-    CHECK(paged.details.paged_optimizer_bytes == paged.per_gpu.optimizer_states);
-    CHECK(paged.details.host_bytes_per_node == paged.per_gpu.optimizer_states);
+    CHECK(paged.details.paged_optimizer_bytes == 2 * 2293760ULL);
+    CHECK(paged.per_gpu.optimizer_states == 8 * ((2293760ULL + 2047) / 2048));
+    CHECK(paged.details.host_bytes_per_node == paged.details.paged_optimizer_bytes);
     // Full fine-tuning with the optimizer in backward: one layer's bf16 gradients, the largest part
     // being the tied embedding 128256 · 3072 (larger than a layer's 100,669,440 parameters).
     const auto full = run(config(llama32_3b, R"("optimizer_in_backward": true)"));
@@ -471,7 +474,7 @@ TEST_CASE("Qwen2.5-0.5B target by target, and GPT-2's plain MLP", "[finetune][lo
     CHECK(r16("gate_proj,up_proj,down_proj") == 24 * 3 * 92160ULL);
     CHECK(r16("q_proj,v_proj") == 24 * 45056ULL);
     // GPT-2 (h 768, 12 layers, plain MLP 3072): up and down only, r = 8: 12 · 2 · 8 · (768 + 3072).
-    const std::string gpt2 = R"("model": {"model_type": "gpt2", "n_layer": 12, "n_embd": 768, "n_head": 12,
+    const std::string gpt2 = R"("model": {"model_type": "gpt2", "n_layer": 12, "n_embd": 768, "n_head": 12, "n_inner": null,
         "vocab_size": 50257, "n_positions": 1024})";
     CHECK(trainable(gpt2, R"("adapter_type": "lora", "adapter_targets": "up_proj,down_proj")") == 12ULL * 2 * 8 * 3840);
     // gate_proj does not exist in a plain MLP: alone it matches nothing.
@@ -508,7 +511,8 @@ TEST_CASE("the schema lists the fine-tuning keys with their choices and defaults
 
 TEST_CASE("paged optimizer states that only fit when paged out carry a warning", "[finetune][optimizer]") {
     // Llama 3.1 8B full fine-tuning as torchtune's single-device recipe runs it, on a 24 GB card: the
-    // 8-bit states (2 B per parameter) do not fit next to the bf16 weights but can be paged out.
+    // 8-bit states (2 B per parameter) do not fit next to the bf16 weights; bitsandbytes pages them out of
+    // unified memory, so the run fits and the warning gives the bytes paged out.
     const std::string text = R"({"mode": "train", "model": {"preset": "llama-3.1-8b"}, "train": {"micro_batch": 2,
         "seq_len": 2048, "recompute": "full", "flash_attention": true, "loss_chunks": 8, "master_weights": false,
         "optimizer": "adam_8bit", "paged_optimizer": true, "optimizer_in_backward": true},
@@ -517,8 +521,9 @@ TEST_CASE("paged optimizer states that only fit when paged out carry a warning",
     REQUIRE(parsed.ok());
     const auto r = estimate(parsed.value);
     REQUIRE(r.errors.empty());
-    CHECK_FALSE(r.fits);
-    CHECK(r.per_gpu.total - r.details.paged_optimizer_bytes <= 24000000000ULL);
+    CHECK(r.fits);
+    CHECK(r.per_gpu.total <= 24000000000ULL);
+    CHECK(r.details.paged_optimizer_host_bytes > 0);
     bool warned = false;
     for (const auto& w : r.warnings) warned = warned || w.field == "train.paged_optimizer";
     CHECK(warned);

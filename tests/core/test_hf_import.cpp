@@ -185,7 +185,8 @@ TEST_CASE("regression: malformed nested objects of a config.json are errors nami
     const std::uint64_t base = 3 * 16 * 16 * d + d + 14 * 14 * d + 12 * (4 * d + 4 * d * d + 4 * d + 2 * d * f + f + d) + 2 * d;
     CHECK(json::parse(resolve_model_json(R"({"mode": "infer"})", gemma.dump()))["model"]["vision_params"] == base + d * 2560 + d);
     // tests/fuzz/regressions/hf-quantization-config-flag-not-boolean: typed reads of quantization_config.
-    const json llama = {{"model_type", "llama"}, {"num_hidden_layers", 2}, {"hidden_size", 64}, {"num_attention_heads", 4}, {"vocab_size", 10}};
+    const json llama = {{"model_type", "llama"}, {"num_hidden_layers", 2}, {"hidden_size", 64}, {"num_attention_heads", 4}, {"vocab_size", 10},
+                        {"intermediate_size", 128}};
     json q = llama;
     q["quantization_config"] = {{"quant_method", "bitsandbytes"}, {"load_in_4bit", "yes"}};
     const json flag = estimate(q);
@@ -195,7 +196,7 @@ TEST_CASE("regression: malformed nested objects of a config.json are errors nami
     q["quantization_config"] = {{"quant_method", 5}};
     CHECK(estimate(q)["errors"][0]["field"] == "hf_config.quantization_config.quant_method");
     json m3 = {{"model_type", "mistral3"}, {"text_config", {{"model_type", "mistral"}, {"num_hidden_layers", 2}, {"hidden_size", 64},
-                                                          {"num_attention_heads", 4}, {"vocab_size", 10}}},
+                                                          {"num_attention_heads", 4}, {"vocab_size", 10}, {"intermediate_size", 128}}},
                {"vision_config", {{"hidden_size", 64}}}, {"multimodal_projector_bias", "no"}};
     CHECK(estimate(m3)["errors"][0]["field"] == "hf_config.multimodal_projector_bias");
 }
@@ -340,4 +341,32 @@ TEST_CASE("sliding_window in each of its Hugging Face forms", "[hf][kv]") {
     const json wrong = estimate({{"model_type", "llama"}, {"sliding_window", false}, {"num_hidden_layers", 4}, {"hidden_size", 64},
                                  {"num_attention_heads", 4}, {"vocab_size", 10}});
     CHECK(wrong["errors"][0]["field"] == "hf_config.sliding_window");
+}
+
+TEST_CASE("a config.json without a size its family needs is refused naming the key", "[hf][errors]") {
+    // DeepSeek-V2-Lite-Chat's config.json (tests/data/hf/deepseek_v2_lite_chat.json, 15,706,484,224
+    // parameters) with one key taken out: each would otherwise fall back silently (without
+    // moe_intermediate_size the 64 experts took the dense layer's 10,944 width: 112.7B parameters;
+    // without kv_lora_rank every layer became plain attention; without vocab_size no embedding).
+    std::ifstream in(std::string(MEMPLAN_DATA_DIR) + "/hf/deepseek_v2_lite_chat.json");
+    const json whole = json::parse(in);
+    REQUIRE(estimate(whole)["errors"].empty());
+    for (const char* key : {"intermediate_size", "moe_intermediate_size", "num_experts_per_tok", "n_routed_experts",
+                            "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim", "vocab_size"}) {
+        INFO(key);
+        json cut = whole;
+        cut.erase(key);
+        const json out = estimate(cut);
+        REQUIRE_FALSE(out["errors"].empty());
+        CHECK(out["errors"][0]["field"] == std::string("hf_config.") + key);
+    }
+    // Mixtral's experts are intermediate_size wide (no moe_intermediate_size): it is required too.
+    std::ifstream mixtral_in(std::string(MEMPLAN_DATA_DIR) + "/hf/mixtral_8x7b.json");
+    json mixtral = json::parse(mixtral_in);
+    REQUIRE(estimate(mixtral)["errors"].empty());
+    mixtral.erase("intermediate_size");
+    CHECK(estimate(mixtral)["errors"][0]["field"] == "hf_config.intermediate_size");
+    // GPT-2's "n_inner": null is its documented 4 × n_embd (GPT2Config), a stated width.
+    const json gpt2 = {{"model_type", "gpt2"}, {"n_layer", 2}, {"n_embd", 64}, {"n_head", 4}, {"n_inner", nullptr}, {"vocab_size", 10}};
+    CHECK(estimate(gpt2)["errors"].empty());
 }

@@ -138,7 +138,7 @@ TEST_CASE("null is a wrong type in memplan's objects but 'not set' in a Hugging 
     REQUIRE(strict["errors"].size() == 1);
     CHECK(strict["errors"][0]["field"] == "parallel.gpus");
     const json hf = run(R"({"model": {"model_type": "llama", "num_hidden_layers": 2, "hidden_size": 64,
-        "num_attention_heads": 4, "head_dim": null, "sliding_window": null, "vocab_size": 100}})");
+        "num_attention_heads": 4, "head_dim": null, "sliding_window": null, "vocab_size": 100, "intermediate_size": 128}})");
     CHECK(hf["errors"].empty());
 }
 

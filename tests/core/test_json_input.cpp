@@ -55,10 +55,10 @@ TEST_CASE("nesting and size are bounded", "[json][input]") {
 
 TEST_CASE("a lone UTF-16 surrogate in an ignored key reads as U+FFFD, as JSON.parse accepts it", "[json][input]") {
     const std::string hf = R"({"model_type": "llama", "num_hidden_layers": 2, "hidden_size": 64,
-        "num_attention_heads": 4, "vocab_size": 100, "note\ud800": 1, "pair\ud83d\ude00": 2})";
+        "num_attention_heads": 4, "vocab_size": 100, "intermediate_size": 128, "note\ud800": 1, "pair\ud83d\ude00": 2})";
     CHECK(errors_of("{}", hf).empty());
     // An escaped backslash before "u" is not an escape.
-    CHECK(errors_of(R"({"model": {"model_type": "llama\\ud800x", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4}})").empty());
+    CHECK(errors_of(R"({"model": {"model_type": "llama\\ud800x", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4, "vocab_size": 100, "intermediate_size": 128}})").empty());
 }
 
 TEST_CASE("unknown keys are named readably: empty keys quoted, long keys cut", "[json][input]") {

@@ -337,7 +337,8 @@ test('a broken pasted config.json shows an error naming the field, and the view 
   assert.equal(await page.getAttribute('#hf-config', 'aria-invalid'), 'true');
   await pasteConfig(page, '[1, 2]');
   assert.match(await page.textContent('#hf-errors'), /config\.json: must be a JSON object/);
-  await pasteConfig(page, JSON.stringify({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 30, num_hidden_layers: 32 }));
+  await pasteConfig(page, JSON.stringify({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 30, num_hidden_layers: 32,
+    intermediate_size: 11008, vocab_size: 32000 }));
   assert.match(await page.textContent('#hf-errors'), /config\.json hidden_size: must be divisible by hf_config\.num_attention_heads \(30\) when hf_config\.head_dim is not given/);
   await pasteConfig(page, JSON.stringify({ model_type: 'llama', hidden_size: 'big', num_attention_heads: 32, num_hidden_layers: 32 }));
   assert.match(await page.textContent('#hf-errors'), /config\.json hidden_size: must be an integer/);

@@ -3,6 +3,7 @@
 #include "memplan/config/config.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <string>
 
@@ -46,6 +47,28 @@ bool names_an_a100(const std::string& name) {
     return false;
 }
 }  // namespace
+
+unsigned nvidia_compute_capability(const std::string& gpu_name) {
+    std::string n;
+    for (char ch : gpu_name) n += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    for (char& ch : n)
+        if (ch == '-' || ch == '_') ch = ' ';
+    const auto has = [&n](const char* part) { return n.find(part) != std::string::npos; };
+    // developer.nvidia.com/cuda-gpus: Blackwell datacenter 10.0, Blackwell GeForce and RTX PRO 12.0, Hopper
+    // 9.0, Ada 8.9, Ampere 8.0 (A100, A800, A30) and 8.6 (A10, A40, RTX A-series, GeForce 30), Turing 7.5,
+    // Volta 7.0. Longer names first ("a100" before "a10", "rtx pro 6000 blackwell" before "6000").
+    if (has("b200") || has("b300") || has("b100")) return 100;  // GB200 and GB300 contain these
+    if (has("blackwell") || has("5090") || has("5080") || has("5070") || has("5060")) return 120;
+    if (has("h100") || has("h200") || has("h800") || has("h20")) return 90;  // GH200 contains h200
+    if (has("a100") || has("a800") || has("a30")) return 80;
+    if (has("6000 ada") || has("4090") || has("4080") || has("4070") || has("4060") || has("l40") || has("l4")) return 89;
+    if (has("a10") || has("a40") || has("a6000") || has("a5000") || has("a4000") || has("3090") || has("3080") ||
+        has("3070") || has("3060"))
+        return 86;
+    if (has("t4")) return 75;
+    if (has("v100")) return 70;
+    return 0;
+}
 
 engine_release modelled_vllm_line(engine_release release) {
     switch (release) {

@@ -1009,6 +1009,31 @@ void read_quantization(object_reader& r, model_config& m) {
     }
 }
 
+/// The sizes every Hugging Face config must state: a config.json as a checkpoint stores it gives them, and the
+/// configuration classes' defaults (LlamaConfig: 32,000 × 11,008) describe another model. vocab_size sizes the
+/// embedding and the head; the feed-forward width (intermediate_size, GPT-2's n_inner, ffn_hidden_size) is
+/// required where a layer has a dense MLP or experts of that width (no moe_intermediate_size). GPT-2's
+/// `"n_inner": null` is its documented 4 × n_embd (GPT2Config), so a present null counts as stated.
+void require_sizes(object_reader& r, const model_config& m) {
+    const json& obj = r.raw();
+    // Layers, width and heads missing are named by the validator first (memory/validate.cpp).
+    if (m.num_hidden_layers == 0 || m.hidden_size == 0 || m.num_attention_heads == 0) return;
+    if (!obj.contains("vocab_size") && !obj.contains("padded_vocab_size"))
+        r.fail(r.field("vocab_size"), "is required: the embedding and the output head are vocab_size × hidden_size "
+                                      "(memplan does not assume a default)");
+    bool dense = m.layer_mlp.empty() ? (m.num_experts == 0 || m.moe_intermediate_size == 0) : m.moe_intermediate_size == 0;
+    for (layer_mlp_kind k : m.layer_mlp) dense = dense || k == layer_mlp_kind::dense;
+    if (!m.layer_mlp.empty() && std::all_of(m.layer_mlp.begin(), m.layer_mlp.end(),
+                                            [](layer_mlp_kind k) { return k == layer_mlp_kind::none; }))
+        dense = false;
+    bool stated = false;
+    for (const char* k : {"intermediate_size", "n_inner", "ffn_hidden_size", "intermediate_size_mlp"})
+        stated = stated || obj.contains(k);
+    if (dense && !stated)
+        r.fail(r.field("intermediate_size"), "is required: the feed-forward width of the dense layers (or of experts "
+                                             "without moe_intermediate_size); memplan does not assume a default");
+}
+
 }  // namespace
 
 void read_model_object(object_reader& r, model_config& m, int depth) {
@@ -1139,6 +1164,11 @@ void read_model_object(object_reader& r, model_config& m, int depth) {
                 (m.num_experts != 0 ? ", Mixtral-style experts (router without bias, no shared expert)" : "") +
                 ", no QK-norm and no other per-head weights");
         }
+        // A text_config its family lets leave keys at the configuration class's defaults (Gemma 3's omits
+        // vocab_size, as the released files do) is read at those defaults, not refused. Checked last, so that
+        // a key memplan refuses is named first.
+        if (r.errors().empty() && (family == nullptr || family->text_config_defaults == nullptr || depth == 0))
+            require_sizes(r, m);
     }
 }
 

@@ -261,7 +261,8 @@ estimate_result estimate_memory(const estimate_config& c, const estimate_options
         r.headroom_bytes = r.fits ? c.gpu_memory_bytes - needed : 0;
         r.shortfall_bytes = r.fits ? 0 : needed - c.gpu_memory_bytes;
     }
-    if (!warn) r.warnings.clear();  // those of finetune_details, which builds its own
+    if (train) detail::paged_optimizer_details(static_cast<std::uint64_t>(gpus_in_node), r);
+    if (!warn) r.warnings.clear();  // those of finetune_details and paged_optimizer_details, which build their own
     return r;
 }
 

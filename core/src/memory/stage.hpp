@@ -76,7 +76,7 @@ struct parts128 {
     u128 dequant = 0;          ///< dequantization workspace of a quantized frozen base (its own per-GPU item)
     u128 base_weights = 0;     ///< frozen base weight bytes on this GPU (adapters)
     u128 trainable_weights = 0;///< adapter and modules_to_save weight bytes on this GPU
-    u128 paged_spill = 0;      ///< paged optimizer states that may move to host memory
+    u128 paged_states = 0;     ///< bitsandbytes paged optimizer states: unified memory, in no part of total()
     u128 offloaded_activations = 0;  ///< checkpointed layer inputs kept in host memory
     u128 state_per_sequence = 0;  ///< linear-attention / Mamba state bytes of one sequence (inside kv)
     u128 prefill_pass_tokens = 0; ///< inference: tokens of one prefill pass on this GPU
@@ -120,5 +120,10 @@ parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, s
 /// Fills the fine-tuning details (trainable parameters, base and adapter bytes, host spill) and
 /// warnings of `result` from the reported stage (adapters.cpp).
 void finetune_details(const estimate_config& c, const parts128& stage, estimate_result& result);
+
+/// Places the paged optimizer states (details.paged_optimizer_bytes) once the verdict is known: resident
+/// beside PyTorch's reserved peak, the rest in host memory (added to host_bytes_per_node for the node's
+/// `gpus_in_node` GPUs), with a warning naming train.paged_optimizer when some are paged out.
+void paged_optimizer_details(std::uint64_t gpus_in_node, estimate_result& result);
 
 }  // namespace memplan::detail

@@ -166,8 +166,10 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
     // A framework whose AdamW is the fused kernel (torch.optim.AdamW(fused=True), in place) has none
     // (memplan/memory/frameworks.hpp).
     const framework_conventions& framework = conventions_of(t.framework);
+    // bitsandbytes' optimizers (every paged one) update in place in their own kernels, no temporaries
+    // (bitsandbytes/optim/optimizer.py at 95f9af309d4d5793847169c39288dcd3fcbdf564, update_step).
     if (t.optimizer == optimizer_kind::adam && !offload_step && p.comm_buffers != comm_buffer_model::deepspeed &&
-        !framework.fused_optimizer) {
+        !framework.fused_optimizer && !t.paged_optimizer) {
         const u128 stepped = t.optimizer_in_backward ? std::min(o_elems, p.zero_stage >= 1 ? ceil_div(one_layer, dense_group) : one_layer)
                                                      : o_elems;
         r.optimizer_temp = stepped * (t.optimizer_state_dtype == float_precision::fp32 ? 4 : 2);
@@ -178,18 +180,26 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
     // they update live in host memory; gradients leave the GPU bucket by bucket.
     const bool offload_opt = p.offload_optimizer != offload_target::none && t.optimizer != optimizer_kind::none;
     r.gradients = offload_opt ? 0 : grad_bytes;
-    r.optimizer = offload_opt ? 0 : opt_bytes;
+    if (t.paged_optimizer && !offload_opt) {
+        // bitsandbytes paged optimizers allocate each state buffer of a parameter with at least 1e5
+        // elements in CUDA unified memory, outside PyTorch's caching allocator (bitsandbytes at
+        // 95f9af309d4d5793847169c39288dcd3fcbdf564: optim/optimizer.py get_state_buffer -> functional.py
+        // get_paged -> csrc/pythonInterface.cpp cget_managed_ptr, cudaMallocManaged): neither
+        // torch.cuda.max_memory_allocated nor max_memory_reserved counts them, so they leave per_gpu and
+        // the phases. The 8-bit absmax buffers are torch.zeros on the device (init_state) and stay; so does
+        // a master copy, which is not bitsandbytes'. Smaller parameters' states (norm vectors, under 1e5
+        // elements) are counted paged too: at most a few MB.
+        train_config moments = states;
+        moments.master_weights = false;  // optimizer_bytes less the master copy (model_states.cpp)
+        const u128 absmax = t.optimizer == optimizer_kind::adam_8bit ? 2 * 4 * ceil_div(o_elems, 2048) : 0;  // model_states.cpp adam_8bit
+        const u128 moment_bytes = optimizer_bytes(o_elems, moments, m);
+        r.paged_states = moment_bytes > absmax ? moment_bytes - absmax : 0;
+    }
+    r.optimizer = offload_opt ? 0 : opt_bytes - r.paged_states;
     const u128 offloaded = (offload_opt ? opt_bytes + 4 * g_elems : 0);
     const u128 offloaded_params = p.offload_params != offload_target::none ? weight_bytes : 0;
     (p.offload_optimizer == offload_target::nvme ? r.nvme : r.host) += offloaded;
     (p.offload_params == offload_target::nvme ? r.nvme : r.host) += offloaded_params;
-    if (t.paged_optimizer && !offload_opt) {
-        // bitsandbytes paged optimizers allocate their states in CUDA unified memory
-        // (cudaMallocManaged): resident on the GPU while it has room, evicted page by page to host
-        // memory under pressure. memplan counts them on the GPU and reserves the same bytes on the host.
-        r.paged_spill = opt_bytes;
-        r.host += opt_bytes;
-    }
 
     // DeepSpeed keeps an allgather bucket (stage ≥ 1) and, at stage 3, up to stage3_max_live_parameters
     // gathered parameters; neither exceeds this GPU's parameters.
@@ -317,15 +327,8 @@ void finetune_details(const estimate_config& c, const parts128& stage, estimate_
     if (c.mode != run_mode::train) return;
     const train_config& t = c.train;
     const auto clamp = [](u128 v) { return static_cast<std::uint64_t>(std::min<u128>(v, max_exact_integer)); };
-    d.paged_optimizer_bytes = clamp(stage.paged_spill);
+    d.paged_optimizer_bytes = clamp(stage.paged_states);
     d.offloaded_activation_bytes = clamp(stage.offloaded_activations);
-    const u128 total = stage.total() + c.misc_bytes;
-    if (stage.paged_spill != 0 && c.gpu_memory_bytes != 0 && total > c.gpu_memory_bytes &&
-        total - stage.paged_spill <= c.gpu_memory_bytes)
-        r.warnings.push_back({"train.paged_optimizer",
-                              "the total counts the paged optimizer states on the GPU and does not fit; without them ("
-                              + detail::to_decimal(total - stage.paged_spill) +
-                              " bytes) it fits, with the states paged to host memory during the optimizer step"});
     if (t.adapter_type == adapter_kind::none) {
         d.params_trainable = t.optimizer == optimizer_kind::none ? 0 : r.params;
         return;
@@ -354,6 +357,36 @@ void finetune_details(const estimate_config& c, const parts128& stage, estimate_
     if (c.parallel.tp > 1)
         r.warnings.push_back({"train.adapter_type", "adapter parameters and their activations are assumed split over "
                                                     "parallel.tp like the layers they adapt"});
+}
+
+void paged_optimizer_details(std::uint64_t gpus_in_node, estimate_result& r) {
+    estimate_details& d = r.details;
+    const std::uint64_t paged = d.paged_optimizer_bytes;
+    if (paged == 0) return;
+    if (!r.has_capacity) {
+        // No GPU size: where the driver keeps the pages is unknown; the host must be able to hold them all.
+        d.paged_optimizer_resident_bytes = 0;
+        d.paged_optimizer_host_bytes = paged;
+    } else {
+        // Unified memory migrates to the GPU on demand and is evicted under pressure (CUDA C++ Programming
+        // Guide, "Unified Memory Programming", oversubscription): it can only use what PyTorch's caching
+        // allocator has not reserved, so resident = min(states, capacity - reserved peak), the reserved peak
+        // being the typical one of the step's allocated peak, CUDA context (overhead.misc_bytes) included.
+        const std::uint64_t reserved = d.phases.present ? std::max(d.phases.reserved_typical_bytes, r.needed_bytes) : r.needed_bytes;
+        const std::uint64_t free_bytes = r.capacity_bytes > reserved ? r.capacity_bytes - reserved : 0;
+        d.paged_optimizer_resident_bytes = std::min(paged, free_bytes);
+        d.paged_optimizer_host_bytes = paged - d.paged_optimizer_resident_bytes;  // resident + host == paged
+        if (d.paged_optimizer_host_bytes != 0)
+            r.warnings.push_back({"train.paged_optimizer",
+                                  detail::to_decimal(d.paged_optimizer_host_bytes) + " of the " + detail::to_decimal(paged) +
+                                      " bytes of paged optimizer states do not fit on the GPU beside PyTorch's reserved peak (" +
+                                      detail::to_decimal(reserved) + " bytes, overhead.misc_bytes included): they are paged out to "
+                                      "host memory and the optimizer step moves them over PCIe at every step, which slows "
+                                      "the step"});
+    }
+    // Host memory per node: every GPU of the node pages its own states out (as host_bytes_per_node).
+    const u128 host = u128{d.host_bytes_per_node} + u128{d.paged_optimizer_host_bytes} * gpus_in_node;
+    d.host_bytes_per_node = static_cast<std::uint64_t>(std::min<u128>(host, max_exact_integer));
 }
 
 }  // namespace memplan::detail

@@ -31,6 +31,17 @@ void read_deepseek_moe(hf_config_keys& keys, model_config& m) {
     const std::uint64_t first_dense = keys.integer("first_k_dense_replace", 0, 0, 65536);
     const std::uint64_t freq = keys.integer("moe_layer_freq", 1, 1, 65536);
     if (shared != 0 && m.moe_intermediate_size != 0) m.shared_expert_intermediate_size = shared * m.moe_intermediate_size;
+    // The experts' sizes have no default memplan may assume: without moe_intermediate_size the experts would
+    // silently take intermediate_size (the dense layers' width, 8× wider in DeepSeek-V2-Lite), and the
+    // configuration classes' defaults (DeepseekV2Config: 1407 wide, 6 of 64 experts) are another model's.
+    if (m.num_experts != 0 || keys.given("n_routed_experts") || keys.given("moe_intermediate_size") ||
+        keys.given("num_experts_per_tok")) {
+        // memplan's own resolved model names the count num_local_experts (report/json.cpp).
+        if (!keys.given("n_routed_experts") && !keys.given("num_local_experts") && !keys.given("num_experts"))
+            keys.fail("n_routed_experts", "is required for this MoE config (memplan does not assume a default)");
+        for (const char* key : {"num_experts_per_tok", "moe_intermediate_size"})
+            if (!keys.given(key)) keys.fail(key, "is required for this MoE config (memplan does not assume a default)");
+    }
     if (!own_mlp(keys) && m.num_experts != 0 && L != 0 &&
         (keys.contains("first_k_dense_replace") || keys.contains("moe_layer_freq"))) {
         m.layer_mlp.assign(L, F::dense);
@@ -43,6 +54,11 @@ void read_deepseek_moe(hf_config_keys& keys, model_config& m) {
 /// q_lora_rank null means queries are projected directly (DeepSeek-V2-Lite).
 void read_deepseek(hf_config_keys& keys, model_config& m) {
     read_deepseek_moe(keys, m);
+    // Multi-head latent attention's widths: an absent kv_lora_rank would make every layer plain attention with
+    // a KV cache 10-30× larger; DeepseekV2Config's defaults (512, 64, 128, 128) are one model's, not a rule.
+    if (!own_attention(keys, m))
+        for (const char* key : {"kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"})
+            if (!keys.given(key)) keys.fail(key, "is required for a DeepSeek MLA config (memplan does not assume a default)");
     if (!own_attention(keys, m) && keys.given("kv_lora_rank")) {
         m.layer_attention.assign(m.num_hidden_layers, A::mla);
         m.sliding_window_layers = 0;

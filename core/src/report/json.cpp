@@ -70,7 +70,11 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
         out["details"]["adapter_params"] = d.adapter_params;
         out["details"]["base_weight_bytes"] = d.base_weight_bytes;
         out["details"]["adapter_bytes"] = d.adapter_bytes;
+        // Paged optimizer states (bitsandbytes, CUDA unified memory): in no per_gpu part nor phase, as PyTorch's
+        // allocator does not count them; resident beside its reserved peak + paged out to host == the states.
         out["details"]["paged_optimizer_bytes"] = d.paged_optimizer_bytes;
+        out["details"]["paged_optimizer_resident_bytes"] = d.paged_optimizer_resident_bytes;
+        out["details"]["paged_optimizer_host_bytes"] = d.paged_optimizer_host_bytes;
         out["details"]["offloaded_activation_bytes"] = d.offloaded_activation_bytes;
         if (d.phases.present) {  // training: the live (allocated) bytes of each phase; per_gpu.total is the steady-state sum
             const step_phases& ph = d.phases;
@@ -259,7 +263,7 @@ ordered_json model_keys_json(const model_config& m) {
     positive("num_attention_heads", m.num_attention_heads);
     positive("num_key_value_heads", m.num_key_value_heads);
     positive("head_dim", m.head_dim);
-    positive("intermediate_size", m.intermediate_size);
+    positive("intermediate_size", m.intermediate_size != 0 ? m.intermediate_size : 4 * m.hidden_size);  // 0 reads as 4 × hidden (arch.cpp resolved_ffn)
     positive("vocab_size", m.vocab_size);
     model["tie_word_embeddings"] = m.tie_word_embeddings;
     model["learned_positions"] = m.learned_positions;

@@ -110,6 +110,54 @@ u128 rotary_table_bytes(const model_config& m, dtype weights) {
     const u128 element = weights == dtype::fp32 ? 4 : 2;
     return tables * m.max_position_embeddings * width * element;
 }
+/// MXFP4 experts as vLLM stores them: per expert and layer w13_weight (2I' × H'/2 B), its e8m0 scales
+/// (2I' × H'/32), its bf16 bias (2I'), w2_weight (H' × I'/2), scales (H' × I'/32) and bias (H'), with I' the
+/// expert width on the rank and H' the hidden width after the kernel's padding
+/// (vllm/model_executor/layers/quantization/mxfp4.py Mxfp4MoEMethod.create_weights at vllm-project/vllm
+/// 007d5005; the backend from get_mxfp4_backend): Marlin, on CUDA GPUs below compute capability 9.0 and on
+/// 12.x (the Triton kernels need 9.0 ≤ capability < 11.0), rounds I' up to 128 and H' to 256 ("the moe marlin
+/// kernel requires that for each linear n % 256 == 0 and k % 128 == 0"); FlashInfer's default SM100 backend
+/// (capability 10.x) rounds both up to 256; the Triton backend (Hopper) rounds I' up to 64. The row is the
+/// padded layout less the unpadded one (memplan's count), over the MoE layers of the busiest stage.
+/// gpt-oss-120b (I = H = 2880, 128 experts, 36 layers) at tp 4 on an A100: I' 720 → 768, H' 2880 → 3072,
+/// 455,904 B per expert and layer, 2.10 GB per rank.
+struct mxfp4_layout {
+    u128 bytes = 0;
+    std::string label;
+    bool unknown_gpu = false;
+};
+mxfp4_layout mxfp4_padding(const estimate_config& c, std::uint64_t tp, std::uint64_t pp) {
+    const model_config& m = c.model;
+    mxfp4_layout out;
+    if (m.checkpoint != checkpoint_format::mxfp4 || m.num_experts == 0) return out;
+    const unsigned capability = nvidia_compute_capability(c.gpu_name);
+    if (capability == 0) {
+        out.unknown_gpu = true;
+        return out;
+    }
+    u128 align_i = 64, align_h = 1;
+    const char* kernel = "Triton";
+    if (capability < 90 || capability >= 110) align_i = 128, align_h = 256, kernel = "Marlin";
+    else if (capability >= 100) align_i = 256, align_h = 256, kernel = "FlashInfer";
+    const u128 expert_ffn = m.moe_intermediate_size != 0 ? m.moe_intermediate_size : resolved_ffn(m);
+    const bool ep = c.parallel.ep > 1;
+    const u128 i = ep ? expert_ffn : ceil_div(expert_ffn, tp), h = m.hidden_size;
+    const u128 experts = ep ? ceil_div(u128{m.num_experts}, c.parallel.ep) : u128{m.num_experts};
+    // Bytes of one expert's tensors at widths (i, h), × 32 to keep the scales' /32 exact.
+    const auto layout32 = [](u128 ii, u128 hh) {
+        return 2 * ii * hh * 16 + 2 * ii * hh + 2 * ii * 2 * 32 + hh * ii * 16 + hh * ii + hh * 2 * 32;
+    };
+    const u128 padded = layout32(ceil_div(i, align_i) * align_i, ceil_div(h, align_h) * align_h);
+    const u128 plain = layout32(i, h);
+    std::uint64_t moe_layers = 0;
+    for (layer_mlp_kind k : resolved_layer_mlp(m)) moe_layers += k == layer_mlp_kind::moe ? 1 : 0;
+    if (padded <= plain || moe_layers == 0) return out;
+    out.bytes = ceil_div((padded - plain) * experts * ceil_div(u128{moe_layers}, pp), 32);
+    out.label = std::string("MXFP4 experts padded for vLLM's ") + kernel + " kernel (expert width " + grouped(i) +
+                " → " + grouped(ceil_div(i, align_i) * align_i) + ", hidden " + grouped(h) + " → " +
+                grouped(ceil_div(h, align_h) * align_h) + ")";
+    return out;
+}
 }  // namespace
 
 vllm_overheads vllm_predicted_overheads(const estimate_config& c, std::uint64_t tokens, std::uint64_t seqs,
@@ -156,6 +204,19 @@ vllm_overheads vllm_predicted_overheads(const estimate_config& c, std::uint64_t 
                                        to_u64(slot), "vllm/model_executor/models/gemma4.py Gemma4Attention qkv_proj"});
             }
         }
+        // MXFP4 experts as vLLM's MoE kernel stores them (mxfp4_padding_bytes): padded beyond the checkpoint's
+        // widths where the GPU runs them through Marlin or FlashInfer.
+        const mxfp4_layout pad = mxfp4_padding(c, tp, pp);
+        if (pad.bytes != 0) {
+            o.weights_extra += pad.bytes;
+            s.breakdown.push_back({"weights_bytes", pad.label, to_u64(pad.bytes),
+                                   "vllm/model_executor/layers/quantization/mxfp4.py Mxfp4MoEMethod.create_weights "
+                                   "(vllm-project/vllm 007d5005)"});
+        }
+        if (pad.unknown_gpu)
+            warnings.push_back({"gpu.name", "not given or not a GPU memplan knows: vLLM picks its MXFP4 MoE kernel "
+                                            "(Marlin below compute capability 9.0, which pads the experts' widths) by "
+                                            "the GPU, so the experts are counted unpadded"});
         const u128 rotary = rotary_table_bytes(m, inf.weight_dtype);
         if (rotary != 0) {
             o.weights_extra += rotary;

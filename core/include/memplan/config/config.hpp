@@ -290,6 +290,12 @@ enum class engine_release {
     v0_19, v0_20, v0_21, v0_22, v0_23, v0_24, v0_25, v0_26, v0_27
 };
 
+/// The CUDA compute capability (major × 10 + minor: 80 for an A100, 90 for an H100, 100 for a B200, 120 for
+/// an RTX 5090) of a GPU named by its catalogue id ("a100-sxm-80gb") or its driver name ("NVIDIA
+/// A100-SXM4-80GB"), from NVIDIA's published table (developer.nvidia.com/cuda-gpus); 0 when the name is
+/// empty, not an NVIDIA GPU memplan knows, or not recognised. vLLM picks its MXFP4 MoE kernel by it.
+unsigned nvidia_compute_capability(const std::string& gpu_name);
+
 /// The modelled release line whose figures a run of `release` takes: itself where it is modelled
 /// (0.6, 0.9, 0.10, 0.11, 0.18, 0.19, 0.21, 0.24 … 0.27), else the nearest modelled line on the same
 /// engine generation (0.7 → 0.6, V0; 0.8 → 0.9, V1 by default from 0.8.0; 0.12–0.14 → 0.11;

@@ -84,7 +84,15 @@ struct estimate_details {
     std::uint64_t adapter_params = 0;      ///< adapter parameters (whole model); 0 without an adapter
     std::uint64_t base_weight_bytes = 0;   ///< frozen base weights on this GPU (adapters; included in per_gpu.weights)
     std::uint64_t adapter_bytes = 0;       ///< trainable adapter and modules_to_save weights on this GPU (in per_gpu.weights)
-    std::uint64_t paged_optimizer_bytes = 0;  ///< paged optimizer states that may spill to host memory (in host_bytes_per_node)
+    /// bitsandbytes paged optimizer states (train.paged_optimizer) on this GPU: CUDA unified memory
+    /// (cudaMallocManaged), outside PyTorch's caching allocator, so in neither per_gpu nor phases (what
+    /// torch.cuda.max_memory_allocated / max_memory_reserved print). Of them:
+    std::uint64_t paged_optimizer_bytes = 0;
+    /// resident on the GPU: what the card has free beside PyTorch's reserved peak (phases.reserved_typical_bytes,
+    /// the CUDA context included), as nvidia-smi counts it; all of them when no GPU size is given;
+    std::uint64_t paged_optimizer_resident_bytes = 0;
+    /// the rest, evicted to host memory (in host_bytes_per_node) and moved over PCIe at every optimizer step.
+    std::uint64_t paged_optimizer_host_bytes = 0;
     std::uint64_t offloaded_activation_bytes = 0;  ///< checkpointed activations kept in host memory, per GPU
     step_phases phases;                    ///< live bytes at each phase of a training step (training only)
 };
