@@ -58,7 +58,11 @@ export function renderFinetune(result, analysis, unit) {
   if (typeof d.adapter_bytes === 'number') bytes('adapter_bytes', 'Adapter weights (this GPU)');
   if (typeof result.per_gpu.dequant_workspace === 'number')
     bytes('dequant_workspace', 'Dequantization workspace (this GPU)', result.per_gpu.dequant_workspace);
-  if (typeof d.paged_optimizer_bytes === 'number') bytes('paged_optimizer_bytes', 'Paged optimizer states (may spill to host memory)');
+  if (typeof d.paged_optimizer_bytes === 'number') {
+    bytes('paged_optimizer_bytes', 'Paged optimizer states (unified memory, outside PyTorch\'s allocator)');
+    if (typeof d.paged_optimizer_resident_bytes === 'number') bytes('paged_optimizer_resident_bytes', '… resident on the GPU (nvidia-smi)');
+    if (d.paged_optimizer_host_bytes) bytes('paged_optimizer_host_bytes', '… paged out to host memory');
+  }
   if (typeof d.offloaded_activation_bytes === 'number') bytes('offloaded_activation_bytes', 'Activations offloaded to host memory');
   if (d.host_bytes_per_node) bytes('host_bytes_per_node', 'Host memory per node (offload)');
   if (!analysis) {

@@ -259,7 +259,7 @@ export interface Config {
     base_keeps_inputs?: boolean;
     /** Optimizer states: Precision of Adam moments, momentum and Adafactor factors. Default: 'fp32'. */
     optimizer_state_dtype?: 'fp32' | 'bf16' | 'fp16';
-    /** Paged optimizer: bitsandbytes paged states in unified memory: counted on the GPU, may spill to host memory. Default: false. */
+    /** Paged optimizer: bitsandbytes paged states in unified memory (cudaMallocManaged), outside PyTorch's allocator: not in its allocated or reserved peak; resident on the GPU while it has room, paged to host memory beyond (details.paged_optimizer_resident_bytes, paged_optimizer_host_bytes). Default: false. */
     paged_optimizer?: boolean;
     /** Optimizer in backward: Each layer's parameters are updated during backward: one layer's gradients live at a time. Default: false. */
     optimizer_in_backward?: boolean;

@@ -133,7 +133,9 @@ const std::vector<field_spec>& config_fields() {
         MEMPLAN_CHOICE("train.optimizer_state_dtype", train.optimizer_state_dtype, "Optimizer states",
                        "Precision of Adam moments, momentum and Adafactor factors.", train_only),
         MEMPLAN_BOOLEAN("train.paged_optimizer", train.paged_optimizer, "Paged optimizer",
-                        "bitsandbytes paged states in unified memory: counted on the GPU, may spill to host memory.",
+                        "bitsandbytes paged states in unified memory (cudaMallocManaged), outside PyTorch's allocator: "
+                        "not in its allocated or reserved peak; resident on the GPU while it has room, paged to host "
+                        "memory beyond (details.paged_optimizer_resident_bytes, paged_optimizer_host_bytes).",
                         train_only),
         MEMPLAN_BOOLEAN("train.optimizer_in_backward", train.optimizer_in_backward, "Optimizer in backward",
                         "Each layer's parameters are updated during backward: one layer's gradients live at a time.",
