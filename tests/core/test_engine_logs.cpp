@@ -616,3 +616,22 @@ TEST_CASE("vLLM weights: MXFP4 experts padded as the GPU's MoE kernel stores the
     CHECK(nvidia_compute_capability("mi300x-192gb") == 0);
     CHECK(nvidia_compute_capability("") == 0);
 }
+
+TEST_CASE("vLLM 0.8 to 0.10 fall back to the V0 engine below compute capability 8.0", "[serving][vllm][version]") {
+    // vllm/engine/arg_utils.py EngineArgs._is_v1_supported_oracle: "Compute Capability < 8.0" falls back to V0
+    // (tests/data/engine-logs/hfcookbook-t4-llama-3.2-3b.json: vLLM 0.8.2 on a T4 logs V0's "# GPU blocks").
+    // On a T4 the line used is 0.6's (V0), on an A10G (8.6) the asked line's; 0.11 has no V0 to fall back to.
+    const auto line = [](const std::string& version, const std::string& gpu) {
+        const auto c = parse_config(R"({"mode": "infer", "model": {"preset": "llama-3.2-3b"}, "infer": {"engine": "vllm",
+            "engine_version": ")" + version + R"(", "max_model_len": 2048}, "gpu": {"memory_bytes": 15826954486, "name": ")" + gpu + R"("}})");
+        REQUIRE(c.errors.empty());
+        const auto r = estimate(c.value);
+        REQUIRE(r.errors.empty());
+        return r.serving.release_modelled;
+    };
+    CHECK(line("0.8", "Tesla T4") == "0.6");
+    CHECK(line("0.10", "NVIDIA Tesla V100-SXM2-16GB") == "0.6");
+    CHECK(line("0.10", "NVIDIA A10G") == "0.10");
+    CHECK(line("0.11", "Tesla T4") == "0.11");
+    CHECK(line("0.9", "") == "0.9");
+}

@@ -87,6 +87,14 @@ engine_release modelled_vllm_line(engine_release release) {
     }
 }
 
+engine_release effective_vllm_line(const estimate_config& c) {
+    const engine_release asked = c.infer.engine_version;
+    const unsigned capability = nvidia_compute_capability(c.gpu_name);
+    const bool v1_with_fallback = asked == engine_release::v0_8 || asked == engine_release::v0_9 || asked == engine_release::v0_10;
+    if (v1_with_fallback && capability != 0 && capability < 80) return engine_release::v0_6;
+    return modelled_vllm_line(asked);
+}
+
 vllm_scheduler_step vllm_default_scheduler_step(engine_release release, vllm_entrypoint entrypoint,
                                                 std::uint64_t gpu_memory_bytes, const std::string& gpu_name,
                                                 std::uint64_t max_model_len) {
@@ -113,7 +121,7 @@ vllm_scheduler_step vllm_default_scheduler_step(engine_release release, vllm_ent
 }
 
 vllm_scheduler_step vllm_scheduler_step_of(const estimate_config& c) {
-    return vllm_scheduler_step_of(c, c.infer.engine_version);
+    return vllm_scheduler_step_of(c, effective_vllm_line(c));
 }
 
 vllm_scheduler_step vllm_scheduler_step_of(const estimate_config& c, engine_release release) {

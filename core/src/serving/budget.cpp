@@ -282,8 +282,8 @@ serving_result serving_for_stage(const estimate_config& c, const estimate_result
     // point and the GPU (config.cpp vllm_default_scheduler_step; vllm/engine/arg_utils.py
     // EngineArgs._set_default_args, vllm-project/vllm 99d7eb5d; V0: vllm/config.py at v0.6.6.post1).
     // SGLang and TensorRT-LLM size their generic activation model with vLLM's V1 values.
-    const bool v0_generic = !e->predicts_overheads && modelled_vllm_line(inf.engine_version) == engine_release::v0_6;
-    const vllm_scheduler_step step = vllm_scheduler_step_of(c, v0_generic ? engine_release::v0_27 : inf.engine_version);
+    const bool v0_generic = !e->predicts_overheads && effective_vllm_line(c) == engine_release::v0_6;
+    const vllm_scheduler_step step = vllm_scheduler_step_of(c, v0_generic ? engine_release::v0_27 : effective_vllm_line(c));
     const std::uint64_t batched = step.max_num_batched_tokens;
     const std::uint64_t seqs = step.max_num_seqs;
     if (step.assumed_not_a100)

@@ -166,11 +166,16 @@ vllm_overheads vllm_predicted_overheads(const estimate_config& c, std::uint64_t 
     const infer_config& inf = c.infer;
     const std::uint64_t tp = c.parallel.tp, pp = c.parallel.pp;
     // A release line not modelled on its own takes the nearest modelled line's figures, said in a warning.
-    const engine_release release = modelled_vllm_line(inf.engine_version);
+    const engine_release release = effective_vllm_line(c);
     vllm_overheads o;
     s.release = to_string(inf.engine_version);
     s.release_modelled = to_string(release);
-    if (release != inf.engine_version)
+    if (release == engine_release::v0_6 && modelled_vllm_line(inf.engine_version) != engine_release::v0_6)
+        warnings.push_back({"infer.engine_version",
+                            "vLLM " + s.release + " falls back to its V0 engine on a GPU below compute capability 8.0 (" +
+                                c.gpu_name + "; vllm/engine/arg_utils.py _is_v1_supported_oracle): the V0 profiling run "
+                                "and scheduler defaults of 0.6 are used"});
+    else if (release != inf.engine_version)
         warnings.push_back({"infer.engine_version",
                             "vLLM " + s.release + " is not modelled on its own: its profiling peak, non-torch memory "
                             "and CUDA-graph rule are those of the nearest modelled line, vLLM " + s.release_modelled +

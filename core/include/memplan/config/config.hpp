@@ -402,6 +402,12 @@ vllm_scheduler_step vllm_default_scheduler_step(engine_release release, vllm_ent
 /// defaulted max_num_seqs is at most the step's tokens (vllm/engine/arg_utils.py
 /// EngineArgs._set_default_args, vllm-project/vllm 99d7eb5d: min(default, max_num_batched_tokens)).
 vllm_scheduler_step vllm_scheduler_step_of(const estimate_config& c);
+
+/// The modelled line a configuration's vLLM run takes: modelled_vllm_line of infer.engine_version, except
+/// that 0.8, 0.9 and 0.10 fall back to the V0 engine (0.6's figures) on a GPU below compute capability 8.0
+/// named in gpu.name (vllm/engine/arg_utils.py EngineArgs._is_v1_supported_oracle, "Compute Capability <
+/// 8.0"; V0 was removed in 0.11).
+engine_release effective_vllm_line(const estimate_config& c);
 /// The same under another release line than infer.engine_version (the engines whose generic activation
 /// model takes vLLM's V1 step whatever infer.engine_version says).
 vllm_scheduler_step vllm_scheduler_step_of(const estimate_config& c, engine_release release);
