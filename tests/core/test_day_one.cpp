@@ -187,6 +187,7 @@ TEST_CASE("day-one path: MiniMax-M3 and Nemotron-NAS name what they assume", "[d
     // Nemotron-NAS gives num_key_value_heads null (its block_configs hold the groups): counted as
     // multi-head attention, an upper bound, and said.
     const json nas = json::parse(day_one_json(day_one_fixture("llama_3_3_nemotron_super_49b.json"), one_tensor(1000)));
+    INFO(nas["errors"].dump());
     REQUIRE(nas["errors"].empty());
     CHECK(nas["model"]["num_key_value_heads"] == 64);
     CHECK(notes_of(nas).find("no num_key_value_heads: every query head caches its own K and V") != std::string::npos);

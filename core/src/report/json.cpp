@@ -263,7 +263,11 @@ ordered_json model_keys_json(const model_config& m) {
     positive("num_attention_heads", m.num_attention_heads);
     positive("num_key_value_heads", m.num_key_value_heads);
     positive("head_dim", m.head_dim);
-    positive("intermediate_size", m.intermediate_size != 0 ? m.intermediate_size : 4 * m.hidden_size);  // 0 reads as 4 × hidden (arch.cpp resolved_ffn)
+    positive("intermediate_size", m.intermediate_size);
+    // No width stated: GPT-2's documented n_inner null (4 × hidden, arch.cpp resolved_ffn), which the reader
+    // accepts as a stated width (io/model_json.cpp require_sizes); only a model with a model_type is read as a
+    // Hugging Face config, where null means "not set".
+    if (m.intermediate_size == 0 && !m.model_type.empty()) model["n_inner"] = nullptr;
     positive("vocab_size", m.vocab_size);
     model["tie_word_embeddings"] = m.tie_word_embeddings;
     model["learned_positions"] = m.learned_positions;
