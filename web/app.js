@@ -295,7 +295,7 @@ function scheduleUpdate() {
 function onInput(event) {
   const target = event.target;
   if (target.id === 'preset-search') return event.type === 'input' ? pickPreset(target.value) : undefined;  // not again on leaving it
-  if (target.id === 'gpu-search') return filterGpus(spec, target.value, (q) => mp.searchGpus(q));
+  if (target.id === 'gpu-search') return event.type === 'input' ? pickGpu(target.value) : undefined;
   if (target.id === 'hf-config' || target.id === 'hf-file') return;  // config-import.js handles them
   // A text field's 'change' (when it loses focus) follows the 'input' events that already updated: an
   // update for it would only redraw the same answer, and take the focus from a suggestion the user
@@ -322,6 +322,23 @@ function pickPreset(query) {
   $('preset-picked').textContent = !query.trim() ? ''
     : top ? `Picked ${top.textContent.split(' — ')[0]}, the best of ${matches.length} ${matches.length === 1 ? 'match' : 'matches'} for “${query.trim()}”.`
       : `No stored model matches “${query.trim()}”; the model stays ${select.selectedOptions[0] ? select.selectedOptions[0].textContent.split(' — ')[0] : 'as it is'}.`;
+  if (!top || select.value === top.value) return;
+  select.value = top.value;
+  select.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+/**
+ * "Find a GPU", as "Find a model": the list narrowed to the core's matches, best first, and the best match
+ * picked, saying which it picked and of how many.
+ */
+function pickGpu(query) {
+  filterGpus(spec, query, (q) => mp.searchGpus(q));
+  const select = $('gpu-preset');
+  const ids = query.trim() ? mp.searchGpus(query) : [];
+  const top = ids.length ? [...select.options].find((o) => o.value === ids[0]) : null;
+  $('gpu-picked').textContent = !query.trim() ? ''
+    : top ? `Picked ${top.textContent.split(' — ')[0]}, the best of ${ids.length} ${ids.length === 1 ? 'match' : 'matches'} for “${query.trim()}”.`
+      : `No GPU in the catalogue matches “${query.trim()}”; the GPU stays ${select.selectedOptions[0] ? select.selectedOptions[0].textContent.split(' — ')[0] : 'as it is'}.`;
   if (!top || select.value === top.value) return;
   select.value = top.value;
   select.dispatchEvent(new Event('change', { bubbles: true }));

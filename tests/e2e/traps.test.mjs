@@ -134,6 +134,26 @@ test('"Find a model" picks the best match and says so; "Skip to the answer" move
   await context.close();
 });
 
+test('"Find a GPU" picks the best match and says so, as "Find a model" does', async () => {
+  const { page, context } = await open();
+  for (const query of ['4090', 'mi300', 'rtx 6000 ada']) {
+    await page.fill('#gpu-search', query);
+    await settled(page);
+    const best = mp.searchGpus(query)[0];
+    assert.equal(await page.inputValue('#gpu-preset'), best, query);
+    const name = mp.gpus().find((g) => g.id === best).name;
+    assert.match(await page.textContent('#gpu-picked'), new RegExp(`^Picked ${name.replace(/[.()]/g, '\\$&')}, the best of \\d+ match`), query);
+    // The answer follows the GPU picked: the setup line names it.
+    assert.ok((await page.textContent('#setup')).includes(name), query);
+  }
+  const before = await page.inputValue('#gpu-preset');
+  await page.fill('#gpu-search', 'no such card');
+  await settled(page);
+  assert.equal(await page.inputValue('#gpu-preset'), before);
+  assert.match(await page.textContent('#gpu-picked'), /^No GPU in the catalogue matches “no such card”; the GPU stays /);
+  await context.close();
+});
+
 test('pins are in the shared link and come back with it; each is labelled by its setup', async () => {
   const { page, context } = await open();
   await page.click('#pin');
