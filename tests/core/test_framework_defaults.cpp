@@ -107,6 +107,15 @@ TEST_CASE("Unsloth's offloaded checkpointing is applied when not given, and only
     CHECK(warned(r, "train.activation_offload"));
 }
 
+TEST_CASE("the Hugging Face Trainer's defaults are applied when not given and listed", "[framework_defaults]") {
+    CHECK(parsed(config("hf_trainer")).train.recompute == recompute_mode::none);
+    CHECK(parsed(config("hf_trainer", R"("recompute": "full")")).train.recompute == recompute_mode::full);
+    CHECK(parsed(config("hf_trainer", R"("optimizer": "adam_8bit")")).train.optimizer == optimizer_kind::adam_8bit);
+    CHECK(listed(config("hf_trainer")) == std::vector<std::string>{"train.recompute", "train.optimizer"});
+    CHECK(listed(config("hf_trainer", R"("recompute": "full")")) == std::vector<std::string>{"train.optimizer"});
+    CHECK(warned(run(config("hf_trainer")), "train.recompute"));
+}
+
 TEST_CASE("Axolotl's and torchtitan's defaults are applied when not given and listed", "[framework_defaults]") {
     CHECK(parsed(config("axolotl")).train.recompute == recompute_mode::none);
     CHECK(parsed(config("axolotl", R"("recompute": "full")")).train.recompute == recompute_mode::full);
@@ -127,7 +136,7 @@ TEST_CASE("nothing is listed without a framework, nor for a framework without de
     CHECK(json::parse(estimate_json(config("none")))["framework_defaults"].empty());
     CHECK(parsed(config("none")).train.framework_defaults == 0);
     CHECK(parsed(config("none")).train.recompute == recompute_mode::none);
-    for (const char* name : {"torchtune", "hf_trainer", "litgpt", "megatron", "deepspeed"}) {
+    for (const char* name : {"torchtune", "litgpt", "megatron", "deepspeed"}) {
         INFO(name);
         CHECK(listed(config(name)).empty());
         CHECK_FALSE(warned(run(config(name)), "train.recompute"));

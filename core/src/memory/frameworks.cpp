@@ -30,9 +30,21 @@ constexpr std::size_t framework_count = sizeof(table) / sizeof(table[0]);
 // Each framework's defaults for the train.* fields that change memory, applied when train.framework names
 // it and the field is not given (apply_framework_defaults). Only defaults read from the cited upstream file
 // are here; none for torchtune (each recipe's YAML sets them, there is no framework-wide default), nor for
-// the frameworks whose defaults are memplan's own but were not read from a source. Grouped by framework;
+// LitGPT, Megatron-LM and DeepSpeed, whose defaults were not read from a source here. Grouped by framework;
 // the index of an entry is its bit in train_config::framework_defaults (at most 32 entries).
 const framework_default defaults_table[] = {
+    // torchtitan's job config: Optimizer.name "AdamW" (two states per parameter).
+    {train_framework::torchtitan, "train.optimizer", "adam", "Optimizer.name=\"AdamW\"",
+     "pytorch/torchtitan torchtitan/config/job_config.py at 6404b932421f5ce382e7dac5ad381b2c17b1373c"},
+    // torchtitan's job config: Optimizer.early_step_in_backward False.
+    {train_framework::torchtitan, "train.optimizer_in_backward", "false", "Optimizer.early_step_in_backward=False",
+     "pytorch/torchtitan torchtitan/config/job_config.py at 6404b932421f5ce382e7dac5ad381b2c17b1373c"},
+    // Transformers' TrainingArguments: gradient_checkpointing default False.
+    {train_framework::hf_trainer, "train.recompute", "none", "TrainingArguments gradient_checkpointing=False",
+     "huggingface/transformers src/transformers/training_args.py at fd798335c275520af034c678b35e8167820c7c80"},
+    // Transformers' TrainingArguments: optim default_optim "adamw_torch" (two states per parameter).
+    {train_framework::hf_trainer, "train.optimizer", "adam", "TrainingArguments optim=\"adamw_torch\"",
+     "huggingface/transformers src/transformers/training_args.py at fd798335c275520af034c678b35e8167820c7c80"},
     // TRL's trainer configurations extend _BaseConfig, whose gradient_checkpointing defaults to True
     // (Transformers' TrainingArguments: False); every decoder layer is checkpointed at its input.
     {train_framework::trl, "train.recompute", "full", "_BaseConfig gradient_checkpointing=True, which SFTConfig extends",
@@ -55,12 +67,6 @@ const framework_default defaults_table[] = {
     // Axolotl's config schema: activation_offloading default False.
     {train_framework::axolotl, "train.activation_offload", "false", "activation_offloading=False",
      "axolotl-ai-cloud/axolotl src/axolotl/utils/schemas/config.py at 067b021c8b87a9e5e380b9173c704cf7340e30f5"},
-    // torchtitan's job config: Optimizer.name "AdamW" (two states per parameter).
-    {train_framework::torchtitan, "train.optimizer", "adam", "Optimizer.name=\"AdamW\"",
-     "pytorch/torchtitan torchtitan/config/job_config.py at 6404b932421f5ce382e7dac5ad381b2c17b1373c"},
-    // torchtitan's job config: Optimizer.early_step_in_backward False.
-    {train_framework::torchtitan, "train.optimizer_in_backward", "false", "Optimizer.early_step_in_backward=False",
-     "pytorch/torchtitan torchtitan/config/job_config.py at 6404b932421f5ce382e7dac5ad381b2c17b1373c"},
 };
 constexpr std::size_t defaults_count = sizeof(defaults_table) / sizeof(defaults_table[0]);
 static_assert(defaults_count <= 32, "train_config::framework_defaults has 32 bits");
