@@ -269,7 +269,7 @@ export interface Config {
     loss_chunks?: number;
     /** Kernels: fused CUDA kernels, or eager PyTorch (Hugging Face RMSNorm keeps fp32 copies of its input). Default: 'fused'. */
     kernels?: 'fused' | 'eager';
-    /** Framework: The training framework run: memplan states its conventions, refuses layouts it does not have and names the figure its log prints (allocated or reserved). none: no framework named. Default: 'none'. */
+    /** Framework: The training framework run: memplan states its conventions, refuses layouts it does not have and names the figure its log prints (allocated or reserved); the train.* fields it has a default for and the configuration leaves unset take its default, listed in the result's framework_defaults. none: no framework named. Default: 'none'. */
     framework?: 'none' | 'torchtitan' | 'hf_trainer' | 'trl' | 'torchtune' | 'litgpt' | 'unsloth' | 'axolotl' | 'megatron' | 'deepspeed';
   };
   infer?: {
@@ -439,8 +439,24 @@ export interface EstimateResult {
   details: Details;
   /** Present when gpu.memory_bytes was given. */
   gpu?: GpuVerdict;
+  /** Training: the defaults of train.framework the estimate assumed for train.* fields not given (each also a warning on its field). */
+  framework_defaults?: FrameworkDefault[];
   warnings: FieldError[];
   errors: FieldError[];
+}
+
+/** One default of the named framework applied to a field the configuration left unset. */
+export interface FrameworkDefault {
+  /** "train.recompute" */
+  field: string;
+  /** the field's value as the schema writes it: "full", "true" */
+  value: string;
+  /** train.framework */
+  framework: string;
+  /** the framework's own setting: "_BaseConfig gradient_checkpointing=True, which SFTConfig extends" */
+  upstream: string;
+  /** upstream file and commit it was read from */
+  source: string;
 }
 
 /** The fit verdict of a result on one GPU of the capacity given (gpu.memory_bytes). */

@@ -9,6 +9,7 @@
 #include "memplan/api/estimate.hpp"
 #include "memplan/io/json.hpp"
 #include "memplan/config/schema.hpp"
+#include "memplan/memory/frameworks.hpp"
 
 namespace memplan {
 
@@ -145,6 +146,13 @@ bool numeric_estimator::run(int model, const double* values, double* out) {
     const bool zero_stage_given = given(zero_stage_), shard_size_given = given(shard_size_);
     c.infer.weight_dtype_given = given(weight_dtype_);
     c.infer.state_dtype_given = given(state_dtype_);
+    // A named framework's defaults for the fields not given, as parse_config applies them; the warnings that
+    // state them send the call to the JSON path.
+    apply_framework_defaults(c, [&](const std::string& path) {
+        for (std::size_t i = 0; i < fields.size(); ++i)
+            if (path == fields[i].path) return given(i);
+        return false;
+    });
     follow_model_state_dtype(c);
     if (!resolve_layout(c, zero_stage_given, shard_size_given).empty()) return false;
     estimate_options options;

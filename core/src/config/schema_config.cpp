@@ -150,7 +150,9 @@ const std::vector<field_spec>& config_fields() {
                        train_only),
         MEMPLAN_CHOICE("train.framework", train.framework, "Framework",
                        "The training framework run: memplan states its conventions, refuses layouts it does not have "
-                       "and names the figure its log prints (allocated or reserved). none: no framework named.",
+                       "and names the figure its log prints (allocated or reserved); the train.* fields it has a default for "
+                       "and the configuration leaves unset take its default, listed in the result's framework_defaults. "
+                       "none: no framework named.",
                        train_only),
 
         MEMPLAN_INTEGER("infer.batch", infer.batch, 1, max_batch_size, "Batch", "Concurrent sequences.",

@@ -11,6 +11,7 @@
 #include "io/json_input.hpp"
 #include "io/json_text.hpp"
 #include "io/model_json.hpp"
+#include "memplan/memory/frameworks.hpp"
 
 namespace memplan {
 
@@ -127,6 +128,8 @@ outcome<estimate_config> parse_config(const std::string& json_text, const std::s
         });
     }
     top.finish();
+    // A named framework's own defaults for the train.* fields not given (memplan/memory/frameworks.hpp).
+    apply_framework_defaults(c, [&given](const std::string& path) { return given.count(path) != 0; });
     // Without an explicit infer.weight_dtype a quantized checkpoint is served in its native format.
     c.infer.weight_dtype_given = given.count("infer.weight_dtype") != 0;
     if (out.ok()) {

@@ -231,6 +231,9 @@ estimate_result estimate_memory(const estimate_config& c, const estimate_options
         for (const auto& w : busiest.weight_by_dtype) d.weight_bytes_by_dtype.push_back({w.first, static_cast<std::uint64_t>(w.second)});
     if (warn)
         for (const auto& a : m.assumptions) r.warnings.push_back({"model.model_type", a});
+    // The named framework's defaults applied to fields not given (memplan/memory/frameworks.hpp), each stated.
+    if (warn && train)
+        for (const framework_default* fd : applied_framework_defaults(c)) r.warnings.push_back({fd->path, framework_default_note(*fd)});
     // A context beyond the model's stated limit (config.json max_position_embeddings) is flagged, not
     // refused: memory is counted as asked, but the model was not made for that many positions.
     if (const context_asked asked = asked_context(c);

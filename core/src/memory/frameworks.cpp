@@ -3,9 +3,11 @@
 // the reports (what its log prints). Every fact names the upstream file and commit it was read from.
 #include "memplan/memory/frameworks.hpp"
 
+#include <cstdlib>
 #include <string>
 
 #include "base/checks.hpp"
+#include "memplan/config/schema.hpp"
 
 namespace memplan {
 
@@ -24,6 +26,50 @@ const framework_conventions table[] = {
     {train_framework::deepspeed, "DeepSpeed", allocator_figure::both, "GiB", true, false, false},
 };
 constexpr std::size_t framework_count = sizeof(table) / sizeof(table[0]);
+
+// Each framework's defaults for the train.* fields that change memory, applied when train.framework names
+// it and the field is not given (apply_framework_defaults). Only defaults read from the cited upstream file
+// are here; none for torchtune (each recipe's YAML sets them, there is no framework-wide default), nor for
+// LitGPT, Megatron-LM and DeepSpeed, whose defaults were not read from a source here. Grouped by framework;
+// the index of an entry is its bit in train_config::framework_defaults (at most 32 entries).
+const framework_default defaults_table[] = {
+    // torchtitan's job config: Optimizer.name "AdamW" (two states per parameter).
+    {train_framework::torchtitan, "train.optimizer", "adam", "Optimizer.name=\"AdamW\"",
+     "pytorch/torchtitan torchtitan/config/job_config.py at 6404b932421f5ce382e7dac5ad381b2c17b1373c"},
+    // torchtitan's job config: Optimizer.early_step_in_backward False.
+    {train_framework::torchtitan, "train.optimizer_in_backward", "false", "Optimizer.early_step_in_backward=False",
+     "pytorch/torchtitan torchtitan/config/job_config.py at 6404b932421f5ce382e7dac5ad381b2c17b1373c"},
+    // Transformers' TrainingArguments: gradient_checkpointing default False.
+    {train_framework::hf_trainer, "train.recompute", "none", "TrainingArguments gradient_checkpointing=False",
+     "huggingface/transformers src/transformers/training_args.py at fd798335c275520af034c678b35e8167820c7c80"},
+    // Transformers' TrainingArguments: optim default_optim "adamw_torch" (two states per parameter).
+    {train_framework::hf_trainer, "train.optimizer", "adam", "TrainingArguments optim=\"adamw_torch\"",
+     "huggingface/transformers src/transformers/training_args.py at fd798335c275520af034c678b35e8167820c7c80"},
+    // TRL's trainer configurations extend _BaseConfig, whose gradient_checkpointing defaults to True
+    // (Transformers' TrainingArguments: False); every decoder layer is checkpointed at its input.
+    {train_framework::trl, "train.recompute", "full", "_BaseConfig gradient_checkpointing=True, which SFTConfig extends",
+     "huggingface/trl trl/trainer/base_config.py at 13e421be78042441c1c988385403859ae1bb3e78"},
+    // SFTConfig activation_offloading defaults to False.
+    {train_framework::trl, "train.activation_offload", "false", "SFTConfig activation_offloading=False",
+     "huggingface/trl trl/trainer/sft_config.py at 016013e88acec9257c7476fdcdb12e5479938a5f"},
+    // FastLlamaModel.get_peft_model(use_gradient_checkpointing="unsloth"): each layer recomputed from its input.
+    {train_framework::unsloth, "train.recompute", "full", "FastLlamaModel.get_peft_model use_gradient_checkpointing=\"unsloth\"",
+     "unslothai/unsloth unsloth/models/llama.py at 015bdef0d94a241bcd94eec7a405b1700632180d"},
+    // The same "unsloth" mode offloads the checkpointed layer inputs to host memory; below 512 tokens
+    // apply_unsloth_gradient_checkpointing (unsloth/models/_utils.py, same commit) falls back to plain
+    // checkpointing, so this one applies only from train.seq_len 512 and with recompute full.
+    {train_framework::unsloth, "train.activation_offload", "true",
+     "use_gradient_checkpointing=\"unsloth\" offloads the checkpointed inputs (from 512 tokens, apply_unsloth_gradient_checkpointing)",
+     "unslothai/unsloth unsloth/models/llama.py and unsloth/models/_utils.py at 015bdef0d94a241bcd94eec7a405b1700632180d"},
+    // Axolotl's config schema: gradient_checkpointing default False.
+    {train_framework::axolotl, "train.recompute", "none", "gradient_checkpointing=False",
+     "axolotl-ai-cloud/axolotl src/axolotl/utils/schemas/config.py at 067b021c8b87a9e5e380b9173c704cf7340e30f5"},
+    // Axolotl's config schema: activation_offloading default False.
+    {train_framework::axolotl, "train.activation_offload", "false", "activation_offloading=False",
+     "axolotl-ai-cloud/axolotl src/axolotl/utils/schemas/config.py at 067b021c8b87a9e5e380b9173c704cf7340e30f5"},
+};
+constexpr std::size_t defaults_count = sizeof(defaults_table) / sizeof(defaults_table[0]);
+static_assert(defaults_count <= 32, "train_config::framework_defaults has 32 bits");
 
 void refuse(diagnostics& errors, const char* field, const framework_conventions& f, const std::string& why) {
     errors.push_back({field, std::string("cannot be used with train.framework ") + to_string(f.id) + " (" +
@@ -52,6 +98,46 @@ framework_span framework_entries() { return {table, table + framework_count}; }
 const framework_conventions& conventions_of(train_framework framework) {
     const auto i = static_cast<std::size_t>(framework);
     return i < framework_count ? table[i] : table[0];
+}
+
+framework_default_span framework_defaults() { return {defaults_table, defaults_table + defaults_count}; }
+
+void apply_framework_defaults(estimate_config& c, const std::function<bool(const std::string&)>& given) {
+    c.train.framework_defaults = 0;
+    if (c.train.framework == train_framework::none) return;
+    for (std::size_t i = 0; i < defaults_count; ++i) {
+        const framework_default& d = defaults_table[i];
+        if (d.framework != c.train.framework || given(d.path)) continue;
+        const field_spec* field = find_field(d.path);
+        if (field == nullptr) continue;
+        const std::string value = d.value;
+        // Unsloth's offloading: only where its "unsloth" mode offloads (unsloth/models/_utils.py
+        // apply_unsloth_gradient_checkpointing, unslothai/unsloth 015bdef0: from 512 tokens) and the layers
+        // are recomputed from their inputs (the user may have given another recompute).
+        if (std::string(d.path) == "train.activation_offload" && value == "true" &&
+            (c.train.recompute != recompute_mode::full || c.train.seq_len < 512))
+            continue;
+        field_value v;
+        switch (field->type) {
+            case field_type::boolean: v.flag = value == "true"; break;
+            case field_type::integer:
+            case field_type::bytes: v.number = std::strtoull(d.value, nullptr, 10); break;
+            default: v.name = value; break;
+        }
+        if (field->set(c, v)) c.train.framework_defaults |= std::uint32_t{1} << i;
+    }
+}
+
+std::vector<const framework_default*> applied_framework_defaults(const estimate_config& c) {
+    std::vector<const framework_default*> out;
+    for (std::size_t i = 0; i < defaults_count; ++i)
+        if ((c.train.framework_defaults >> i) & 1u) out.push_back(&defaults_table[i]);
+    return out;
+}
+
+std::string framework_default_note(const framework_default& d) {
+    return std::string("not given; ") + conventions_of(d.framework).label + "'s default (" + d.upstream + ", " +
+           d.source + ") assumed: " + d.value;
 }
 
 void check_framework(const estimate_config& c, diagnostics& errors) {

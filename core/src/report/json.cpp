@@ -153,6 +153,17 @@ ordered_json detail::result_json(const estimate_result& r, const estimate_config
             if (!rows.empty()) out["serving"]["breakdown"] = rows;  // vLLM's modelled parts
         }
         if (config != nullptr) out["config"] = detail::config_echo_json(*config);
+        // The named framework's defaults the estimate assumed for fields not given (memory/frameworks.hpp).
+        if (config != nullptr && config->mode == run_mode::train) {
+            ordered_json applied = ordered_json::array();
+            for (const framework_default* fd : applied_framework_defaults(*config))
+                applied.push_back(ordered_json{{"field", fd->path},
+                                               {"value", fd->value},
+                                               {"framework", to_string(fd->framework)},
+                                               {"upstream", fd->upstream},
+                                               {"source", fd->source}});
+            out["framework_defaults"] = applied;
+        }
     }
     out["warnings"] = errors_json(r.warnings);
     out["errors"] = errors_json(r.errors);

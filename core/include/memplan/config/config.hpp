@@ -274,6 +274,9 @@ struct train_config {
     std::uint64_t loss_chunks = 1;      ///< chunked cross-entropy: the fp32 logits are upcast chunk by chunk
     kernel_kind kernels = kernel_kind::fused;  ///< fused CUDA kernels or eager PyTorch (norms)
     train_framework framework = train_framework::none;  ///< the framework whose conventions are stated
+    /// The framework's defaults applied to fields the configuration did not give: bit i set when entry i of
+    /// framework_defaults() (memplan/memory/frameworks.hpp) was applied. Set by apply_framework_defaults.
+    std::uint32_t framework_defaults = 0;
 };
 
 /// How serving memory is counted: plain accounting (weights + batch × context KV cache), or the

@@ -4,6 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
 
 #include "memplan/base/types.hpp"
 #include "memplan/config/config.hpp"
@@ -40,6 +43,39 @@ framework_span framework_entries();
 
 /// The conventions of `framework` (every enumerator has an entry).
 const framework_conventions& conventions_of(train_framework framework);
+
+/// One default a framework gives a train.* field that changes memory, applied when train.framework names
+/// it and the configuration leaves the field unset (the user's value always wins). Each is read from the
+/// upstream file it cites; a field whose default could not be read from a source is not in the table.
+struct framework_default {
+    train_framework framework = train_framework::none;
+    const char* path = "";      ///< the field: "train.recompute"
+    const char* value = "";     ///< its value as the schema writes it: "full", "true", "8"
+    const char* upstream = "";  ///< the framework's own setting: "SFTConfig gradient_checkpointing=True"
+    const char* source = "";    ///< upstream file and commit: "huggingface/trl trl/trainer/base_config.py at 13e421be…"
+};
+
+/// Every framework's defaults, grouped by framework (the bit of train_config::framework_defaults is the
+/// index into this table).
+struct framework_default_span {
+    const framework_default* first;
+    const framework_default* last;
+    const framework_default* begin() const { return first; }
+    const framework_default* end() const { return last; }
+};
+framework_default_span framework_defaults();
+
+/// Sets each default of config.train.framework whose field `given` does not name (given(path): the
+/// configuration gave that field), and records which in config.train.framework_defaults. Nothing when
+/// train.framework is none. Unsloth's offloaded checkpointing applies only with full recompute.
+void apply_framework_defaults(estimate_config& config, const std::function<bool(const std::string&)>& given);
+
+/// The defaults applied to `config` (config.train.framework_defaults), in table order.
+std::vector<const framework_default*> applied_framework_defaults(const estimate_config& config);
+
+/// The sentence the result states for an applied default: "not given; TRL's default (SFTConfig
+/// gradient_checkpointing=True, huggingface/trl … at …) assumed: full".
+std::string framework_default_note(const framework_default& entry);
 
 /// Refusals of a configuration the named framework cannot run, each naming train.framework or the
 /// field it contradicts (appended to `errors`; nothing when train.framework is none).
