@@ -31,9 +31,11 @@ import { DIST, launch, serve } from '../tests/e2e/harness.mjs';
 // and at 310 KiB since the late-2026 families, their towers and the ModelOpt / compressed-tensors readers
 // (308.1 KiB measured, docs/budgets.md "The late-2026 families' growth"), and at 318 KiB since the day-one
 // path, vLLM's scheduler defaults, decode context parallelism and the engine's verdict (316.1 KiB measured,
-// docs/budgets.md "The day-one path's and the serving rules' growth"), until the core is made smaller
+// docs/budgets.md "The day-one path's and the serving rules' growth"), and at 322 KiB since the release
+// lines, the MXFP4 layout, required sizes, paged optimizer views and framework defaults (321.2 KiB measured,
+// docs/budgets.md "Release lines, required sizes and framework defaults"), until the core is made smaller
 // again; 150 KiB stays the goal that docs/budgets.md reports.
-const BUDGET_GZIP_BYTES = 318 * 1024;
+const BUDGET_GZIP_BYTES = 322 * 1024;
 const GOAL_GZIP_BYTES = 150 * 1024;
 const BUDGET_FIRST_RESULT_MS = 300;
 const RUNS = 9;
@@ -42,11 +44,12 @@ const RUNS = 9;
 // within 100 ms of the element's module being evaluated, on dist/estimate-example.html (three elements),
 // beside the same page without the elements as the baseline, median of ELEMENT_RUNS cold loads.
 // The goal is 130 KiB; the estimate-only module alone is about 152 KiB gzipped (docs/budgets.md, "The
-// element's weight"), so the check holds the line at 212 KiB (180 KiB until the training frameworks'
+// element's weight"), so the check holds the line at 215 KiB (180 KiB until the training frameworks'
 // growth, 185 KiB until the late-2026 families' growth, 208 KiB until the day-one path's and the serving
-// rules' growth, docs/budgets.md) and docs/budgets.md reports the goal.
+// rules' growth, 212 KiB until the release lines and framework defaults, docs/budgets.md) and
+// docs/budgets.md reports the goal.
 const ELEMENT_GOAL_GZIP_BYTES = 130 * 1024;
-const ELEMENT_BUDGET_GZIP_BYTES = 212 * 1024;
+const ELEMENT_BUDGET_GZIP_BYTES = 215 * 1024;
 const ELEMENT_GOAL_FIRST_ANSWER_MS = 100;
 const ELEMENT_RUNS = 7;
 const ELEMENT_PAGE = '/estimate-example.html';
