@@ -239,7 +239,9 @@ export function showParsed(parsed = {}, placed = []) {
  * Returns the placed errors.
  */
 export function showErrors(errors, spec = null, state = {}, touched = null) {
-  for (const input of form().querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
+  // form().elements, not a query inside the form: the serving and fine-tuning panels' fields are attached
+  // to it by their form= attribute and sit outside its subtree.
+  for (const input of form().elements) if (input.hasAttribute('aria-invalid')) input.removeAttribute('aria-invalid');
   const box = $('errors');
   box.hidden = errors.length === 0;
   if (!errors.length) { box.replaceChildren(); return []; }

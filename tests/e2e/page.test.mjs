@@ -165,6 +165,20 @@ test('the URL holds the whole state: a link reproduces the view', async () => {
   assert.equal(await copy.isHidden('#notice'), true);
 });
 
+test('a field of the serving panel (attached by form=) is no longer red once its value is valid', async () => {
+  const { page } = await open('/index.html#mode=infer&infer.engine=vllm');
+  await settled(page);
+  for (const [name, bad, good] of [['infer.max_model_len', 'abc', '32768'], ['infer.block_size', 'abc', '16']]) {
+    await set(page, name, bad);
+    await settled(page);
+    assert.equal(await page.getAttribute(`[name="${name}"]`, 'aria-invalid'), 'true', name);
+    await set(page, name, good);
+    await settled(page);
+    assert.equal(await page.getAttribute(`[name="${name}"]`, 'aria-invalid'), null, name);
+    assert.equal(await page.isHidden('#errors'), true, name);
+  }
+});
+
 test('bad input shows a message naming the field, never NaN', async () => {
   const { page } = await open('/index.html#' + OLD);
   await set(page, 'parallel.gpus', 'abc');

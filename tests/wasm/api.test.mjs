@@ -81,7 +81,8 @@ test('several bad arguments are all reported', () => {
 
 test('estimate() returns the CLI result object', () => {
   const r = mp.estimate(seven_b);
-  assert.deepEqual(Object.keys(r), ['params', 'data_parallel', 'per_gpu', 'details', 'gpu', 'config', 'warnings', 'errors']);
+  assert.deepEqual(Object.keys(r), ['params', 'data_parallel', 'per_gpu', 'details', 'gpu', 'config', 'framework_defaults', 'warnings', 'errors']);
+  assert.deepEqual(r.framework_defaults, []);  // no train.framework named: no framework's default applied
   assert.equal(r.params, 7e9);
   assert.equal(r.data_parallel, 8);
   assert.equal(r.per_gpu.weights + r.per_gpu.gradients + r.per_gpu.optimizer_states, 38.5e9);
