@@ -223,3 +223,23 @@ TEST_CASE("sliding windows bound the executed attention: Σ min(i, w) / s keys p
     CHECK(window.attention_core == Approx(per_key * (w - w * (w - 1) / (2 * s))).epsilon(1e-12));
     CHECK(full.attention_core == Approx(per_key * (s + 1) / 2).epsilon(1e-12));
 }
+
+TEST_CASE("an fp8 run's step time says it is timed at the bf16 rate", "[step_time][fp8]") {
+    // The step model has one GEMM rate (the dense bf16 peak): an fp8 configuration gets the same time as bf16
+    // and a warning naming train.weight_dtype, so the figure is not taken for an fp8 measurement.
+    const estimate_config bf16 = parsed(R"({"model": {"preset": "llama-3-8b"}, "parallel": {"gpus": 8},
+        "train": {"seq_len": 8192, "micro_batch": 1}})");
+    const estimate_config fp8 = parsed(R"({"model": {"preset": "llama-3-8b"}, "parallel": {"gpus": 8},
+        "train": {"seq_len": 8192, "micro_batch": 1, "weight_dtype": "fp8"}})");
+    const step_time_result a = step_time(bf16, h100(), step_options{});
+    const step_time_result b = step_time(fp8, h100(), step_options{});
+    REQUIRE(a.errors.empty());
+    REQUIRE(b.errors.empty());
+    const auto warns = [](const step_time_result& r) {
+        return std::any_of(r.warnings.begin(), r.warnings.end(), [](const field_error& w) {
+            return w.field == "train.weight_dtype" && w.message.find("fp8 GEMMs are timed at the dense bf16 rate") != std::string::npos;
+        });
+    };
+    CHECK(warns(b));
+    CHECK_FALSE(warns(a));
+}

@@ -326,7 +326,7 @@ plan_stream::plan_stream(const plan_request& request) : s_(std::make_unique<stat
                                           "checked it: compare layouts by it, do not budget time by it"});
         prepare_serving(s);
     } else {
-        s.out.warnings = step_time_caveats(request.gpu);
+        s.out.warnings = step_time_caveats(request.gpu, request.base);
         prepare_training(s);
     }
 }

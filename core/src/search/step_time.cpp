@@ -126,7 +126,7 @@ step_time_result step_time(const estimate_config& c, const gpu_perf& gpu, const 
     step_time_result out = step_time(c, profile_model(c.model, c.train.seq_len), gpu, options);
     // The caveats once per answer: the planner calls the profiled overload for every layout it times
     // and states them once on its result (plan_result::warnings), not on each layout.
-    if (out.errors.empty()) out.warnings = step_time_caveats(gpu);
+    if (out.errors.empty()) out.warnings = step_time_caveats(gpu, c);
     return out;
 }
 
@@ -307,6 +307,18 @@ diagnostics step_time_caveats(const gpu_perf& gpu) {
                    "torchtitan's eager Llama 3.1 8B FSDP benchmark (5,762 tokens/s per GPU on 8 GPUs at 500 W with HBM2e) "
                    "ran 1.8 times slower than this model gives. Compare layouts by it; to budget time, set "
                    "gemm_efficiency from a run of your own"});
+    return out;
+}
+
+diagnostics step_time_caveats(const gpu_perf& gpu, const estimate_config& c) {
+    diagnostics out = step_time_caveats(gpu);
+    // fp8 GEMMs (Transformer Engine, torchao float8) run up to twice the dense bf16 rate on Hopper and later,
+    // less their casts and amax reductions; memplan's step model has one GEMM rate, the bf16 peak, so an fp8
+    // run is timed as if its GEMMs ran in bf16 (its memory is fp8's).
+    if (c.mode == run_mode::train && (c.train.weight_dtype == dtype::fp8 || c.train.grad_dtype == dtype::fp8))
+        out.push_back({"train.weight_dtype",
+                       "step time: fp8 GEMMs are timed at the dense bf16 rate (no fp8 rate, cast or scaling cost is "
+                       "modelled); the memory figures are fp8's. An fp8 run is usually faster than this time"});
     return out;
 }
 
