@@ -311,37 +311,31 @@ function onInput(event) {
 }
 
 /**
- * "Find a model": the list narrowed to the matches (the core's search, best first) and the best match
- * picked, saying which it picked and of how many; the answer follows it.
+ * "Find a model" and "Find a GPU": the list already narrowed to the core's matches (`ids`, best first), the
+ * best match picked in `select`, and `note` saying which it picked and of how many, or that nothing matched
+ * (`none`) and what stays (`kept`); the answer follows the pick.
  */
-function pickPreset(query) {
-  filterPresets(presets, (q) => mp.searchPresets(q));
-  const select = $('model-preset');
-  const matches = [...select.options].filter((o) => o.value && query.trim() && mp.searchPresets(query).includes(o.value));
+function pickBest(query, ids, select, note, none, kept) {
+  const q = query.trim();
+  const matches = q ? [...select.options].filter((o) => o.value && ids.includes(o.value)) : [];
   const top = matches[0];
-  $('preset-picked').textContent = !query.trim() ? ''
-    : top ? `Picked ${top.textContent.split(' — ')[0]}, the best of ${matches.length} ${matches.length === 1 ? 'match' : 'matches'} for “${query.trim()}”.`
-      : `No stored model matches “${query.trim()}”; the model stays ${select.selectedOptions[0] ? select.selectedOptions[0].textContent.split(' — ')[0] : 'as it is'}.`;
+  const name = (option) => option.textContent.split(' — ')[0];
+  note.textContent = !q ? ''
+    : top ? `Picked ${name(top)}, the best of ${matches.length} ${matches.length === 1 ? 'match' : 'matches'} for “${q}”.`
+      : `${none} matches “${q}”; ${kept} stays ${select.selectedOptions[0] ? name(select.selectedOptions[0]) : 'as it is'}.`;
   if (!top || select.value === top.value) return;
   select.value = top.value;
   select.dispatchEvent(new Event('change', { bubbles: true }));
 }
 
-/**
- * "Find a GPU", as "Find a model": the list narrowed to the core's matches, best first, and the best match
- * picked, saying which it picked and of how many.
- */
+function pickPreset(query) {
+  filterPresets(presets, (q) => mp.searchPresets(q));
+  pickBest(query, query.trim() ? mp.searchPresets(query) : [], $('model-preset'), $('preset-picked'), 'No stored model', 'the model');
+}
+
 function pickGpu(query) {
   filterGpus(spec, query, (q) => mp.searchGpus(q));
-  const select = $('gpu-preset');
-  const ids = query.trim() ? mp.searchGpus(query) : [];
-  const top = ids.length ? [...select.options].find((o) => o.value === ids[0]) : null;
-  $('gpu-picked').textContent = !query.trim() ? ''
-    : top ? `Picked ${top.textContent.split(' — ')[0]}, the best of ${ids.length} ${ids.length === 1 ? 'match' : 'matches'} for “${query.trim()}”.`
-      : `No GPU in the catalogue matches “${query.trim()}”; the GPU stays ${select.selectedOptions[0] ? select.selectedOptions[0].textContent.split(' — ')[0] : 'as it is'}.`;
-  if (!top || select.value === top.value) return;
-  select.value = top.value;
-  select.dispatchEvent(new Event('change', { bubbles: true }));
+  pickBest(query, query.trim() ? mp.searchGpus(query) : [], $('gpu-preset'), $('gpu-picked'), 'No GPU in the catalogue', 'the GPU');
 }
 
 function applySuggestion(event) {

@@ -18,6 +18,7 @@
 #include "memplan/io/json.hpp"
 #include "memplan/report/json.hpp"
 #include "memplan/serving/serving.hpp"
+#include "log_corpus.hpp"
 
 using namespace memplan;
 
@@ -27,35 +28,10 @@ constexpr u64 GiB = 1073741824ULL;
 constexpr u64 MiB = 1048576ULL;
 u64 gib(double value) { return static_cast<u64>(std::llround(value * static_cast<double>(GiB))); }
 
-struct engine_log {
-    std::string name;
-    nlohmann::json doc;
-};
-
-std::vector<engine_log> corpus() {
-    std::vector<engine_log> out;
-    for (const auto& entry : std::filesystem::directory_iterator(std::string(MEMPLAN_DATA_DIR) + "/engine-logs")) {
-        std::ifstream in(entry.path());
-        out.push_back({entry.path().filename().string(), nlohmann::json::parse(in)});
-    }
-    std::sort(out.begin(), out.end(), [](const engine_log& a, const engine_log& b) { return a.name < b.name; });
-    return out;
-}
-
-estimate_config config_of(const nlohmann::json& doc) {
-    const auto parsed = parse_config(doc.at("config").dump());
-    INFO((parsed.errors.empty() ? std::string() : parsed.errors[0].field + ": " + parsed.errors[0].message));
-    REQUIRE(parsed.errors.empty());
-    return parsed.value;
-}
-
-serving_result serve(const estimate_config& c) {
-    const auto r = estimate(c);
-    INFO((r.errors.empty() ? std::string() : r.errors[0].field + ": " + r.errors[0].message));
-    REQUIRE(r.errors.empty());
-    REQUIRE(r.serving.present);
-    return r.serving;
-}
+using engine_log = test::logged_run;
+std::vector<engine_log> corpus() { return test::read_log_folder("engine-logs"); }
+using test::config_of;
+using test::serve;
 
 /// memplan's figure beside the log's, as the log prints it: KV tokens, else GPU blocks, else the
 /// available KV memory (GiB); the signed error is (memplan − log) / log.

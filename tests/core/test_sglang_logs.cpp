@@ -17,37 +17,18 @@
 #include "memplan/api/estimate.hpp"
 #include "memplan/io/json.hpp"
 #include "memplan/serving/serving.hpp"
+#include "log_corpus.hpp"
 
 using namespace memplan;
 
 namespace {
-struct sglang_log {
-    std::string name;
-    nlohmann::json doc;
-};
-
-std::vector<sglang_log> sglang_corpus() {
-    std::vector<sglang_log> out;
-    for (const auto& entry : std::filesystem::directory_iterator(std::string(MEMPLAN_DATA_DIR) + "/engine-logs-sglang")) {
-        if (entry.path().extension() != ".json") continue;
-        std::ifstream in(entry.path());
-        out.push_back({entry.path().filename().string(), nlohmann::json::parse(in)});
-    }
-    std::sort(out.begin(), out.end(), [](const sglang_log& a, const sglang_log& b) { return a.name < b.name; });
-    return out;
-}
+std::vector<test::logged_run> sglang_corpus() { return test::read_log_folder("engine-logs-sglang"); }
 
 /// memplan's pool in tokens for one log's settings, or a failed check naming the first error.
 double predicted_tokens(const nlohmann::json& doc) {
-    const auto parsed = parse_config(doc.at("config").dump());
-    INFO((parsed.errors.empty() ? std::string() : parsed.errors[0].field + ": " + parsed.errors[0].message));
-    REQUIRE(parsed.errors.empty());
-    const auto r = estimate(parsed.value);
-    INFO((r.errors.empty() ? std::string() : r.errors[0].field + ": " + r.errors[0].message));
-    REQUIRE(r.errors.empty());
-    REQUIRE(r.serving.present);
-    CHECK(r.serving.starts == doc.at("log").at("starts").get<bool>());
-    return static_cast<double>(r.serving.kv_capacity_tokens);
+    const serving_result s = test::serve(test::config_of(doc));
+    CHECK(s.starts == doc.at("log").at("starts").get<bool>());
+    return static_cast<double>(s.kv_capacity_tokens);
 }
 }  // namespace
 

@@ -31,14 +31,18 @@ struct framework_conventions {
     bool fsdp2_buffers = false;   ///< sharding is FSDP2's (fully_shard): its all-gather and reduce-scatter buffers
 };
 
+/// A constant table's entries, for range-for: `for (const T& entry : span)`.
+template <class T>
+struct table_span {
+    const T* first;
+    const T* last;
+    const T* begin() const { return first; }
+    const T* end() const { return last; }
+};
+
 /// Every framework's entry, one per value of train_framework in declaration order (a test checks it):
 /// `for (const framework_conventions& f : framework_entries())`.
-struct framework_span {
-    const framework_conventions* first;
-    const framework_conventions* last;
-    const framework_conventions* begin() const { return first; }
-    const framework_conventions* end() const { return last; }
-};
+using framework_span = table_span<framework_conventions>;
 framework_span framework_entries();
 
 /// The conventions of `framework` (every enumerator has an entry).
@@ -57,12 +61,7 @@ struct framework_default {
 
 /// Every framework's defaults, grouped by framework (the bit of train_config::framework_defaults is the
 /// index into this table).
-struct framework_default_span {
-    const framework_default* first;
-    const framework_default* last;
-    const framework_default* begin() const { return first; }
-    const framework_default* end() const { return last; }
-};
+using framework_default_span = table_span<framework_default>;
 framework_default_span framework_defaults();
 
 /// Sets each default of config.train.framework whose field `given` does not name (given(path): the
