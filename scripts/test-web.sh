@@ -25,3 +25,5 @@ echo "== the npm package (npm pack, installed in throw-away projects: Node, esbu
 node --test tests/package/*.test.mjs
 echo "== budgets"
 node scripts/measure-budgets.mjs --check
+echo "== the modules' size by part (scripts/wasm-size.py; informs, checks nothing)"
+python3 scripts/wasm-size.py build/wasm/wasm/memplan-core.wasm build/wasm/wasm/memplan-estimate-core.wasm
