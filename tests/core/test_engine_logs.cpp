@@ -207,6 +207,14 @@ TEST_CASE("engine logs: the 2026-12 held-out set predicted from the settings alo
             CHECK(s.starts == starts);
         else
             CHECK(s.starts != starts);  // a known miss: fixing it should move it off the list
+        // The figure the answer says a plan can count on is never above the engine's own on this set.
+        const double counted = test::counted_on_tokens(config_of(l.doc));
+        CHECK(counted > 0);
+        const double log_tokens = c.figure == "tokens"   ? c.log
+                                  : c.figure == "blocks" ? c.log * static_cast<double>(s.block_size)
+                                                         : c.log * static_cast<double>(GiB) / static_cast<double>(s.page_bytes) *
+                                                               static_cast<double>(s.block_size);
+        CHECK(counted <= log_tokens);
     }
     INFO("2026-12 set: " << logs << " logs, " << within_2_percent << " within ±2 %, " << within_5_percent
                          << " within ±5 %; worst too high " << 100 * worst_high << " % (" << worst_high_name

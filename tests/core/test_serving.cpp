@@ -987,3 +987,53 @@ TEST_CASE("one verdict: with an engine, gpu.fits is whether it starts, in the es
         }
     CHECK(seen);
 }
+
+TEST_CASE("a predicted pool names its held-out accuracy and the capacity a plan can count on", "[serving][held-out]") {
+    const auto engine_warning = [](const estimate_result& r) {
+        for (const auto& w : r.warnings)
+            if (w.field == "infer.engine" && (w.message.find("can count on") != std::string::npos ||
+                                              w.message.find("not been checked") != std::string::npos))
+                return w.message;
+        return std::string();
+    };
+    // Llama 3.1 8B under vLLM 0.11 on an H100, predicted: the tokens less the worst over-prediction on
+    // the 29 held-out logs (+15.4 %, rounded up): ⌊tokens · 1000 / 1154⌋.
+    const estimate_config predicted = parse(R"({"mode": "infer", "model": {"preset": "llama-3.1-8b"},
+        "infer": {"engine": "vllm", "engine_version": "0.11", "max_model_len": 8192},
+        "gpu": {"memory_bytes": 85520809984, "name": "NVIDIA H100 SXM 80GB"}})");
+    const estimate_result r = run(predicted);
+    REQUIRE(r.serving.starts);
+    const std::string w = engine_warning(r);
+    CHECK(w.find("on 29 held-out public vLLM start-up logs") != std::string::npos);
+    CHECK(w.find("15.4 % above") != std::string::npos);
+    const u64 counted = r.serving.kv_capacity_tokens * 1000 / 1154;
+    CHECK(w.find("can count on " + std::to_string(counted) + " tokens") != std::string::npos);
+    CHECK(counted < r.serving.kv_capacity_tokens);
+    // The log's measured figures make the pool exact: no such warning.
+    estimate_config measured = predicted;
+    measured.infer.activation_peak_bytes = gib(1.2);
+    measured.infer.non_torch_bytes = gib(0.13);
+    CHECK(engine_warning(run(measured)).empty());
+    measured = predicted;
+    measured.infer.kv_cache_memory_bytes = gib(50);
+    CHECK(engine_warning(run(measured)).empty());
+    // SGLang: its non-torch figure alone is the measurement (it subtracts no activation peak).
+    estimate_config sglang = parse(R"({"mode": "infer", "model": {"preset": "llama-3.1-8b"},
+        "infer": {"engine": "sglang", "max_model_len": 8192, "mem_fraction_static_permille": 880},
+        "gpu": {"memory_bytes": 85520809984}})");
+    CHECK(engine_warning(run(sglang)).find("on 5 held-out public SGLang start-up logs") != std::string::npos);
+    sglang.infer.non_torch_bytes = gib(0.8);
+    CHECK(engine_warning(run(sglang)).empty());
+    // TensorRT-LLM has no public log checked: said, with no figure to count on.
+    const estimate_config trt = parse(R"({"mode": "infer", "model": {"preset": "llama-3.1-8b"},
+        "infer": {"engine": "trtllm", "max_model_len": 8192}, "gpu": {"memory_bytes": 85520809984}})");
+    const std::string t = engine_warning(run(trt));
+    CHECK(t.find("TensorRT-LLM's pool") != std::string::npos);
+    CHECK(t.find("can count on") == std::string::npos);
+    // An engine that does not start gives its refusal, not a figure to count on.
+    estimate_config refused = predicted;
+    refused.infer.max_model_len = 10000000;
+    const estimate_result no = run(refused);
+    CHECK_FALSE(no.serving.starts);
+    CHECK(engine_warning(no).empty());
+}

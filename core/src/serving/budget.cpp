@@ -377,9 +377,35 @@ serving_result smallest_stage(const estimate_config& c, const estimate_result& p
 serving_result serving_for(const estimate_config& c, const estimate_result& plain, diagnostics& warnings,
                            diagnostics& errors) {
     const detail::engine* e = detail::find_engine(c.infer.engine);
-    if (c.mode == run_mode::infer && e != nullptr && e->predicts_overheads && c.parallel.pp > 1)
-        return smallest_stage(c, plain, warnings, errors);
-    return serving_for_stage(c, plain, warnings, errors);
+    serving_result s = c.mode == run_mode::infer && e != nullptr && e->predicts_overheads && c.parallel.pp > 1
+                           ? smallest_stage(c, plain, warnings, errors)
+                           : serving_for_stage(c, plain, warnings, errors);
+    // A pool predicted from the settings (no measured figure from the engine's own log) carries how far it
+    // was from the engine on held-out public logs, and the capacity a plan can count on: the tokens less
+    // the worst over-prediction seen there, ⌊tokens · 1000 / (1000 + worst)⌋.
+    // SGLang subtracts no activation peak (it lives in the reserved share), so its non-torch figure alone
+    // makes its pool measured.
+    const infer_config& inf = c.infer;
+    if (!errors.empty() || e == nullptr || !s.starts) return s;
+    const bool activation_known = inf.activation_peak_bytes != 0 || e->id == serving_engine::sglang;
+    if (inf.kv_cache_memory_bytes != 0 || (activation_known && inf.non_torch_bytes != 0)) return s;
+    const std::string engine = e->label;
+    if (e->held_out_logs == 0) {
+        warnings.push_back({"infer.engine", engine + "'s pool is memplan's reading of its source and has not been "
+                                                     "checked against a public start-up log: treat its capacity as "
+                                                     "unvalidated, or give the log's measured figures"});
+        return s;
+    }
+    const std::uint64_t safe = detail::to_u64(u128{s.kv_capacity_tokens} * 1000 / (1000 + e->held_out_high_permille));
+    warnings.push_back({"infer.engine",
+                        "predicted from the settings: on " + std::to_string(e->held_out_logs) + " held-out public " +
+                            engine + " start-up logs memplan's KV-cache tokens were up to " +
+                            std::to_string(e->held_out_high_permille / 10) + "." +
+                            std::to_string(e->held_out_high_permille % 10) + " % above the engine's own (docs/serving.md); " +
+                            "a plan that must start can count on " + std::to_string(safe) +
+                            " tokens. The log's measured figures (infer.activation_peak_bytes and infer.non_torch_bytes, "
+                            "or infer.kv_cache_memory_bytes) make the figure exact"});
+    return s;
 }
 
 estimate_result estimate_with_engine(const estimate_config& c, const estimate_options& options) {

@@ -82,6 +82,13 @@ struct engine {
     /// True when its non-KV memory is predicted by vllm_predicted_overheads (vLLM); otherwise by the
     /// generic model of budget.cpp.
     bool predicts_overheads;
+    /// The worst over-prediction of KV-cache tokens on its held-out public start-up logs, in thousandths
+    /// rounded up
+    /// (docs/serving.md: vLLM's 2026-12 set, SGLang's tests/data/engine-logs-sglang; the corpus tests
+    /// check that no held-out log exceeds it), and how many logs; 0 logs: its figures were never checked
+    /// against a public log. budget.cpp's serving_for turns it into the figure a plan can count on.
+    std::uint64_t held_out_high_permille;
+    std::uint64_t held_out_logs;
     /// Sizes the KV pool from `in` into `s` (the budget step's fields filled in); errors replace the result.
     serving_result (*size_pool)(const engine_inputs& in, serving_result s, diagnostics& warnings, diagnostics& errors);
 };

@@ -330,6 +330,7 @@ extern const engine vllm_engine{serving_engine::vllm, "vLLM",
                                 "(the estimate from 0.21, or measured); vllm/v1/worker/gpu_worker.py "
                                 "determine_available_memory.",
                                 vllm_state_page, /*pages_mtp_layers=*/true, /*predicts_overheads=*/true,
+                                /*held_out_high_permille=*/154, /*held_out_logs=*/29,
                                 vllm_size_pool};
 
 }  // namespace memplan::detail
