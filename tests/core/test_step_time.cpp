@@ -224,22 +224,50 @@ TEST_CASE("sliding windows bound the executed attention: Σ min(i, w) / s keys p
     CHECK(full.attention_core == Approx(per_key * (s + 1) / 2).epsilon(1e-12));
 }
 
-TEST_CASE("an fp8 run's step time says it is timed at the bf16 rate", "[step_time][fp8]") {
-    // The step model has one GEMM rate (the dense bf16 peak): an fp8 configuration gets the same time as bf16
-    // and a warning naming train.weight_dtype, so the figure is not taken for an fp8 measurement.
-    const estimate_config bf16 = parsed(R"({"model": {"preset": "llama-3-8b"}, "parallel": {"gpus": 8},
-        "train": {"seq_len": 8192, "micro_batch": 1}})");
-    const estimate_config fp8 = parsed(R"({"model": {"preset": "llama-3-8b"}, "parallel": {"gpus": 8},
-        "train": {"seq_len": 8192, "micro_batch": 1, "weight_dtype": "fp8"}})");
-    const step_time_result a = step_time(bf16, h100(), step_options{});
-    const step_time_result b = step_time(fp8, h100(), step_options{});
+TEST_CASE("fp8 training is timed at the fp8 peak with its casts, against torchtitan's published Float8 speed-up", "[step_time][fp8]") {
+    // pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md (at 31a17bfd), Table 1: Llama 3.1 8B,
+    // FSDP over 8 H100s, local batch 2 × 8192, selective (op) activation checkpointing, torch.compile:
+    // 6,667 tokens/s per GPU in bf16, 8,532 with Float8 (tensorwise): a speed-up of 1.280; Table 3, the same
+    // on 128 GPUs: 6,514 and 8,380, 1.286. memplan's time model has no torch.compile, so it is its ratio of
+    // bf16 to fp8 step time that is compared, within the step-time goal's 15 %.
+    const std::string common = R"("model": {"preset": "llama-3.1-8b"}, "overhead": {"misc_bytes": 0},
+        "parallel": {"gpus": 8, "zero_stage": 3, "gpus_per_node": 8},)";
+    const estimate_config bf16 = parsed("{" + common + R"("train": {"framework": "torchtitan", "micro_batch": 2,
+        "seq_len": 8192, "recompute": "selective_op", "optimizer": "adam"}})");
+    estimate_config fp8 = bf16;
+    fp8.train.weight_dtype = dtype::fp8;
+    step_options o;
+    o.global_batch_sequences = 16;
+    const step_time_result a = step_time(bf16, h100(), o);
+    const step_time_result b = step_time(fp8, h100(), o);
     REQUIRE(a.errors.empty());
     REQUIRE(b.errors.empty());
-    const auto warns = [](const step_time_result& r) {
-        return std::any_of(r.warnings.begin(), r.warnings.end(), [](const field_error& w) {
-            return w.field == "train.weight_dtype" && w.message.find("fp8 GEMMs are timed at the dense bf16 rate") != std::string::npos;
+    const double published = 8532.0 / 6667.0, modelled = a.step_s / b.step_s;
+    INFO("modelled fp8 speed-up " << modelled << ", published " << published);
+    CHECK(modelled > 1);
+    CHECK(std::abs(modelled / published - 1) <= 0.15);
+    // Only the layers' GEMMs and the casts move: the communication terms are bf16's.
+    const auto busy = [](const step_time_result& r, const char* name) {
+        for (const step_term& t : r.terms)
+            if (t.name == name) return t.busy_seconds;
+        return -1.0;
+    };
+    CHECK(busy(b, "dp_comm") == Approx(busy(a, "dp_comm")));
+    CHECK(busy(b, "compute") < busy(a, "compute"));
+    const auto says = [](const step_time_result& r, const char* text) {
+        return std::any_of(r.warnings.begin(), r.warnings.end(), [&](const field_error& w) {
+            return w.field == "train.weight_dtype" && w.message.find(text) != std::string::npos;
         });
     };
-    CHECK(warns(b));
-    CHECK_FALSE(warns(a));
+    CHECK(says(b, "timed at the dense fp8 peak"));
+    CHECK_FALSE(says(a, "fp8"));
+    // A GPU without fp8 tensor cores (A100: the catalogue gives no fp8 peak) is timed at the bf16 rate and
+    // named as such.
+    const gpu_entry* a100 = find_gpu("a100-sxm-80gb");
+    REQUIRE(a100 != nullptr);
+    REQUIRE(a100->perf.dense_fp8_flops_per_s == 0);
+    const step_time_result on_a100 = step_time(fp8, a100->perf, o);
+    REQUIRE(on_a100.errors.empty());
+    CHECK(on_a100.step_s == Approx(step_time(bf16, a100->perf, o).step_s));
+    CHECK(says(on_a100, "no fp8 tensor cores"));
 }

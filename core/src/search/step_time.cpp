@@ -24,14 +24,30 @@ double causal_keys(double s, double w) {
     return w - w * (w - 1) / (2 * s);
 }
 
-/// Time of a GEMM of m × k by k × n in bf16: the roofline max(FLOPs / (peak · ceiling), bytes / HBM)
+/// The precision a weight GEMM runs in: the tensor-core peak it runs at and the bytes of each input
+/// element (the output is written in bf16 either way).
+struct gemm_precision {
+    double peak_flops_per_s = 0;
+    double input_bytes = bf16_bytes;
+};
+
+/// Time of a GEMM of m × k by k × n: the roofline max(FLOPs / (peak · ceiling), bytes / HBM)
 /// (Williams, Waterman and Patterson 2009, "Roofline"), each operand read and the result written once.
-double gemm_s(double m, double k, double n, const gpu_perf& gpu) {
+double gemm_s(double m, double k, double n, const gpu_perf& gpu, const gemm_precision& precision) {
     if (m <= 0 || k <= 0 || n <= 0) return 0;
     const double flops = 2 * m * k * n;
-    const double bytes = bf16_bytes * (m * k + k * n + m * n);
-    return std::max(flops / (gpu.dense_bf16_flops_per_s * gpu.gemm_efficiency), bytes / gpu.hbm_bytes_per_s);
+    const double bytes = precision.input_bytes * (m * k + k * n) + bf16_bytes * m * n;
+    return std::max(flops / (precision.peak_flops_per_s * gpu.gemm_efficiency), bytes / gpu.hbm_bytes_per_s);
 }
+
+/// The fp8 casts of one linear's GEMMs over a forward and backward pass, in bytes moved through HBM, for
+/// tensorwise dynamic scaling as torchao's Float8Linear runs it (torchao/float8/float8_linear.py
+/// matmul_with_hp_or_float8_args, at pytorch/ao eab345c2, the release of torchtitan's fp8 benchmark):
+/// each cast is an amax pass (read 2 B per element) and the scaled cast (read 2 B, write 1 B), 5 B per
+/// element; forward casts the input (m × k) and the weight (k × n), backward casts the output gradient
+/// (m × n) twice (for the input-gradient and the weight-gradient GEMM, each in the layout _scaled_mm
+/// reads) and the input and weight again from their saved bf16 copies: 10 B per element of each operand.
+double fp8_cast_bytes(double m, double k, double n) { return 10 * (m * k + k * n + m * n); }
 
 /// Ring all-reduce over `n` ranks of `bytes`: 2(n − 1)/n · bytes / β + 2(n − 1) α (Thakur, Rabenseifner
 /// and Gropp 2005, §4.4); a reduce-scatter or an all-gather is half of it.
@@ -177,15 +193,28 @@ step_time_result step_time(const estimate_config& c, const model_profile& profil
     const bool op_sac = recompute == recompute_mode::selective_op;
     const double passes = 3 + full_share + (op_sac ? 1 : 0);  // elementwise passes; GEMMs: 3 + full_share
     double gemm_forward = 0, gemm_recomputed = 0, recomputed_linear_flops = 0;
+    // fp8 training (train.weight_dtype fp8) on a GPU with fp8 tensor cores: the layers' linears run at the
+    // dense fp8 peak with 1-byte inputs, under the same ceiling as bf16, and pay their casts (fp8_cast_bytes,
+    // at HBM bandwidth, three passes' worth per micro-batch: not overlapped); the output projection and
+    // attention stay in bf16 (Transformer Engine's fp8 recipes cover the transformer layers' linears;
+    // torchtitan's float8 converter skips the output layer: torchtitan/components/quantization/float8.py
+    // filter_fqns). On a GPU without fp8 tensor cores the GEMMs are timed at the bf16 rate (a caveat says so).
+    const gemm_precision bf16{gpu.dense_bf16_flops_per_s, bf16_bytes};
+    const bool fp8 = c.train.weight_dtype == dtype::fp8 && gpu.dense_fp8_flops_per_s > 0;
+    const gemm_precision layer_precision = fp8 ? gemm_precision{gpu.dense_fp8_flops_per_s, 1} : bf16;
+    double cast_bytes = 0;  // per micro-batch, forward and backward
     const double experts = static_cast<double>(model.num_experts), routed = static_cast<double>(model.experts_per_token);
     for (const linear_module& lm : profile.linears) {
         const double count = static_cast<double>(lm.count) / layers * stage_layers;  // matrices on this stage
+        const double k = static_cast<double>(lm.d_in), n = static_cast<double>(lm.d_out) / tp;
         if (lm.expert) {
             const double local = count / ep;                                        // this GPU's experts
             const double rows = tokens_mb * ep * routed / experts;                 // tokens per expert
-            gemm_forward += local * gemm_s(rows, static_cast<double>(lm.d_in), static_cast<double>(lm.d_out) / tp, gpu);
+            gemm_forward += local * gemm_s(rows, k, n, gpu, layer_precision);
+            if (fp8) cast_bytes += local * fp8_cast_bytes(rows, k, n);
         } else {
-            const double t = count * gemm_s(tokens_mb, static_cast<double>(lm.d_in), static_cast<double>(lm.d_out) / tp, gpu);
+            const double t = count * gemm_s(tokens_mb, k, n, gpu, layer_precision);
+            if (fp8) cast_bytes += count * fp8_cast_bytes(tokens_mb, k, n);
             gemm_forward += t;
             if (op_sac && !selective_op_keeps_output(model, lm.name)) {  // dense only: selective_op refuses MoE
                 gemm_recomputed += t;
@@ -193,7 +222,7 @@ step_time_result step_time(const estimate_config& c, const model_profile& profil
             }
         }
     }
-    gemm_forward += gemm_s(tokens_mb, h, static_cast<double>(model.vocab_size) / tp, gpu);  // logits, last stage
+    gemm_forward += gemm_s(tokens_mb, h, static_cast<double>(model.vocab_size) / tp, gpu, bf16);  // logits, last stage
     // Attention core (FlashAttention): causal FLOPs of this GPU's heads (split by tp) and sequence
     // chunk (split by cp); selective recompute repeats it (Korthikanti et al. 2022, §4.3).
     // Without FlashAttention the scores are batched GEMMs over the whole s × s matrix (the mask is
@@ -211,7 +240,7 @@ step_time_result step_time(const estimate_config& c, const model_profile& profil
     const double sbh = tokens_mb * h;
     double layer_bytes = c.parallel.sequence_parallel ? 34 * sbh / tp : sbh * (10 + 24 / tp);
     if (!flash) layer_bytes += 5 * a_heads * (s / cp) * tokens_mb / tp;
-    const double elementwise_mb = passes * 2 * layer_bytes * stage_layers / gpu.hbm_bytes_per_s;
+    const double elementwise_mb = (passes * 2 * layer_bytes * stage_layers + cast_bytes) / gpu.hbm_bytes_per_s;
     const double compute_mb = (3 + full_share) * gemm_forward + gemm_recomputed + attention_passes * attention_forward + elementwise_mb;
 
     // Placement (Megatron-LM's default rank order tp-cp-ep-dp-pp, megatron/core/parallel_state.py at
@@ -312,13 +341,19 @@ diagnostics step_time_caveats(const gpu_perf& gpu) {
 
 diagnostics step_time_caveats(const gpu_perf& gpu, const estimate_config& c) {
     diagnostics out = step_time_caveats(gpu);
-    // fp8 GEMMs (Transformer Engine, torchao float8) run up to twice the dense bf16 rate on Hopper and later,
-    // less their casts and amax reductions; memplan's step model has one GEMM rate, the bf16 peak, so an fp8
-    // run is timed as if its GEMMs ran in bf16 (its memory is fp8's).
-    if (c.mode == run_mode::train && (c.train.weight_dtype == dtype::fp8 || c.train.grad_dtype == dtype::fp8))
+    // fp8 training: the layers' GEMMs at the fp8 peak with tensorwise casts (step_time above); what that
+    // assumes is said, and a GPU without fp8 tensor cores is named.
+    if (c.mode != run_mode::train || c.train.weight_dtype != dtype::fp8) return out;
+    if (gpu.dense_fp8_flops_per_s > 0)
         out.push_back({"train.weight_dtype",
-                       "step time: fp8 GEMMs are timed at the dense bf16 rate (no fp8 rate, cast or scaling cost is "
-                       "modelled); the memory figures are fp8's. An fp8 run is usually faster than this time"});
+                       "step time: the layers' GEMMs are timed at the dense fp8 peak under the same ceiling as bf16, "
+                       "with tensorwise dynamic casts (torchao float8's, 10 bytes per element of each operand per step) "
+                       "as unfused HBM traffic; the output layer and attention in bf16. Rowwise and blockwise (MXFP8) "
+                       "scaling and torch.compile's fused casts are not modelled"});
+    else
+        out.push_back({"train.weight_dtype",
+                       "step time: this GPU has no fp8 tensor cores (its catalogue entry gives no fp8 peak), so the "
+                       "GEMMs are timed at the dense bf16 rate; fp8 training needs Hopper (H100, H200) or later"});
     return out;
 }
 

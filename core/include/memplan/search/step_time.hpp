@@ -78,8 +78,9 @@ struct step_time_result {
 /// off it is on the one published H100 run memplan holds (tests/data/throughput/); none once the
 /// request sets gemm_efficiency (the user's own calibration).
 diagnostics step_time_caveats(const gpu_perf& gpu);
-/// The same, and what the configuration's precision changes in them: fp8 weights or gradients
-/// (train.weight_dtype, train.grad_dtype) are timed at the dense bf16 rate, which the answer says.
+/// The same, and what the configuration's precision changes in them: fp8 training (train.weight_dtype
+/// fp8) is timed at the fp8 peak with tensorwise casts where the GPU has fp8 tensor cores, at the bf16
+/// rate where it has none; the answer says which.
 diagnostics step_time_caveats(const gpu_perf& gpu, const estimate_config& c);
 
 /// Forward FLOPs per token of the whole model, both conventions (the two add nothing else).
