@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Runs every memplan test: the layer check, native Catch2 tests (release with -Werror, then clang's
-# ASan + UBSan), a short fixed-seed fuzzing run, the WebAssembly module's node tests and the page's
-# browser tests, and a "does it run" pass of the benchmarks. Installs what is missing first. Each
-# step prints how long it took, and the total at the end.
+# Runs every memplan test: the layer check, the documentation check (scripts/check-docs.py), native
+# Catch2 tests (release with -Werror, then clang's ASan + UBSan), a short fixed-seed fuzzing run, the
+# WebAssembly module's node tests and the page's browser tests, and a "does it run" pass of the
+# benchmarks. Installs what is missing first. Each step prints how long it took, and the total at the end.
 #   scripts/test.sh          everything (what CI runs)
-#   scripts/test.sh --quick  the layer check, the release build and its ctest, and the page's module
-#                            tests if dist/ already holds a WASM build; no sanitizers, fuzzing, browser
-#                            tests or benchmarks, and setup.sh only when cmake, g++, node or python3 is missing
+#   scripts/test.sh --quick  the layer and documentation checks, the release build and its ctest, and
+#                            the page's module tests if dist/ already holds a WASM build; no sanitizers,
+#                            fuzzing, browser tests or benchmarks, and setup.sh only when cmake, g++, node
+#                            or python3 is missing
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -41,10 +42,16 @@ jobs=$(nproc)
 step "include structure of the core (scripts/check-layers.py)"
 python3 scripts/check-layers.py
 
+step "documentation figures and links against the repository (scripts/check-docs.py)"
+python3 scripts/check-docs.py
+
 step "native tests (release, -Werror)"
 cmake --preset ci >/dev/null
 cmake --build --preset ci -j"$jobs"
 ctest --preset ci -j"$jobs"
+
+step "CLI reference and examples against the built CLI (scripts/check-docs.py --cli build/ci/memplan)"
+python3 scripts/check-docs.py --cli build/ci/memplan
 
 if ((quick)); then
   # The page's pure modules, tested against the WASM module already in dist/ (built by

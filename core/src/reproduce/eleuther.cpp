@@ -2,7 +2,7 @@
 // calc/; the figures it printed are recorded in tests/data/eleuther_transformer_mem_figures.json).
 // Each expression follows the script's order of operations, because Python evaluates int / int as a
 // correctly rounded true division and int · float by converting the int first, exactly as below.
-// The script's known defects are kept here on purpose (README, "Differences from transformer_mem.py").
+// The script's known defects are kept here on purpose (docs/cli.md, "Differences from transformer_mem.py").
 #include "memplan/reproduce/eleuther.hpp"
 
 #include <cmath>
