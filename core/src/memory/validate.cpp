@@ -64,10 +64,6 @@ void check_recompute(const estimate_config& c, diagnostics& errors) {
         errors.push_back({"train.flash_attention", std::string("must be true with train.recompute selective_op (the "
                                                                "policy keeps the outputs of the fused SDPA kernel; the "
                                                                "math fallback is not modelled); ") + choices});
-    if (t.weight_dtype == dtype::fp8)
-        errors.push_back({"train.weight_dtype", std::string("must not be fp8 with train.recompute selective_op (fp8 "
-                                                            "linears run torch._scaled_mm, which the policy neither "
-                                                            "counts nor keeps; not modelled); ") + choices});
 }
 }  // namespace
 
