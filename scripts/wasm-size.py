@@ -155,14 +155,36 @@ def definitions(files):
     return where
 
 
+ESCAPES = {"n": b"\n", "t": b"\t", "r": b"\r", "0": b"\0", "\\": b"\\", '"': b'"', "'": b"'", "?": b"?", "a": b"\a",
+           "b": b"\b", "f": b"\f", "v": b"\v"}
+
+
 def unescape(s):
-    return s.encode("utf-8").decode("unicode_escape").encode("latin-1")
+    """A C++ literal's bytes: UTF-8 text kept as is, the simple escapes and \\xNN decoded."""
+    out, k = bytearray(), 0
+    while k < len(s):
+        ch = s[k]
+        if ch != "\\" or k + 1 == len(s):
+            out += ch.encode("utf-8")
+            k += 1
+            continue
+        nxt = s[k + 1]
+        if nxt == "x":
+            m = re.match(r"[0-9a-fA-F]{1,2}", s[k + 2:])
+            out.append(int(m.group(0), 16) if m else 0)
+            k += 2 + (len(m.group(0)) if m else 0)
+        else:
+            out += ESCAPES.get(nxt, nxt.encode("utf-8"))
+            k += 2
+    return bytes(out)
 
 
 def literals(path):
     """The file's string literals, adjacent ones joined (as translation phase 6 joins them)."""
     text = open(path, encoding="utf-8").read()
-    text = re.sub(r"//[^\n]*", "", text)  # comments may hold quotes
+    # Comments may hold quotes and literals may hold "//" (URLs): drop comments, keep literals.
+    text = re.sub(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', lambda m: m.group(0) if m.group(0)[0] == '"' else " ", text,
+                  flags=re.S)
     out, run, last_end = [], [], -1
     for m in LITERAL.finditer(text):
         between = text[last_end:m.start()] if last_end >= 0 else "x"
@@ -177,10 +199,7 @@ def literals(path):
         out.append("".join(run))
     result = []
     for s in out:
-        try:
-            result.append(unescape(s))
-        except (UnicodeDecodeError, UnicodeEncodeError):
-            result.append(s.encode("utf-8"))
+        result.append(unescape(s))
     return result
 
 
@@ -298,10 +317,11 @@ def table(module):
             if m:
                 claim("table: core/data/" + inc[:-len("_table.inc")] + ".json" + {"presets": " (models.json)"}.get(
                     inc[:-len("_table.inc")], ""), m.group(2).encode("utf-8"))
-    for f in files:
-        rel = os.path.relpath(f, ROOT)
-        for lit in sorted(literals(f), key=len, reverse=True):
-            claim("texts: " + rel, lit)
+    # Longest first over every file, so that a short literal found inside a long one does not keep the
+    # long one from being claimed.
+    every = [(lit, "texts: " + os.path.relpath(f, ROOT)) for f in files for lit in literals(f)]
+    for lit, part in sorted(every, key=lambda e: -len(e[0])):
+        claim(part, lit)
     rest = bytes(b for b, c in zip(data, claimed) if not c)
     parts["other data (numeric tables, vtables, libc)"] += rest
 
@@ -324,6 +344,20 @@ def table(module):
     if small[1]:
         lines.append(f"| each under 0.5 % (summed) | code and data | {small[0]:,} | {small[1]:,} | "
                      f"{100 * small[1] / part_sum:.1f} % |")
+    # The same parts by layer folder of the core (what a lazily loaded module would move), code and texts together.
+    layers = defaultdict(lambda: [bytearray(), bytearray()])
+    for name, blob in list(code.items()) + list(parts.items()):
+        path = name.split(": ", 1)[-1]
+        if path.startswith("core/include/memplan/"):  # a header goes with its layer's sources
+            path = "core/src/" + path[len("core/include/memplan/"):]
+        key = "/".join(path.split("/")[:3]) if path.startswith("core/src/") else path if path.startswith("wasm/") else name
+        layers[key][0 if name in code else 1] += blob
+    gz0 = lambda b: gz(b) if b else 0
+    lines += ["", "By layer (code and the texts of its files; tables and the rest as above):", "",
+              "| layer | code gzipped B | texts gzipped B |", "|---|---:|---:|"]
+    for key, (c, d) in sorted(layers.items(), key=lambda kv: -(gz0(kv[1][0]) + gz0(kv[1][1]))):
+        if gz0(c) + gz0(d) >= 500:
+            lines.append(f"| {key} | {gz0(c):,} | {gz0(d):,} |")
     return "\n".join(lines) + "\n"
 
 
