@@ -211,6 +211,7 @@ TEST_CASE("SGLang: refusal when the weights leave no room under mem_fraction_sta
     c.gpu_memory_bytes = gib(137.90);
     c.infer.weights_bytes = gib(125.65);
     c.infer.non_torch_bytes = 1;  // "avail mem" is already net of everything but the weights
+    c.misc_bytes = 0;             // the GPU size given is the memory free at start-up, context already out
     const serving_result s = run(c).serving;
     CHECK_FALSE(s.starts);
     CHECK(s.num_blocks == 0);
@@ -420,19 +421,21 @@ TEST_CASE("vLLM: the modelled activation peak is its named terms", "[serving][vl
 }
 
 TEST_CASE("SGLang: max_total_num_tokens by hand", "[serving][sglang]") {
-    // Llama-3-8B bf16 on 80 GiB, mem_fraction_static 0.88, 1 GiB non-torch: rest = 80 GiB − weights −
-    // 1 GiB − ⌈80 GiB × 0.12⌉; cell = 8 KV heads · 128 · 32 layers · 2 · 2 B = 131,072 B.
+    // Llama-3-8B bf16 on 80 GiB, mem_fraction_static 0.88, 1 GiB non-torch: the memory free at start is
+    // 80 GiB less the CUDA context (overhead.misc_bytes, 287,047,680 B); rest = that − weights − 1 GiB −
+    // ⌈that × 0.12⌉; cell = 8 KV heads · 128 · 32 layers · 2 · 2 B = 131,072 B.
     estimate_config c = parse(R"({"mode": "infer", "model": {"preset": "llama-3-8b"},
         "infer": {"engine": "sglang", "mem_fraction_static_permille": 880, "non_torch_bytes": 1073741824,
                   "max_model_len": 8192}, "gpu": {"memory_bytes": 85899345920}})");
     const estimate_result r = run(c);
     const u64 weights = 8030261248ULL * 2;
-    const u64 reserved = (85899345920ULL * 120 + 999) / 1000;
-    const u64 tokens = (85899345920ULL - weights - GiB - reserved) / 131072;
+    const u64 start = 85899345920ULL - 287047680ULL;
+    const u64 reserved = (start * 120 + 999) / 1000;
+    const u64 tokens = (start - weights - GiB - reserved) / 131072;
     CHECK(r.per_gpu.weights == weights);
     CHECK(r.serving.page_bytes == 131072);
     CHECK(r.serving.kv_capacity_tokens == tokens);
-    CHECK(r.serving.budget_bytes == 85899345920ULL - reserved);
+    CHECK(r.serving.budget_bytes == start - reserved);
     CHECK(r.serving.activation_peak_bytes == 0);  // lives in the reserved share, not subtracted
     CHECK(r.serving.starts);
     CHECK(r.serving.max_concurrency_numerator == tokens);
@@ -518,8 +521,9 @@ TEST_CASE("DeepSeek-V3.2: per token and layer the fp8_ds_mla latent (656 B) and 
         c.gpu_memory_bytes = 141000000000ULL;
         const auto r = run(c);
         const u64 cell = 61 * (std::string(kv) == "fp8" ? 576 + 132 : layer);
-        const u64 reserved = (141000000000ULL * 120 + 999) / 1000;
-        const u64 tokens = (141000000000ULL - r.serving.weights_bytes - r.serving.non_torch_bytes - reserved) / cell;
+        const u64 start = 141000000000ULL - 287047680ULL;  // less the CUDA context (overhead.misc_bytes)
+        const u64 reserved = (start * 120 + 999) / 1000;
+        const u64 tokens = (start - r.serving.weights_bytes - r.serving.non_torch_bytes - reserved) / cell;
         CHECK(r.serving.page_bytes == 61 * layer);
         CHECK(r.serving.kv_capacity_tokens == tokens);
         CHECK(r.serving.kv_cache_bytes == tokens * 61 * layer);
@@ -829,11 +833,12 @@ TEST_CASE("SGLang: GPT-OSS's sliding-window pool by hand", "[serving][sglang][sw
     // openai/gpt-oss-20b (GptOssForCausalLM, one of SGLang's hybrid-SWA architectures): 24 layers
     // alternating sliding (window 128) and full, 8 KV heads of 64, bf16 KV: 2 · 8 · 64 · 2 = 2,048 B per
     // layer and token; cell = 24 · 2,048 = 49,152 B; F = 12 · 2,048 = S = 24,576 B.
-    // 80 GiB, mem_fraction_static 0.88, weights 14 GiB and non-torch 1 GiB (given):
-    //   reserved = ⌈85,899,345,920 · 0.12⌉ = 10,307,921,511; rest = 59,485,297,049 B;
-    //   max_total_num_tokens = rest // 49,152 = 1,210,231;
-    //   set_num_tokens_hybrid_swa: full = ⌊1,210,231 · 49,152 / (24,576 + 0.8 · 24,576)⌋ = 1,344,701,
-    //   swa = ⌊1,344,701 · 0.8⌋ = 1,075,760; the pool holds 1,344,701 · F + 1,075,760 · S bytes.
+    // 80 GiB, mem_fraction_static 0.88, weights 14 GiB and non-torch 1 GiB (given): free at start
+    //   85,899,345,920 − 287,047,680 (the CUDA context) = 85,612,298,240;
+    //   reserved = ⌈85,612,298,240 · 0.12⌉ = 10,273,475,789; rest = 59,232,695,091 B;
+    //   max_total_num_tokens = rest // 49,152 = 1,205,092;
+    //   set_num_tokens_hybrid_swa: full = ⌊1,205,092 · 49,152 / (24,576 + 0.8 · 24,576)⌋ = 1,338,991,
+    //   swa = ⌊1,338,991 · 0.8⌋ = 1,071,192; the pool holds 1,338,991 · F + 1,071,192 · S bytes.
     estimate_config c = hybrid("gpt_oss_20b", R"({"mode": "infer",
         "infer": {"engine": "sglang", "mem_fraction_static_permille": 880, "max_model_len": 131072,
                   "weights_bytes": 15032385536, "non_torch_bytes": 1073741824},
@@ -841,22 +846,22 @@ TEST_CASE("SGLang: GPT-OSS's sliding-window pool by hand", "[serving][sglang][sw
     const estimate_result r = run(c);
     const serving_result& s = r.serving;
     CHECK(s.page_bytes == 49152);
-    CHECK(s.kv_capacity_tokens == 1344701);
-    CHECK(s.swa_capacity_tokens == 1075760);
-    CHECK(s.kv_cache_bytes == 1344701ULL * 24576 + 1075760ULL * 24576);
-    CHECK(s.kv_cache_bytes <= 59485297049ULL);
-    CHECK(s.max_concurrency_numerator == 1344701);
+    CHECK(s.kv_capacity_tokens == 1338991);
+    CHECK(s.swa_capacity_tokens == 1071192);
+    CHECK(s.kv_cache_bytes == 1338991ULL * 24576 + 1071192ULL * 24576);
+    CHECK(s.kv_cache_bytes <= 59232695091ULL);
+    CHECK(s.max_concurrency_numerator == 1338991);
     CHECK(s.max_concurrency_denominator == 131072);
     bool named = false;
     for (const auto& w : r.warnings) named = named || (w.field == "model.sliding_window" && w.message.find("0.8") != std::string::npos);
     CHECK(named);
-    // Page size 64: max_total_num_tokens 1,210,176 (18,909 pages); full ⌊1,210,176 · 10/9⌋ = 1,344,640
-    // (21,010 pages), swa ⌊1,344,640 · 0.8⌋ = 1,075,712 = 16,808 pages of 64.
+    // Page size 64: max_total_num_tokens 1,205,056 (18,829 pages); full ⌊1,205,056 · 10/9⌋ rounded down to
+    // pages = 1,338,944 (20,921 pages), swa ⌊1,338,944 · 0.8⌋ to pages = 1,071,104 = 16,736 pages of 64.
     c.infer.block_size = 64;
     const serving_result paged = run(c).serving;
-    CHECK(paged.kv_capacity_tokens == 1344640);
-    CHECK(paged.swa_capacity_tokens == 1075712);
-    CHECK(paged.num_blocks == 21010);
+    CHECK(paged.kv_capacity_tokens == 1338944);
+    CHECK(paged.swa_capacity_tokens == 1071104);
+    CHECK(paged.num_blocks == 20921);
 }
 
 TEST_CASE("vLLM: a model of Mamba layers only is one uniform group, one block a request", "[serving][hybrid][vllm]") {

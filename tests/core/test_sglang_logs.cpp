@@ -74,7 +74,10 @@ TEST_CASE("memplan's SGLang pool against the held-out start-up logs", "[sglang-l
     }
     // Measured when the set was fixed (2026-12): 5 logs, 3 within ±5 %, 4 within ±15 %
     // (+0.7 %, +1.1 %, +4.6 %, +14.2 %, +18.2 %): memplan's pool is never smaller than SGLang's.
+    // With the reserve taken of the memory free at start (the device less the CUDA context, as
+    // model_runner.py measures total_gpu_memory; a rule read from the source after these logs were
+    // seen, no constant fitted): +0.3 %, +0.6 %, +4.5 %, +10.0 %, +10.2 %.
     CHECK(logs.size() == 5u);
     CHECK(within5 >= 3);
-    CHECK(within15 >= 4);
+    CHECK(within15 >= 5);
 }

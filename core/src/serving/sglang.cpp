@@ -18,16 +18,22 @@ serving_result sglang_size_pool(const engine_inputs& in, serving_result s, diagn
     const u128 total = in.total_bytes, weights = in.weights_bytes, activation = in.activation_bytes;
     const u128 non_torch = in.non_torch_bytes, per_token = in.token_bytes;
     // profile_max_num_token (model_runner.py): rest = memory free after loading the weights −
-    // total × (1 − mem_fraction_static); max_total_num_tokens = rest // cell, cell = per-token KV
+    // total_gpu_memory × (1 − mem_fraction_static); max_total_num_tokens = rest // cell, cell = per-token KV
     // bytes over the layers (kv_heads/tp · head_dim · L · 2 · bytes; MLA: latent · L · bytes); the
     // pool is rounded down to whole pages of page_size tokens (default 1). Activations and CUDA
-    // graphs live in the reserved (1 − fraction) share, not subtracted here.
+    // graphs live in the reserved (1 − fraction) share, not subtracted here. total_gpu_memory is not the
+    // device's total: ModelRunner.init_torch_distributed measures it as the memory free once the worker has
+    // started (get_available_gpu_memory after the CUDA context and the distributed init; the log's "Load
+    // weight begin. avail mem"), so the reserve is taken of the device less what is in use by then, here
+    // the CUDA context (overhead.misc_bytes).
     const std::uint64_t page = inf.block_size != 0 ? inf.block_size : 1;
     s.block_size = page;
     const std::uint64_t fraction = inf.mem_fraction_static_permille;
-    const u128 reserved = permille_up(total, 1000 - fraction);
-    s.budget_bytes = to_u64(total - reserved);
-    const i128 free_after_load = static_cast<i128>(total) - static_cast<i128>(weights + non_torch);
+    const u128 context = std::min<u128>(in.config.misc_bytes, total);
+    const u128 free_at_start = total - context;
+    const u128 reserved = permille_up(free_at_start, 1000 - fraction);
+    s.budget_bytes = to_u64(free_at_start - reserved);
+    const i128 free_after_load = static_cast<i128>(free_at_start) - static_cast<i128>(weights + non_torch);
     const i128 rest = free_after_load - static_cast<i128>(reserved);
     // The cell is what the profiler counts per token (engine.hpp layer_spec::profiled_token_bytes): for
     // DeepSeek-V3.2 under an fp8 cache 576 B of latent per layer, while the pool then stores 656 B
@@ -85,7 +91,7 @@ serving_result sglang_size_pool(const engine_inputs& in, serving_result s, diagn
     if (activation > reserved)
         warnings.push_back({"infer.mem_fraction_static_permille",
                             "the modelled activation peak (" + gib_text(to_u64(activation)) +
-                                " GiB) exceeds the reserved share total × (1 − mem_fraction_static) (" +
+                                " GiB) exceeds the reserved share (free at start × (1 − mem_fraction_static)) (" +
                                 gib_text(to_u64(reserved)) + " GiB): out of memory at run time is likely"});
     // The pool: tokens is whole pages; its bytes are the full-attention pool's and the SWA pool's.
     token_pool_result(in, tokens / page, page, s, warnings);
@@ -93,11 +99,11 @@ serving_result sglang_size_pool(const engine_inputs& in, serving_result s, diagn
     if (!s.starts) {
         // The smallest fraction (in thousandths) that leaves one page: rest grows with the fraction.
         const std::uint64_t fewest = 1000 - largest_true(999, [&](std::uint64_t k) {  // k = 1000 − fraction
-            return free_after_load - static_cast<i128>(permille_up(total, k)) >= static_cast<i128>(cell * page);
+            return free_after_load - static_cast<i128>(permille_up(free_at_start, k)) >= static_cast<i128>(cell * page);
         });
         s.refusal = "Not enough memory: the memory free after loading (" +
                     gib_text(to_u64(free_after_load > 0 ? static_cast<u128>(free_after_load) : 0)) +
-                    " GiB) is below total × (1 − mem_fraction_static) (" + gib_text(to_u64(reserved)) +
+                    " GiB) is below the memory free at start × (1 − mem_fraction_static) (" + gib_text(to_u64(reserved)) +
                     " GiB). Increase mem_fraction_static" +
                     (fewest < 1000 ? " to at least " + std::to_string(fewest) + " thousandths." : ".");
     }
@@ -110,9 +116,9 @@ extern const engine sglang_engine{serving_engine::sglang, "SGLang",
                                   "SGLang, python/sglang/srt/model_executor/model_runner.py at commit 01cc04e2",
                                   &infer_config::mem_fraction_static_permille, "infer.mem_fraction_static_permille",
                                   "--mem-fraction-static", "of the GPU's memory for weights and the KV pool",
-                                  "Free after loading − total × (1 − mem_fraction_static); "
+                                  "Free after loading − free at start × (1 − mem_fraction_static); "
                                   "python/sglang/srt/model_executor/model_runner.py profile_max_num_token.",
-                                  /*state_page=*/nullptr, /*pages_mtp_layers=*/false, /*predicts_overheads=*/false, /*held_out_high_permille=*/183, /*held_out_logs=*/5,
+                                  /*state_page=*/nullptr, /*pages_mtp_layers=*/false, /*predicts_overheads=*/false, /*held_out_high_permille=*/103, /*held_out_logs=*/5,
                                   sglang_size_pool};
 
 }  // namespace memplan::detail
