@@ -57,7 +57,7 @@ export function renderFitModels(fits, chosen, unit) {
   const sorted = [...fits].sort((a, b) => (Number(b.fits) - Number(a.fits)) || (b.params - a.params));
   $('fit-models').replaceChildren(...sorted.map((p) => {
     const li = el('li', null, { 'data-preset': p.id, class: p.fits ? 'fits' : 'no-fit' });
-    li.append(el('strong', p.name), ` — ${formatBytes(p.total_bytes, unit)} per GPU, ${p.fits === null ? 'no GPU size' : p.fits ? 'fits' : 'does not fit'}` +
+    li.append(el('strong', p.name), ` — ${formatBytes(p.total_bytes, unit)} needed per GPU, ${p.fits === null ? 'no GPU size' : p.fits ? 'fits' : 'does not fit'}` +
       (p.beyond_context_limit ? ', but the context is beyond its limit (max_position_embeddings)' : '') +
       (p.id === chosen ? ' (this model)' : ''));
     return li;
@@ -124,7 +124,7 @@ export function renderZero(spec, analysis, config, unit) {
   const maxGpus = formatCount(spec.limits.max_gpu_count ?? spec.fields.get('parallel.gpus').max);
   $('zero').tHead.replaceChildren(head);
   $('zero').tBodies[0].replaceChildren(
-    line('Per-GPU total', (s) => (s.total === null ? '—' : formatBytes(s.total, unit))),
+    line('Needed per GPU', (s) => (s.total === null ? '—' : formatBytes(s.total, unit))),
     line('Fits the GPU', (s) => yesNo(s.fits)),
     line('Largest model, model states only (ZeRO paper, 16 B/param)', (s) => params(s.model_states_max_params), (s) => exact(s.model_states_max_params)),
     line('Largest parameter count that fits, this configuration', (s) => params(s.max_params), (s) => exact(s.max_params)),

@@ -17,7 +17,9 @@ export function renderChart(spec, analysis, config, unit) {
   // not change the per-GPU memory: chart what grows instead, the context.
   const raw = (train ? sweepSeries(analysis.sweep) : contextSeries(analysis.context_sweep || []))
     .map((s) => ({ ...s, points: s.points.filter(([, b]) => b) }));  // lineGeometry leaves 0-byte points out too
-  const here = [Number(usedValue(analysis.estimate, train ? 'parallel.gpus' : 'infer.context_len')), analysis.estimate.per_gpu.total];
+  // The current setup at the figure its verdict decides on, as the sweep's points are (gpu.needed_bytes).
+  const est = analysis.estimate;
+  const here = [Number(usedValue(est, train ? 'parallel.gpus' : 'infer.context_len')), est.gpu ? est.gpu.needed_bytes : est.per_gpu.total];
   const ticks = train ? GPU_TICKS : xValues(raw);
   const inRange = here[0] >= ticks[0] && here[0] <= ticks[ticks.length - 1];
   const g = lineGeometry(inRange ? [...raw, { key: 'current', points: [here] }] : raw, ticks, capacity, (bytes) => inUnit(bytes, unit));

@@ -476,7 +476,8 @@ export interface GpuVerdict {
 
 export interface StageAnalysis {
   stage: 0 | 1 | 2 | 3;
-  /** Per-GPU total with only parallel.zero_stage changed; null if it cannot be estimated. */
+  /** Per-GPU bytes that decide the fit (gpu.needed_bytes: in training the step's peak where it is above the
+   *  steady-state sum) with only parallel.zero_stage changed; null if it cannot be estimated. */
   total: number | null;
   /** null without a GPU capacity. */
   fits: boolean | null;
@@ -525,7 +526,7 @@ export interface Analysis {
   fewest: FewestLayout | null;
   /** The best combined plan: changes applied in order (each total after it); empty when it already fits or nothing does. */
   plan: { changes: Suggestion[]; fits: boolean | null };
-  /** Per-GPU totals of stages 0..3 for gpus = tp · pp · 2^k ≤ 1024. */
+  /** Per-GPU bytes that decide the fit (as gpu.needed_bytes) of stages 0..3 for gpus = tp · pp · 2^k ≤ 1024. */
   sweep: { gpus: number; totals: [number | null, number | null, number | null, number | null] }[];
   /**
    * The largest workload that fits, one field varied. Training fills max_micro_batch and max_seq_len,
@@ -646,6 +647,7 @@ export interface PlanLayout {
   gpus: number;
   tp: number;
   pp: number;
+  /** Per-GPU bytes that decide the fit (as gpu.needed_bytes: in training the step's peak where it is above the sum). */
   total_bytes: number;
   headroom_bytes: number;
   cp?: number; ep?: number; virtual_stages?: number; dp?: number; zero_stage?: number; recompute?: string;
@@ -878,7 +880,7 @@ export interface PresetFit {
   id: string;
   name: string;
   params: number;
-  /** Per-GPU total of the most loaded GPU, bytes. */
+  /** Per-GPU bytes of the most loaded GPU that decide the fit (as gpu.needed_bytes). */
   total_bytes: number;
   /** The fit verdict; null without gpu.memory_bytes. */
   fits: boolean | null;

@@ -436,8 +436,9 @@ for (const [width, height] of SIZES) {
     assert.deepEqual(table.slice(expectedRows.length).find((r) => r[1] === '2' && r[2] === '3')?.slice(1), ['2', '3']);
     const bars = await page.locator('#compare-bars .compare-row p').allTextContents();
     assert.equal(bars.length, 2);
-    assert.match(bars[0], new RegExp(`^pin 1: .*${formatBytes(zero2.per_gpu.total, 'GiB')} per GPU, fits`));
-    assert.match(bars[1], new RegExp(`^current: .*${formatBytes(zero3.per_gpu.total, 'GiB')} per GPU, fits`));
+    // Each pin shows the figure its verdict decides on (gpu.needed_bytes), as the verdict does.
+    assert.match(bars[0], new RegExp(`^pin 1: .*${formatBytes(zero2.gpu.needed_bytes, 'GiB')} needed per GPU, fits`));
+    assert.match(bars[1], new RegExp(`^current: .*${formatBytes(zero3.gpu.needed_bytes, 'GiB')} needed per GPU, fits`));
     await inView(page, width, height);
     await shot(page, 'compare-zero2-zero3', width);
     counts[`l ${width}`] = steps.count;

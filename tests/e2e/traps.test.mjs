@@ -172,8 +172,8 @@ test('pins are in the shared link and come back with it; each is labelled by its
   const labels = await again.locator('#compare-bars .compare-row p').allTextContents();
   assert.equal(labels.length, 2);
   // Each pin is labelled by what differs, with its whole setup under it.
-  assert.match(labels[0], /^pin 1: Batch 1 — [\d.]+ GiB per GPU, fits/);
-  assert.match(labels[1], /^current: Batch 4 — [\d.]+ GiB per GPU, fits/);
+  assert.match(labels[0], /^pin 1: Batch 1 — [\d.]+ GiB needed per GPU, fits/);
+  assert.match(labels[1], /^current: Batch 4 — [\d.]+ GiB needed per GPU, fits/);
   assert.deepEqual((await again.locator('#compare-bars .setup-of').allTextContents()).map((t) => t.split(' · ').slice(0, 3).join(' · ')),
     ['Llama 3.1 8B · inference · 1 × 8,192 tokens', 'Llama 3.1 8B · inference · 4 × 8,192 tokens']);
   assert.equal(await again.isVisible('#notice'), false);  // nothing in the link was refused

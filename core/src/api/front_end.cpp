@@ -154,7 +154,7 @@ json_reply preset_fits_reply(const std::string& config_text) {
             models.push_back(ordered_json{{"id", all[i].id},
                                           {"name", all[i].name},
                                           {"params", r.params},
-                                          {"total_bytes", r.per_gpu.total},
+                                          {"total_bytes", r.needed_bytes},
                                           {"fits", r.has_capacity ? ordered_json(verdict_fits(r)) : ordered_json(nullptr)},
                                           {"beyond_context_limit", c.model.max_position_embeddings != 0 &&
                                                                        asked_context(c).tokens > c.model.max_position_embeddings}});

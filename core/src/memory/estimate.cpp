@@ -253,13 +253,14 @@ estimate_result estimate_memory(const estimate_config& c, const estimate_options
         return r;
     }
 
+    // The bytes that decide the fit, with or without a GPU size (every view that shows a per-GPU figure
+    // beside a verdict shows this one): the larger of the steady-state sum and, in training, the step's peak
+    // (details.phases.peak_bytes), since a step whose peak does not fit runs out of memory.
+    const std::uint64_t needed = train ? std::max(b.total, d.phases.peak_bytes) : b.total;
+    r.needed_bytes = needed;
     if (c.gpu_memory_bytes != 0) {
         r.has_capacity = true;
         r.capacity_bytes = c.gpu_memory_bytes;
-        // The verdict compares the larger of the steady-state sum and, in training, the step's peak
-        // (details.phases.peak_bytes) with the GPU: a step whose peak does not fit runs out of memory.
-        const std::uint64_t needed = train ? std::max(b.total, d.phases.peak_bytes) : b.total;
-        r.needed_bytes = needed;
         r.fits = needed <= c.gpu_memory_bytes;
         r.headroom_bytes = r.fits ? c.gpu_memory_bytes - needed : 0;
         r.shortfall_bytes = r.fits ? 0 : needed - c.gpu_memory_bytes;

@@ -58,7 +58,7 @@ stage_analysis analyze_stage(const estimate_config& config, std::int64_t stage, 
     const estimate_config staged = with_stage(config, stage);
     const estimate_result r = detail::estimate_totals(staged, counts);
     out.ok = r.errors.empty();
-    out.total = out.ok ? r.per_gpu.total : 0;
+    out.total = out.ok ? r.needed_bytes : 0;  // the figure the verdict decides on (needed_bytes)
     out.fits = out.ok && r.fits;
     if (config.gpu_memory_bytes == 0) return out;
     out.model_states_max_params = model_states_largest(config, dp, stage);
@@ -80,7 +80,7 @@ std::vector<sweep_point> sweep_for(const estimate_config& c, const model_counts&
             const estimate_result r = detail::estimate_totals(with_stage(with_data_parallel(c, dp), s), counts);
             const auto i = static_cast<std::size_t>(s);
             point.ok[i] = r.errors.empty();
-            point.totals[i] = point.ok[i] ? r.per_gpu.total : 0;
+            point.totals[i] = point.ok[i] ? r.needed_bytes : 0;
         }
         out.push_back(point);
     }

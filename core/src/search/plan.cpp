@@ -177,7 +177,7 @@ void serving_count(search_state& s, std::uint64_t gpus, plan_count_row& row) {
                         s.why.add(e.errors.empty() ? "does not fit (serve) the GPU's memory" : e.errors.front().message, l, base.mode);
                         continue;
                     }
-                    l.total_bytes = e.per_gpu.total;
+                    l.total_bytes = e.needed_bytes;
                     l.headroom_bytes = e.headroom_bytes;  // the estimate's own (0 when the total is above the GPU)
                     // Decode: each GPU reads its weights and the batch's KV cache once per step (memory-
                     // bound, Pope et al. 2022 §2), plus two tp all-reduces of batch × h per layer.
@@ -271,7 +271,7 @@ bool training_count(search_state& s, std::uint64_t gpus, plan_count_row& row) {
                                     fit.time = step_time(k, s.profile, r.gpu, o);
                                     if (!fit.time.errors.empty()) break;
                                     any = true;
-                                    fit.total_bytes = e.per_gpu.total;
+                                    fit.total_bytes = e.needed_bytes;  // the step's peak where it is above the sum
                                     fit.headroom_bytes = e.headroom_bytes;  // against the step's peak where it is above the total
                                     // One GPU count: the step time; over a range the GPU-seconds per step
                                     // (the inverse of tokens/s per GPU), so that more GPUs do not win by count alone.

@@ -53,7 +53,7 @@ json_reply compare_reply(const json_request& request);
 /// Which stored models fit a setup: every preset (memplan/presets.hpp, in catalogue order) estimated
 /// with the rest of the configuration unchanged, its model section replaced by {"preset": ID}.
 /// {"models": [{"id", "name", "params", "total_bytes", "fits", "beyond_context_limit"}], "errors": [...]}:
-/// `total_bytes` is the per-GPU total, `fits` the verdict (null without gpu.memory_bytes),
+/// `total_bytes` the per-GPU bytes that decide the fit (needed_bytes), `fits` the verdict (null without gpu.memory_bytes),
 /// `beyond_context_limit` whether the context asked passes the model's max_position_embeddings. A preset the setup cannot hold (a
 /// tensor-parallel degree that does not divide its heads, …) is left out; an invalid configuration
 /// gives its errors and no models.

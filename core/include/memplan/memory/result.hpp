@@ -154,7 +154,9 @@ struct estimate_result {
     bool fits = false;                 ///< total ≤ capacity
     std::uint64_t capacity_bytes = 0;  ///< the GPU size given (gpu.memory_bytes)
     /// What the verdict compares with the GPU: per_gpu.total, or in training the larger of it and the
-    /// step's peak (details.phases.peak_bytes), since a step runs out of memory at its peak.
+    /// step's peak (details.phases.peak_bytes), since a step runs out of memory at its peak. Set with or
+    /// without a GPU size; the analyses' per-GPU figures (ZeRO stages, the GPU-count sweep, the plan's
+    /// layouts, the models that fit) are this figure too, so that no view shows another number beside a verdict.
     std::uint64_t needed_bytes = 0;
     std::uint64_t headroom_bytes = 0;  ///< capacity − needed when it fits
     std::uint64_t shortfall_bytes = 0; ///< needed − capacity when it does not
