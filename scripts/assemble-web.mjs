@@ -17,8 +17,14 @@ await mkdir(dist, { recursive: true });
 //    pages and the style sheet.
 //    The estimate-only API (memplan-lite.js, its factory and .wasm) beside it: both read memplan-api.js.
 for (const name of await readdir(web))
-  if (/\.(html|css|d\.ts)$/.test(name) || ['memplan.js', 'memplan-lite.js', 'memplan-api.js'].includes(name))
+  if (/\.(html|d\.ts)$/.test(name) || ['memplan.js', 'memplan-lite.js', 'memplan-api.js'].includes(name))
     await copyFile(path.join(web, name), path.join(dist, name));
+// The page's style sheet and HTML without their comments: they say why a rule or an element is there,
+// for whoever edits web/; a browser has no use for them (a fifth of the sheet's gzipped bytes). No rule
+// holds "/*" in a string; the single-file build below reads web/index.html, whose preload markers it needs.
+const style = (await readFile(path.join(web, 'style.css'), 'utf8')).replace(/\/\*[\s\S]*?\*\/\n?/g, '');
+await writeFile(path.join(dist, 'style.css'), style);
+await writeFile(path.join(dist, 'index.html'), (await readFile(path.join(web, 'index.html'), 'utf8')).replace(/ *<!--[\s\S]*?-->\n?/g, ''));
 // The factories as Emscripten wrote them, but for how embind reads a std::string the core returns (every
 // JSON reply): Emscripten 3.1.6 walks its bytes one by one in JS to split it at NUL bytes, decodes each
 // part and joins them with U+0000; one TextDecoder call over the same bytes gives the same string. Cold
@@ -111,7 +117,6 @@ const bundle = await build({
 });
 const glue = await factory('memplan-core-single.js');
 const script = (glue + '\n' + bundle.outputFiles[0].text).replace(/<\/(script)/gi, '<\\/$1');
-const style = await readFile(path.join(web, 'style.css'), 'utf8');
 const sha = (text) => "'sha256-" + createHash('sha256').update(text, 'utf8').digest('base64') + "'";
 // worker-src blob:: the page runs analyze() in a worker whose script is this inline script's own text
 // (web/app.js spawnWorker), handed over as a blob: URL.

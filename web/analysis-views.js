@@ -133,11 +133,14 @@ export function renderZero(spec, analysis, config, unit) {
   );
 }
 
+/** A suggested value as its field shows it: counts grouped ("32,768"), thousandths as a fraction (0.95), choices as they are. */
+const grouped = (v, f) => (typeof v !== 'number' ? v : f?.unit === 'permille' ? String(v / 1000) : formatCount(v));
+
 /** A change as a label and an apply button carrying every field it sets (data-also: the others). */
 function changeItem(spec, s, text) {
   const li = el('li');
   const field = spec.fields.get(s.field);
-  const label = `${field ? field.label : s.field}: ${s.from} → ${s.to}`;
+  const label = `${field ? field.label : s.field}: ${grouped(s.from, field)} → ${grouped(s.to, field)}`;
   li.append(el('strong', label), text);
   const attrs = { type: 'button', 'data-field': s.field, 'data-value': String(s.to), 'aria-label': `Apply ${label}` };
   if (Object.keys(s.also).length) attrs['data-also'] = JSON.stringify(s.also);
@@ -165,7 +168,7 @@ export function renderSuggestions(spec, analysis, unit, mode = 'train') {
   const plan = analysis.plan && analysis.plan.changes;
   if (plan && plan.length > 1) {  // a single change that fits is already first in the list
     const li = el('li', null, { class: 'plan' + (analysis.plan.fits ? ' fits' : ''), 'data-plan': String(plan.length) });
-    li.append(el('strong', 'Combined plan: '), plan.map((s) => `${(spec.fields.get(s.field) || { label: s.field }).label} → ${s.to}`).join(', then '),
+    li.append(el('strong', 'Combined plan: '), plan.map((s) => { const f = spec.fields.get(s.field); return `${f ? f.label : s.field} → ${grouped(s.to, f)}`; }).join(', then '),
       ` — ${formatBytes(plan.at(-1).total, unit)} per GPU, ${analysis.plan.fits ? 'fits' : 'still does not fit'}`);
     items.push(li);
   }

@@ -425,6 +425,17 @@ function start() {
   // "Skip to the answer" moves the focus to the verdict; following its #verdict would replace the
   // link's hash, which holds the page state.
   document.querySelector('a.skip').addEventListener('click', (e) => { e.preventDefault(); $('verdict').focus(); });
+  // A phone's answer bar shows the verdict's first line and the actions; Details (or a tap on the verdict) shows the rest.
+  $('bar-more').onclick = $('verdict').onclick = () => $('bar-more').setAttribute('aria-expanded', $('answer-bar').classList.toggle('open'));
+  // The Model and GPU lists wrap a long name (appearance: base-select), whose arrow keys open the picker:
+  // closed, they keep a native list's arrow keys, which step to the next or previous entry.
+  for (const id of ['model-preset', 'gpu-preset']) $(id).addEventListener('keydown', (e) => {
+    const s = e.target, i = s.selectedIndex + ({ ArrowDown: 1, ArrowUp: -1 }[e.key] || NaN);
+    if (e.altKey || getComputedStyle(s).appearance !== 'base-select' || s.matches(':open') || !s.options[i]) return;
+    e.preventDefault();
+    s.selectedIndex = i;
+    s.dispatchEvent(new Event('change', { bubbles: true }));
+  });
   // The WASM is fetched and compiled while the first answer is drawn: by index.html's inline script
   // (memplanWasm), which starts before this script has loaded, else by load().
   const compiled = self.memplanWasm;

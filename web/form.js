@@ -118,7 +118,13 @@ export function writeForm(state) {
     const value = state[input.name];
     if (input.type === 'checkbox') input.checked = value === true;
     else if (input.type === 'radio') input.checked = input.value === value;
-    else input.value = String(value);
+    else {
+      // A GB input shows its value to the thousandth (0.28704768 as 0.287); the exact text stays in
+      // data-exact, and readForm keeps it while the box shows what writeForm put there.
+      const text = String(value);
+      input.value = input.dataset.shown = input.name in GB_INPUTS && /\.\d{4}/.test(text) ? String(+(+text).toFixed(3)) : text;
+      input.dataset.exact = text;
+    }
   }
 }
 
@@ -131,7 +137,7 @@ export function readForm(spec, base) {
     if (input.type === 'checkbox') state[input.name] = input.checked;
     else if (input.type === 'radio') { if (input.checked) state[input.name] = input.value; }
     else if (field && field.type === 'boolean') state[input.name] = input.value === '' ? '' : input.value === 'true';
-    else state[input.name] = input.value.trim();
+    else state[input.name] = input.value === input.dataset.shown ? input.dataset.exact : input.value.trim();
   }
   return state;
 }

@@ -18,12 +18,15 @@ const pageChoices = (gpus) => ({
   'unit': Object.freeze(['GiB', 'GB']),
 });
 
-/** A schema default as a form value: text for numbers and choices, a boolean, or '' for "not set". */
+/**
+ * A schema default as a form value: text for numbers (the core's default_text where it has one: what a
+ * person types) and choices, a boolean, or '' for "not set".
+ */
 function formValue(field) {
   const value = field.default;
   if (value === null || value === undefined) return '';
   if (typeof value === 'boolean') return value;
-  return String(value);
+  return field.default_text ?? String(value);  // as typed: 0.9, not the 900 thousandths stored
 }
 
 /**

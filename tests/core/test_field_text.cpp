@@ -1,6 +1,6 @@
 // A number field's text read by the field's kind (memplan/config/field_text.hpp): token counts as
 // vLLM's command line reads them, fractions as fractions, percents or thousandths, sizes with byte
-// units only, counts as plain whole numbers; what was read, in words; errors that fit the field.
+// units only, counts as whole numbers (k, M: 10^3, 10^6); what was read, in words; errors that fit the field.
 #include <catch2/catch.hpp>
 
 #include "memplan/config/field_text.hpp"
@@ -91,6 +91,10 @@ TEST_CASE("a fraction is read as 0.9, 90% or 900 thousandths, a bare 2 to 100 is
     refusal(util, "ninety");
     CHECK(field_value_text(field(util), 900) == "90%");
     CHECK(field_value_text(field(util), 955) == "95.5%");
+    CHECK(field_typed_text(field(util), 900) == "0.9");  // the form's box opens on what a person types
+    CHECK(field_typed_text(field(util), 955) == "0.955");
+    CHECK(field_typed_text(field(util), 1000) == "1");
+    CHECK(field_typed_text(field(util), 5) == "0.005");
 }
 
 TEST_CASE("sizes take byte units only, counts are whole numbers of their unit", "[field_text]") {
@@ -103,9 +107,15 @@ TEST_CASE("sizes take byte units only, counts are whole numbers of their unit", 
     CHECK(read("model.params", "8.03B") == 8030000000ULL);
     refusal("model.params", "7GB");
     CHECK(read("parallel.gpus", "1,024") == 1024);
-    CHECK(refusal("parallel.gpus", "7B") == "must be a whole number of GPUs from 1 to 1,048,576");
-    refusal("parallel.gpus", "8k");
+    CHECK(refusal("parallel.gpus", "7B") ==
+          "must be a whole number of GPUs from 1 to 1,048,576 (k = 1,000, M = 1,000,000)");
+    CHECK(read("infer.batch", "8k") == 8000);  // k is 1,000 for a count (tokens keep vLLM's k and K)
+    CHECK(read("infer.batch", "8K") == 8000);
+    CHECK(read("infer.batch", "2.5k") == 2500);
+    CHECK(read("parallel.gpus", "1M") == 1000000);
+    refusal("parallel.gpus", "8B");
     refusal("parallel.gpus", "2.5");
+    refusal("infer.batch", "1.0005k");
     CHECK(field_value_text(field("infer.batch"), 1) == "1 sequence");
     CHECK(field_value_text(field("infer.batch"), 8) == "8 sequences");
 }

@@ -88,6 +88,9 @@ TEST_CASE("schema defaults are the configuration structs' defaults", "[schema]")
     CHECK(by_path["infer.weight_dtype"].is_null());  // not given: a checkpoint served as it is stored
     CHECK(by_path["infer.flash_attention"] == true);
     CHECK(by_path["gpu.memory_bytes"].is_null());
+    // Where the stored number is not what a person types, the text the page's box opens on.
+    for (const auto& f : schema["fields"])
+        if (f["path"] == "infer.gpu_memory_utilization_permille") CHECK(f["default_text"] == "0.9");
 }
 
 TEST_CASE("the JSON reader accepts each field's bounds and refuses one past them with the schema's message",

@@ -247,8 +247,8 @@ test('a model known by its stored bytes: the core marks the verdict approximate 
 test('invalid attributes show inline errors naming the attribute and the allowed range; nothing is read as HTML', LIMIT, async () => {
   const { page, problems } = await open('/blank.html', { wait: false });
   const cases = [
-    [{ gpus: '0' }, /^gpus: parallel\.gpus: must be a whole number of GPUs from 1 to 1,048,576$/],
-    [{ gpus: 'many' }, /^gpus: parallel\.gpus: must be a whole number of GPUs from 1 to 1,048,576$/],
+    [{ gpus: '0' }, /^gpus: parallel\.gpus: must be a whole number of GPUs from 1 to 1,048,576 \(k = 1,000, M = 1,000,000\)$/],
+    [{ gpus: 'many' }, /^gpus: parallel\.gpus: must be a whole number of GPUs from 1 to 1,048,576 \(k = 1,000, M = 1,000,000\)$/],
     [{ model: 'llama-2-7b', tp: '3' }, /^gpus: parallel\.gpus: must be a multiple of parallel\.tp × parallel\.pp \(3\)$/],
     [{ model: 'llama-2-7b', gpus: '3', tp: '3' }, /^tp: parallel\.tp: must divide/],
     [{ zero: '4' }, /^zero: parallel\.zero_stage: must be a whole number from 0 to 3$/],

@@ -184,7 +184,7 @@ test('bad input shows a message naming the field, never NaN', async () => {
   await set(page, 'parallel.gpus', 'abc');
   await settled(page);
   // The field's own words: GPUs are a count, not "7B or 7,000,000,000".
-  assert.match(await page.textContent('#errors'), /GPUs must be a whole number of GPUs from 1 to 1,048,576$/);
+  assert.match(await page.textContent('#errors'), /GPUs must be a whole number of GPUs from 1 to 1,048,576 \(k = 1,000, M = 1,000,000\)$/);
   assert.equal(await page.getAttribute('[name="parallel.gpus"]', 'aria-invalid'), 'true');
   await set(page, 'parallel.gpus', '8');
   await set(page, 'parallel.tp', '3');

@@ -80,7 +80,7 @@ test('a GPU size refuses 1.5M (a count, not a size); counts such as GPUs say wha
   assert.equal(await page.getAttribute('[name="gpu.custom_gb"]', 'aria-invalid'), null);
   assert.equal(await readout(page, 'gpu.custom_gb'), '= 48,000,000,000 bytes (44.70 GiB)');
   await type(page, 'parallel.gpus', '7B');
-  assert.equal(await readout(page, 'parallel.gpus'), 'GPUs must be a whole number of GPUs from 1 to 1,048,576');
+  assert.equal(await readout(page, 'parallel.gpus'), 'GPUs must be a whole number of GPUs from 1 to 1,048,576 (k = 1,000, M = 1,000,000)');
   assert.equal(await page.textContent('#model-summary'), '');  // no figures of the answer before the error
   await context.close();
 });

@@ -68,12 +68,14 @@ test('parseField reads a field\'s text as that field does, says what it read, an
   assert.deepEqual(mp.parseField('8k', 'infer.context_len'), { value: 8000, text: '8,000 tokens', note: 'k is 1,000, as vLLM reads it; 8K is 8,192' });
   assert.deepEqual(mp.parseField('0.9', 'infer.gpu_memory_utilization_permille'), { value: 900, text: '90%', note: '' });
   assert.equal(mp.parseField('95.5%', 'infer.gpu_memory_utilization_permille').value, 955);
+  // A count takes k and M as 10^3 and 10^6 (tokens keep vLLM's k and K above).
+  assert.deepEqual(mp.parseField('8k', 'infer.batch'), { value: 8000, text: '8,000 sequences', note: '' });
   assert.equal(mp.parseField('70b', 'model.params').value, 70e9);
   assert.equal(mp.parseField('1 sequence'.split(' ')[0], 'infer.batch').text, '1 sequence');
   assert.throws(() => mp.parseField('95', 'infer.gpu_memory_utilization_permille'),
     /^MemplanError: infer\.gpu_memory_utilization_permille: cannot be 95: write 0\.95 or 95% \(950 in thousandths\)$/);
   assert.throws(() => mp.parseField('1.5M', 'gpu.memory_bytes'), /K, M, B and T are counts, not sizes/);
-  assert.throws(() => mp.parseField('7B', 'parallel.gpus'), /parallel\.gpus: must be a whole number of GPUs from 1 to 1,048,576$/);
+  assert.throws(() => mp.parseField('7B', 'parallel.gpus'), /parallel\.gpus: must be a whole number of GPUs from 1 to 1,048,576 \(k = 1,000, M = 1,000,000\)$/);
   assert.throws(() => mp.parseField('8', 'train.recompute'), /train\.recompute: is not a number field of the schema/);
   assert.throws(() => mp.parseField(8, 'infer.batch'), /infer\.batch: must be text/);
   // The schema says how each number field reads its text.

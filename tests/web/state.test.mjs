@@ -131,12 +131,12 @@ test('an FSDP strategy is sent without the ZeRO stage: the core resolves the sta
 test('text that is not a number, and GB sizes out of the schema\'s byte range, are errors naming the field and what it allows', () => {
   const { errors } = buildConfig(spec, { ...example(), 'parallel.gpus': 'abc', 'gpu.preset': 'custom', 'gpu.custom_gb': '0' }, parse);
   assert.deepEqual(errors, [
-    { field: 'parallel.gpus', message: 'must be a whole number of GPUs from 1 to 1,048,576' },
+    { field: 'parallel.gpus', message: 'must be a whole number of GPUs from 1 to 1,048,576 (k = 1,000, M = 1,000,000)' },
     { field: 'gpu.custom_gb', message: 'must be a size such as 80, 80GB or 74.5GiB (a bare number is GB, 10⁹ bytes); K, M, B and T are counts, not sizes' },
   ]);
   assert.equal(buildConfig(spec, { ...example(), 'overhead.misc_gb': '-1' }, parse).errors[0].field, 'overhead.misc_gb');
   // Each field reads its own kind of number: a token count "8K" (= 8,192, as vLLM reads --max-model-len),
-  // GPUs only as a whole number ("2k" GPUs is refused: not a count people write), a size only with a
+  // GPUs as a whole number, k and M being 1,000 and 1,000,000 ("2k" = 2,000; "2B" GPUs is refused), a size only with a
   // byte unit ("1.5M" is a count, not a GPU size); a bare GB number gets the unit.
   seen.length = 0;
   const read = buildConfig(spec, { ...example(), 'train.seq_len': '8K', 'gpu.preset': 'custom', 'gpu.custom_gb': '80', 'parallel.gpus': '2,048' }, parse);
@@ -148,7 +148,8 @@ test('text that is not a number, and GB sizes out of the schema\'s byte range, a
   assert.deepEqual(read.parsed['gpu.custom_gb'], { text: '80,000,000,000 bytes (74.51 GiB)', note: '' });
   assert.ok(seen.some(([text, path]) => text === '80 GB' && path === 'gpu.memory_bytes'));
   assert.equal(buildConfig(spec, { ...example(), 'train.seq_len': '8k' }, parse).parsed['train.seq_len'].note, 'k is 1,000, as vLLM reads it; 8K is 8,192');
-  assert.deepEqual(buildConfig(spec, { ...example(), 'parallel.gpus': '2k' }, parse).errors.map((e) => e.field), ['parallel.gpus']);
+  assert.deepEqual(buildConfig(spec, { ...example(), 'parallel.gpus': '2B' }, parse).errors.map((e) => e.field), ['parallel.gpus']);
+  assert.deepEqual(buildConfig(spec, { ...example(), mode: 'infer', 'infer.batch': '8k' }, parse).parsed['infer.batch'], { text: '8,000 sequences', note: '' });
   assert.deepEqual(buildConfig(spec, { ...example(), 'gpu.preset': 'custom', 'gpu.custom_gb': '1.5M' }, parse).errors.map((e) => e.field), ['gpu.custom_gb']);
   // Written as people write them: grouping commas, a unit on a GB input, an exponent.
   const written = buildConfig(spec, { ...example(), 'model.params': '7,000,000,000', 'gpu.preset': 'custom', 'gpu.custom_gb': '74.5GiB' }, parse);

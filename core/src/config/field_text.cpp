@@ -130,7 +130,8 @@ const char* to_string(number_kind kind) {
 std::string field_forms_text(const field_spec& field) {
     const std::string unit = field.unit[0] != '\0' ? std::string(" of ") + field.unit : "";
     switch (number_kind_of(field)) {
-        case number_kind::count: return "a whole number" + unit + " " + range_text(field);
+        case number_kind::count:  // k and M said where they can be typed: not for a ZeRO stage of 0 to 3
+            return "a whole number" + unit + " " + range_text(field) + (field.max >= 1000 ? " (k = 1,000, M = 1,000,000)" : "");
         case number_kind::tokens:
             // vllm/engine/arg_utils.py human_readable_int (vllm-project/vllm 99d7eb5d): k = 10^3, K = 2^10.
             return "a whole number" + unit + " " + range_text(field) +
@@ -163,8 +164,13 @@ outcome<std::uint64_t> parse_field_text(const field_spec& field, const std::stri
         return out;
     };
     switch (kind) {
-        case number_kind::count:
-            return suffix.empty() ? read(parts.number) : refuse();
+        case number_kind::count: {
+            // "8k" sequences: k and M are 10^3 and 10^6 (as for parameter counts; a count has no
+            // power-of-two convention), and the result must still be whole ("2.5k" = 2,500).
+            if (suffix.empty()) return read(parts.number);
+            if (suffix != "k" && suffix != "K" && suffix != "M") return refuse();
+            return read(parts.number + (suffix == "M" ? "M" : "k"));
+        }
         case number_kind::quantity: {
             if (suffix.empty()) return read(parts.number);
             if (suffix.size() != 1) return refuse();
@@ -237,6 +243,14 @@ std::string field_value_text(const field_spec& field, std::uint64_t value) {
             return grouped(value) + (unit.empty() ? "" : " " + unit);
         }
     }
+}
+
+std::string field_typed_text(const field_spec& field, std::uint64_t value) {
+    if (number_kind_of(field) != number_kind::fraction) return detail::to_decimal(value);
+    // Thousandths as a decimal fraction, trailing zeros dropped: 900 → "0.9", 955 → "0.955", 1000 → "1".
+    std::string thousandths = std::to_string(1000 + value % 1000).substr(1);
+    while (!thousandths.empty() && thousandths.back() == '0') thousandths.pop_back();
+    return std::to_string(value / 1000) + (thousandths.empty() ? "" : "." + thousandths);
 }
 
 std::string field_text_note(const field_spec& field, const std::string& text) {

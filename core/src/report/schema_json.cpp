@@ -101,6 +101,10 @@ std::string schema_json() {
                 // How the field's text is read (memplan/config/field_text.hpp), for the form's hints.
                 row["kind"] = to_string(number_kind_of(field));
                 row["forms"] = field_forms_text(field);
+                // The default as a person types it where that differs from the stored number (a
+                // fraction's 900 thousandths is typed 0.9): the form opens on this text.
+                if (number_kind_of(field) == number_kind::fraction && row["default"].is_number_unsigned())
+                    row["default_text"] = field_typed_text(field, row["default"].get<std::uint64_t>());
             }
             fields.push_back(std::move(row));  // moved: a copy per row was most of the cost
         }
