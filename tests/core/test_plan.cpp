@@ -274,6 +274,21 @@ TEST_CASE("plan_json and step_time_json: the JSON interface of mp.plan()", "[pla
         "gpu": "a100-sxm-80gb", "gpus": 8, "global_batch": 64, "top_n": 2})"));
     REQUIRE(a100["errors"].empty());
     CHECK(a100["warnings"].empty());
+    // step-time refuses what the estimate refuses and carries the estimate's warnings: Llama 3 8B's 32
+    // layers over 3 pipeline stages split unevenly (the estimate's parallel.pp warning), and a layout the
+    // estimate refuses (tp 3 does not divide 32 heads) is refused with the estimate's own error.
+    const auto uneven = nlohmann::json::parse(step_time_json(R"({"config": {"model": {"preset": "llama-3-8b"}, "parallel": {"gpus": 6, "pp": 3}},
+        "gpu": "a100-sxm-80gb"})"));
+    REQUIRE(uneven["errors"].empty());
+    REQUIRE(uneven["warnings"].size() == 1);
+    CHECK(uneven["warnings"][0]["field"] == "parallel.pp");
+    const estimate_result memory = estimate(parse_config(R"({"model": {"preset": "llama-3-8b"}, "parallel": {"gpus": 6, "pp": 3},
+        "gpu": {"memory_bytes": 85899345920}})").value);
+    CHECK(uneven["total_bytes"] == memory.needed_bytes);
+    const auto refused_tp = nlohmann::json::parse(step_time_json(R"({"config": {"model": {"preset": "llama-3-8b"}, "parallel": {"gpus": 3, "tp": 3}},
+        "gpu": "a100-sxm-80gb"})"));
+    REQUIRE_FALSE(refused_tp["errors"].empty());
+    CHECK(refused_tp["errors"][0]["field"] == estimate(parse_config(R"({"model": {"preset": "llama-3-8b"}, "parallel": {"gpus": 3, "tp": 3}})").value).errors.at(0).field);
 }
 
 TEST_CASE("plan: the published Megatron-LM layouts against the best the planner finds", "[plan][validation]") {

@@ -224,9 +224,15 @@ std::string step_time_json(const std::string& request_json) {
     options.global_batch_sequences = count_member(doc, "global_batch", 0, errors);
     options.overlap_grad_reduce = bool_member(doc, "overlap_grad_reduce", options.overlap_grad_reduce, errors);
     if (!errors.empty()) return detail::dump_json(failed(errors));
+    // The configuration the time is for is estimated first: what the estimate refuses, the step time
+    // refuses too, and the estimate's warnings (an uneven pipeline split, a framework default, …) come
+    // with the time's own caveats.
+    const estimate_result memory = estimate_with_engine(r.base);
+    if (!memory.errors.empty()) return detail::dump_json(failed(memory.errors));
     const step_time_result t = step_time(r.base, r.gpu, options);
     if (!t.errors.empty()) return detail::dump_json(failed(t.errors));
-    const estimate_result memory = estimate_with_engine(r.base);
+    diagnostics warnings = memory.warnings;
+    warnings.insert(warnings.end(), t.warnings.begin(), t.warnings.end());
     ordered_json out{{"step_s", t.step_s},
                      {"tokens_per_s_per_gpu", t.tokens_per_s_per_gpu},
                      {"mfu", t.mfu},
@@ -235,9 +241,9 @@ std::string step_time_json(const std::string& request_json) {
                      {"microbatches", t.microbatches},
                      {"bottleneck", std::string(t.bottleneck)},
                      {"terms", terms_json(t)},
-                     {"total_bytes", memory.errors.empty() ? ordered_json(memory.per_gpu.total) : ordered_json(nullptr)},
-                     {"fits", memory.errors.empty() ? ordered_json(memory.fits) : ordered_json(nullptr)},
-                     {"warnings", detail::errors_json(t.warnings)},
+                     {"total_bytes", memory.needed_bytes},  // the figure the verdict decides on
+                     {"fits", memory.has_capacity ? ordered_json(memory.fits) : ordered_json(nullptr)},
+                     {"warnings", detail::errors_json(warnings)},
                      {"errors", ordered_json::array()}};
     return detail::dump_json(out);
 }
