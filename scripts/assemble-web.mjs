@@ -1,5 +1,5 @@
 // Assembles dist/ from web/ and the WebAssembly build (build/wasm/wasm). Run by scripts/build-web.sh.
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -40,7 +40,13 @@ async function factory(name) {
     throw new Error(`assemble-web: ${name}: embind's std::string reader is not the one expected (another Emscripten?)`);
   return text.replace(BYTE_LOOP, ONE_DECODE);
 }
-for (const name of ['memplan-core.js', 'memplan-estimate-core.js']) await writeFile(path.join(dist, name), await factory(name));
+// Minified by esbuild (local names and whitespace; Emscripten reaches the module's members by quoted
+// property names, which minifying leaves alone): the element loads memplan-estimate-core.js as it is, and
+// Node and bundlers load memplan-core.js (the page's app.js bundle minifies its own copy).
+for (const name of ['memplan-core.js', 'memplan-estimate-core.js']) {
+  const { code } = await transform(await factory(name), { minify: true, format: 'esm', target: 'es2020', legalComments: 'none' });
+  await writeFile(path.join(dist, name), code);
+}
 for (const name of ['memplan-core.wasm', 'memplan-estimate-core.wasm']) await copyFile(path.join(wasm, name), path.join(dist, name));
 
 // index.html's inline script (the WASM compiled while app.js loads) runs only if its hash is in script-src.

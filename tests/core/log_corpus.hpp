@@ -51,14 +51,14 @@ inline serving_result serve(const estimate_config& c) {
     return r.serving;
 }
 
-/// The capacity the answer says a plan can count on (its "infer.engine" warning: "… can count on N
+/// The capacity the answer says a plan can count on (its "infer.engine" warning: "… count on N
 /// tokens"), 0 when the answer gives none.
 inline double counted_on_tokens(const estimate_config& c) {
     const auto r = estimate(c);
     for (const auto& w : r.warnings) {
-        const auto at = w.message.find("can count on ");
+        const auto at = w.message.find("count on ");
         if (w.field == "infer.engine" && at != std::string::npos)
-            return std::stod(w.message.substr(at + 13));
+            return std::stod(w.message.substr(at + 9));
     }
     return 0;
 }

@@ -139,7 +139,9 @@ test('analyze() gives four stages, suggestions and the sweep', () => {
   const a = mp.analyze(seven_b);
   assert.deepEqual(a.estimate, mp.estimate(seven_b));
   assert.deepEqual(a.stages.map((s) => s.model_states_max_params), [5e9, 14545454545, 21333333333, 40e9]);
-  assert.equal(a.stages[1].total, a.estimate.per_gpu.total);
+  // The stage row shows the figure the verdict decides on (gpu.needed_bytes: here the step's peak).
+  assert.equal(a.stages[1].total, a.estimate.gpu.needed_bytes);
+  assert.ok(a.estimate.gpu.needed_bytes >= a.estimate.per_gpu.total);
   assert.deepEqual(a.sweep.map((p) => p.gpus), [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]);
   assert.deepEqual(a.sweep[3].totals, a.stages.map((s) => s.total));
   for (const s of a.suggestions) assert.equal(s.total + s.saving_bytes, a.estimate.gpu.needed_bytes);  // the verdict's figure
@@ -260,7 +262,7 @@ test('presetFits(): every preset on the setup, each figure the estimate of that 
   for (const id of ['llama-3.1-8b', 'llama-3.1-405b', 'gpt2']) {
     const entry = fits.find((f) => f.id === id);
     const alone = mp.estimate({ ...setup, model: { preset: id } });
-    assert.equal(entry.total_bytes, alone.per_gpu.total);
+    assert.equal(entry.total_bytes, alone.gpu.needed_bytes);
     assert.equal(entry.fits, alone.gpu.fits);
   }
   assert.equal(fits.find((f) => f.id === 'gpt2').beyond_context_limit, true);  // n_positions 1024
@@ -292,7 +294,7 @@ test('plan() ranks layouts that fit, each with its memory and step-time rows; ba
     const e = mp.estimate({ ...request.config, parallel: { gpus: l.gpus, tp: l.tp, pp: l.pp, cp: l.cp, ep: l.ep, virtual_stages: l.virtual_stages,
       zero_stage: l.zero_stage, sequence_parallel: l.tp > 1 }, train: { seq_len: 4096, recompute: l.recompute, micro_batch: l.micro_batch },
     gpu: { memory_bytes: mp.gpus().find((g) => g.id === 'h100-sxm-80gb').capacity_bytes } });
-    assert.equal(e.per_gpu.total, l.total_bytes);
+    assert.equal(e.gpu.needed_bytes, l.total_bytes);  // the figure its verdict decides on
     assert.equal(e.gpu.fits, true);
   }
   for (let i = 1; i < p.top.length; i++) assert.ok(p.top[i - 1].step_s <= p.top[i].step_s);

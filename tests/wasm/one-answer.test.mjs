@@ -20,7 +20,7 @@ function generator(seed) {
   };
 }
 
-const presets = ['llama-3.1-8b', 'llama-2-7b', 'qwen2.5-7b', 'mistral-7b', 'gemma-2-9b', 'qwen3-8b'];
+const presets = ['llama-3.1-8b', 'llama-2-7b', 'qwen2.5-7b', 'mistral-7b-v0.1', 'gemma-2-9b', 'qwen3-8b'];
 
 function randomConfig(next) {
   const pick = (list) => list[Math.floor(next() * list.length)];

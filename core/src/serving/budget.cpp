@@ -391,20 +391,17 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
     if (inf.kv_cache_memory_bytes != 0 || (activation_known && inf.non_torch_bytes != 0)) return s;
     const std::string engine = e->label;
     if (e->held_out_logs == 0) {
-        warnings.push_back({"infer.engine", engine + "'s pool is memplan's reading of its source and has not been "
-                                                     "checked against a public start-up log: treat its capacity as "
-                                                     "unvalidated, or give the log's measured figures"});
+        warnings.push_back({"infer.engine", "no public " + engine + " start-up log has checked this pool: treat it as "
+                                                                   "unvalidated, or give the log's measured figures"});
         return s;
     }
     const std::uint64_t safe = detail::to_u64(u128{s.kv_capacity_tokens} * 1000 / (1000 + e->held_out_high_permille));
-    warnings.push_back({"infer.engine",
-                        "predicted from the settings: on " + std::to_string(e->held_out_logs) + " held-out public " +
-                            engine + " start-up logs memplan's KV-cache tokens were up to " +
-                            std::to_string(e->held_out_high_permille / 10) + "." +
-                            std::to_string(e->held_out_high_permille % 10) + " % above the engine's own (docs/serving.md); " +
-                            "a plan that must start can count on " + std::to_string(safe) +
-                            " tokens. The log's measured figures (infer.activation_peak_bytes and infer.non_torch_bytes, "
-                            "or infer.kv_cache_memory_bytes) make the figure exact"});
+    warnings.push_back({"infer.engine", "predicted, not measured: on " + std::to_string(e->held_out_logs) +
+                                            " held-out public " + engine + " logs memplan's KV tokens were up to " +
+                                            std::to_string(e->held_out_high_permille / 10) + "." +
+                                            std::to_string(e->held_out_high_permille % 10) +
+                                            " % above the engine's; count on " + std::to_string(safe) +
+                                            " tokens, or give the log's measured figures (infer.kv_cache_memory_bytes)"});
     return s;
 }
 
