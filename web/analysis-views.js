@@ -136,11 +136,13 @@ export function renderZero(spec, analysis, config, unit) {
 /** A suggested value as its field shows it: counts grouped ("32,768"), thousandths as a fraction (0.95), choices as they are. */
 const grouped = (v, f) => (typeof v !== 'number' ? v : f?.unit === 'permille' ? String(v / 1000) : formatCount(v));
 
-/** A change as a label and an apply button carrying every field it sets (data-also: the others). */
+/** A change as a label and an apply button carrying every field it sets (data-also: the others), the label
+ * naming them too ("Tensor parallel: 2 → 4, GPUs → 4"), so that its full cost is in sight. */
 function changeItem(spec, s, text) {
   const li = el('li');
   const field = spec.fields.get(s.field);
-  const label = `${field ? field.label : s.field}: ${grouped(s.from, field)} → ${grouped(s.to, field)}`;
+  const also = Object.entries(s.also || {}).map(([path, v]) => `, ${spec.fields.get(path)?.label ?? path} → ${grouped(v, spec.fields.get(path))}`);
+  const label = `${field ? field.label : s.field}: ${grouped(s.from, field)} → ${grouped(s.to, field)}${also.join('')}`;
   li.append(el('strong', label), text);
   const attrs = { type: 'button', 'data-field': s.field, 'data-value': String(s.to), 'aria-label': `Apply ${label}` };
   if (Object.keys(s.also).length) attrs['data-also'] = JSON.stringify(s.also);
@@ -156,15 +158,41 @@ function changeText(s, unit) {
   return ` saves ${formatBytes(s.saving_bytes, unit)}, ${formatBytes(s.total, unit)} per GPU${verdict} `;
 }
 
+/** The core's limits and fewest GPUs as applicable changes (analysis.limits, analysis.fewest), those that differ from the setup. */
+function wayOut(spec, analysis) {
+  const used = analysis.estimate.config || {};
+  const at = (path) => path.split('.').reduce((o, k) => (o == null ? o : o[k]), used);
+  const out = [];
+  const offer = (path, to, also = {}) => {
+    if (to === null || to === undefined || to < 1 || to === at(path)) return;
+    out.push(changeItem(spec, { field: path, from: at(path), to, also, fits: true }, ' — the limit that fits '));
+  };
+  const l = analysis.limits || {};
+  offer('train.seq_len', l.max_seq_len);
+  offer('train.micro_batch', l.max_micro_batch);
+  offer('infer.context_len', l.max_context_len);
+  offer('infer.batch', l.max_batch);
+  const f = analysis.fewest;
+  if (f) {
+    const also = Object.fromEntries([['parallel.tp', f.tp], ['parallel.pp', f.pp], ['parallel.zero_stage', f.zero_stage]]
+      .filter(([path, v]) => at(path) !== undefined && at(path) !== v));
+    offer('parallel.gpus', f.gpus, also);
+  }
+  return out;
+}
+
 /** The one inverse search's single changes and its best combined plan (the core lists only the
  * changes that belong to the task). */
 export function renderSuggestions(spec, analysis, unit, mode = 'train') {
   const fits = analysis.estimate.gpu && analysis.estimate.gpu.fits;
   $('suggestions-title').textContent = fits ? 'What would save memory' : 'What would make it fit';
   const items = analysis.suggestions.map((s) => changeItem(spec, s, changeText(s, unit)));
+  // When no single change makes it fit, the core's own limits and fewest GPUs are ways out too, each
+  // applicable: the longest sequence or context and the largest batch that fit here, the fewest GPUs.
+  if (!fits && analysis.estimate.gpu && !analysis.suggestions.some((s) => s.fits || s.serves)) items.push(...wayOut(spec, analysis));
   if (!items.length) items.push(el('li', mode === 'train'
-    ? 'No single change the core tries (ZeRO stage, activation checkpointing, FlashAttention, sequence parallel, fine-tuning recipes, micro-batch, GPUs, tensor and pipeline parallelism) lowers the total.'
-    : 'No single serving change the core tries (weight and KV-cache precision, tensor and pipeline parallelism, batch, context, the engine\'s share) helps.'));
+    ? 'No single change the core tries (ZeRO stage, activation checkpointing, FlashAttention, sequence parallel, fine-tuning recipes, micro-batch, GPUs, tensor and pipeline parallelism) lowers the total, and nothing smaller fits on this GPU.'
+    : 'No single serving change the core tries (weight and KV-cache precision, tensor and pipeline parallelism, batch, context, the engine\'s share) helps, and nothing smaller fits on this GPU.'));
   const plan = analysis.plan && analysis.plan.changes;
   if (plan && plan.length > 1) {  // a single change that fits is already first in the list
     const li = el('li', null, { class: 'plan' + (analysis.plan.fits ? ' fits' : ''), 'data-plan': String(plan.length) });

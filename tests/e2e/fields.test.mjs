@@ -75,6 +75,25 @@ test('the suggestions\' numbers are grouped as the form shows them: Context leng
   await context.close();
 });
 
+test('no single change fits: the fewest GPUs the core found is offered with everything it changes, and applying it fits', async () => {
+  // Llama 3.1 8B trained on a 16 GB T4: LoRA and 8-bit Adam each still do not fit, no sequence fits; the
+  // core's fewest GPUs (analysis.fewest) is the way out, offered with its tp and pp in the label.
+  const { page, context } = await open('#mode=train&model.preset=llama-3.1-8b&gpu.preset=t4-16gb');
+  const config = { mode: 'train', model: { preset: 'llama-3.1-8b' }, gpu: { memory_bytes: mp.gpus().find((g) => g.id === 't4-16gb').capacity_bytes, name: 't4-16gb' } };
+  const a = mp.analyze(config);
+  assert.ok(a.fewest && !a.suggestions.some((s) => s.fits), 'the case: a fewest layout, no single change that fits');
+  const button = page.locator('#suggestions button[data-field="parallel.gpus"]');
+  await button.waitFor();
+  assert.equal(await button.getAttribute('data-value'), String(a.fewest.gpus));
+  const label = await page.locator('#suggestions li', { has: page.locator('button[data-field="parallel.gpus"]') }).locator('strong').textContent();
+  assert.equal(label, `GPUs: 1 → ${a.fewest.gpus}, Tensor parallel → ${a.fewest.tp}, Pipeline parallel → ${a.fewest.pp}`);
+  assert.doesNotMatch(await page.textContent('#suggestions'), /No single change/);
+  await button.click();
+  await page.waitForFunction(() => document.querySelector('#verdict').dataset.fits === 'true');
+  assert.equal(await page.inputValue('[name="parallel.tp"]'), String(a.fewest.tp));
+  await context.close();
+});
+
 for (const [mode, hash] of [['inference', ''], ['training', '#mode=train'], ['serving with vLLM', '#infer.engine=vllm']]) {
   test(`at 390x844 the answer bar of ${mode} is at most 101 px tall, and Details shows the rest`, async () => {
     const { page, context } = await open(hash, 390, 844);
