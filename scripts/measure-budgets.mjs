@@ -46,10 +46,11 @@ const RUNS = 9;
 // The goal is 130 KiB; the estimate-only module alone is about 152 KiB gzipped (docs/budgets.md, "The
 // element's weight"), so the check holds the line at 215 KiB (180 KiB until the training frameworks'
 // growth, 185 KiB until the late-2026 families' growth, 208 KiB until the day-one path's and the serving
-// rules' growth, 212 KiB until the release lines and framework defaults, docs/budgets.md) and
-// docs/budgets.md reports the goal.
+// rules' growth, 212 KiB until the release lines and framework defaults, 215 KiB until the Emscripten
+// factories were minified, docs/budgets.md "Where the bytes are") and docs/budgets.md reports the goal.
+// The first tripwire moved down: 214 KiB.
 const ELEMENT_GOAL_GZIP_BYTES = 130 * 1024;
-const ELEMENT_BUDGET_GZIP_BYTES = 215 * 1024;
+const ELEMENT_BUDGET_GZIP_BYTES = 214 * 1024;
 const ELEMENT_GOAL_FIRST_ANSWER_MS = 100;
 const ELEMENT_RUNS = 7;
 const ELEMENT_PAGE = '/estimate-example.html';
