@@ -3,6 +3,7 @@
 // refused naming the field.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 
@@ -337,4 +338,25 @@ TEST_CASE("plan: the published Megatron-LM layouts against the best the planner 
     }
     CHECK(runs == 7);
     CHECK(within_5 >= 5);
+}
+
+TEST_CASE("plan: pipeline sizes that divide the layers, not only powers of two", "[plan][layouts]") {
+    // GPT-3 175B has 96 layers: on 96 A100s the planner tries pp 3, 6, 12 and 24 (divisors of 96) beside the
+    // powers of two, and tp 4 × pp 12 × dp 2 fits and ranks among the ten best (it did not exist as a
+    // candidate when pp was searched in powers of two only).
+    plan_request r;
+    r.base = parse_config(R"({"mode": "train", "model": {"preset": "gpt3-175b"}, "train": {"seq_len": 2048}})").value;
+    r.base.gpu_memory_bytes = 85899345920ULL;
+    const gpu_entry* gpu = find_gpu("a100-sxm-80gb");
+    REQUIRE(gpu != nullptr);
+    r.gpu = gpu->perf;
+    r.min_gpus = r.max_gpus = 96;
+    r.global_batch_sequences = 96;
+    r.top_n = 10;
+    const plan_result p = plan(r);
+    REQUIRE(p.errors.empty());
+    REQUIRE_FALSE(p.top.empty());
+    const bool twelve = std::any_of(p.top.begin(), p.top.end(), [](const plan_layout& l) { return l.pp == 12 && 96 % l.pp == 0; });
+    CHECK(twelve);
+    for (const plan_layout& l : p.top) CHECK(l.gpus % (l.tp * l.pp * l.cp) == 0);
 }

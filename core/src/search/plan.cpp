@@ -109,7 +109,7 @@ struct search_state {
     plan_result out;                  ///< considered, fitting, by_gpus, empty_reason (top and rejected: above)
     model_profile profile;
     std::vector<dtype> weights, caches;                  ///< serving: weight and KV precisions tried
-    std::vector<std::uint64_t> eps, cps;                 ///< training: expert and context parallel sizes
+    std::vector<std::uint64_t> eps, cps, pps;            ///< training: expert, context and pipeline parallel sizes
     std::vector<recompute_mode> policies;                ///< training: recompute policies tried
 };
 
@@ -205,6 +205,10 @@ void prepare_training(search_state& s) {
     s.eps = {1};
     for (std::uint64_t e = 2; model.num_experts != 0 && e <= model.num_experts && e <= 64; e *= 2)
         if (model.num_experts % e == 0) s.eps.push_back(e);
+    // Pipeline sizes: the powers of two and every divisor of the layer count (Megatron-LM's published
+    // layouts use 35 stages for 105 layers, 12 for 96), up to 64 stages, ascending.
+    for (std::uint64_t pp = 1; pp <= std::min<std::uint64_t>(64, std::max<std::uint64_t>(1, model.num_hidden_layers)); ++pp)
+        if ((pp & (pp - 1)) == 0 || model.num_hidden_layers % pp == 0) s.pps.push_back(pp);
     s.cps = {1};  // context parallelism for long sequences: chunks of at least 4,096 tokens
     for (std::uint64_t c = 2; c <= 8 && base.train.seq_len / c >= 4096; c *= 2) s.cps.push_back(c);
     s.policies = {recompute_mode::none, recompute_mode::selective, recompute_mode::full};
@@ -218,7 +222,8 @@ bool training_count(search_state& s, std::uint64_t gpus, plan_count_row& row) {
     const std::uint64_t layers = base.model.num_hidden_layers;
     const std::uint64_t global = r.global_batch_sequences;
     for (std::uint64_t tp = 1; tp <= gpus && tp <= 64; tp *= 2)
-        for (std::uint64_t pp = 1; tp * pp <= gpus && pp <= std::min<std::uint64_t>(64, layers); pp *= 2)
+        for (const std::uint64_t pp : s.pps) {
+            if (tp * pp > gpus) break;
             for (const std::uint64_t cp : s.cps) {
                 if (gpus % (tp * pp * cp) != 0) continue;
                 plan_layout l;
@@ -286,6 +291,7 @@ bool training_count(search_state& s, std::uint64_t gpus, plan_count_row& row) {
                         }
                     }
             }
+        }
     return true;
 }
 
