@@ -1,7 +1,7 @@
 // The `model` section of a configuration: memplan's own model keys, presets, and Hugging Face
 // config.json import (lenient: keys that cannot change memory are ignored); and the resolved model
 // as explicit keys.
-#include "io/model_json.hpp"
+#include "io/object_reader.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +13,6 @@
 #include "io/json_text.hpp"
 #include "memplan/model/arch.hpp"
 #include "memplan/model/families.hpp"
-#include "io/presets.hpp"
 #include "memplan/io/presets.hpp"
 
 namespace memplan {

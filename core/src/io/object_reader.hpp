@@ -1,5 +1,6 @@
 // memplan — internal: reads one level of a JSON object, key by key, with range-checked values
-// and errors that name the dotted field (not public API).
+// and errors that name the dotted field (not public API); and the `model` section read with it
+// (model_json.cpp).
 #pragma once
 
 #include <cstring>
@@ -11,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/checks.hpp"
-#include "io/json_input.hpp"
+#include "io/json_text.hpp"
 #include "memplan/config/config.hpp"
 #include "memplan/config/schema.hpp"
 
@@ -185,7 +186,7 @@ public:
     }
 
     /// "is Infinity; " (or -Infinity, NaN) for the non-finite values a Hugging Face config.json may hold
-    /// (json_input.hpp parse_document), else "": the start of a message that then gives the allowed range.
+    /// (json_text.hpp parse_document), else "": the start of a message that then gives the allowed range.
     static std::string nonfinite_prefix(const json& v) {
         if (!v.is_number_float()) return "";
         const double x = v.get<double>();
@@ -216,5 +217,13 @@ private:
     bool lenient_;
     std::set<std::string> known_;
 };
+
+// ---- The `model` section and Hugging Face config.json files, read with the reader (model_json.cpp).
+
+/// Reads a `model` object at `path` (memplan's keys, a preset, or a Hugging Face config) into `m`.
+void read_model(const nlohmann::ordered_json& object, const std::string& path, model_config& m, diagnostics& errors);
+
+/// Reads a Hugging Face config.json given beside a configuration (`--hf-config`) into `m`.
+void read_model_object(object_reader& r, model_config& m, int depth);
 
 }  // namespace memplan::detail

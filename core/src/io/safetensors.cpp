@@ -22,7 +22,7 @@
 namespace memplan {
 
 namespace {
-// Read from nlohmann's SAX events (ordered_json::sax_parse over the text, as io/json_input.cpp's
+// Read from nlohmann's SAX events (ordered_json::sax_parse over the text, as io/json.cpp's
 // parse_json reads every other document), not into a document: a checkpoint's header or index holds
 // up to some 100,000 names, and an ordered object's inserts search linearly (quadratic time), while a
 // second document type (nlohmann::json, keys in a std::map) would add its own parser and containers
