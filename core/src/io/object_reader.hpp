@@ -1,6 +1,6 @@
 // memplan — internal: reads one level of a JSON object, key by key, with range-checked values
 // and errors that name the dotted field (not public API); and the `model` section read with it
-// (model_json.cpp).
+// (model_json.cpp, its vision towers in vision_tower.cpp, its quantization in quantization.cpp).
 #pragma once
 
 #include <cstring>
@@ -15,6 +15,7 @@
 #include "io/json_text.hpp"
 #include "memplan/config/config.hpp"
 #include "memplan/config/schema.hpp"
+#include "memplan/model/families.hpp"
 
 namespace memplan::detail {
 
@@ -225,5 +226,24 @@ void read_model(const nlohmann::ordered_json& object, const std::string& path, m
 
 /// Reads a Hugging Face config.json given beside a configuration (`--hf-config`) into `m`.
 void read_model_object(object_reader& r, model_config& m, int depth);
+
+/// A multimodal config's vision tower and projector into m.vision_params (vision_tower.cpp).
+void read_vision_tower(object_reader& r, const nlohmann::ordered_json& outer, const nlohmann::ordered_json& vision,
+                       vision_tower kind, const std::string& outer_type, model_config& m);
+
+/// The quantization_config of a released checkpoint into m's checkpoint format (quantization.cpp).
+void read_quantization(object_reader& r, model_config& m);
+
+/// A true/false value of the nested object `o` at `key` (named `field` in errors): `fallback` when
+/// absent or null; any other type is an error, and `fallback`.
+inline bool flag_in(object_reader& r, const nlohmann::ordered_json& o, const char* key, bool fallback, const std::string& field) {
+    const auto it = o.find(key);
+    if (it == o.end() || it->is_null()) return fallback;
+    if (!it->is_boolean()) {
+        r.fail(field, "must be true or false");
+        return fallback;
+    }
+    return it->get<bool>();
+}
 
 }  // namespace memplan::detail
