@@ -237,7 +237,7 @@ void read_quantization(object_reader& r, model_config& m) {
         m.checkpoint = checkpoint_format::fp8_block;
         m.quant_block = (*bs)[0].get<std::uint64_t>();
         // modules_to_not_convert (GLM-5-FP8): memplan already keeps every module that is no packed matrix in bf16,
-        // and eh_proj and the indexer's weights_proj too (arch.cpp); a list naming any other module describes
+        // and eh_proj and the indexer's weights_proj too (params.cpp); a list naming any other module describes
         // another checkpoint and is refused, naming the module.
         if (const auto kept = q->find("modules_to_not_convert"); kept != q->end() && !kept->is_null()) {
             const std::string where = field + ".modules_to_not_convert";

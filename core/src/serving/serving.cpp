@@ -119,7 +119,7 @@ std::vector<layer_spec> layers_on_gpu(const estimate_config& c, const engine& e,
             out.push_back(l);
         }
     // MTP modules as the draft (model.mtp; vLLM speculative method "mtp"/"deepseek_mtp"): each module
-    // is one decoder layer like the model's last (arch.cpp count_params), whose attention joins the KV
+    // is one decoder layer like the model's last (params.cpp count_params), whose attention joins the KV
     // cache groups: vLLM registers the drafter's attention layers beside the target's
     // (vllm/v1/worker/gpu_model_runner.py get_kv_cache_spec), num_nextn_predict_layers more layers.
     if (m.mtp && m.num_nextn_predict_layers != 0) {
