@@ -10,6 +10,15 @@ and the header of the same stem, public or internal) may not be part of an inclu
 units, inside a layer either. Every file of the core sits in one of these folders, no folder holds
 more than MAX_FILES files, and every quoted include names a file that exists (so no edge goes unseen).
 
+Each public header is implemented in the file of its name: for core/include/memplan/L/x.hpp there is a
+core/src/L/x.cpp, unless the header is header-only. The rule for header-only, read from the header's
+text without its comments and literals: no function is declared at namespace scope without its body
+there (a declaration ending in ';' whose name is followed by its parameter list, outside class, struct,
+union and enum bodies, not a template, using or typedef). Inline, constexpr and template functions with
+their bodies, types, constants and aliases keep a header header-only; member functions declared in a
+class body are not read. An exception needs an entry in IMPLEMENTED_ELSEWHERE with its reason, and an
+entry that is no longer needed is reported too.
+
 Usage: check-layers.py [--root REPO] [--graph]   (exit 1 and one line per problem when it fails)
 """
 import argparse
@@ -20,6 +29,80 @@ import sys
 LAYERS = ["base", "config", "model", "memory", "serving", "search", "reproduce", "io", "report", "api"]
 MAX_FILES = 14
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+# Public headers (relative to core/include/) whose functions are defined in files of other names, each
+# with its reason. None today: every such header has its core/src/L/x.cpp.
+IMPLEMENTED_ELSEWHERE = {
+}
+
+COMMENT_OR_LITERAL = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+FUNCTION_DECLARATION = re.compile(r'([A-Za-z_~][A-Za-z_0-9]*|operator\s*\S+?)\s*\(')
+NOT_A_FUNCTION = ("using ", "typedef ", "template", "static_assert", "friend ", "extern template")
+
+
+def declared_functions(text):
+    """The functions a header declares at namespace scope without their bodies (the names, in order)."""
+    text = COMMENT_OR_LITERAL.sub(lambda m: '""' if m.group(0).startswith('"') else " ", text)
+    text = "\n".join("" if line.lstrip().startswith("#") else line for line in text.split("\n"))
+    names, statement, braces, parens = [], "", [], 0  # braces: True for a namespace's, False for any other
+    for c in text:
+        at_namespace_scope = all(braces)
+        if c in "()":
+            parens += 1 if c == "(" else -1
+        if parens > 0 or c == ")":  # a default argument's braces ("= {}") open no scope
+            if at_namespace_scope:
+                statement += c
+        elif c == "{":
+            braces.append(at_namespace_scope and (statement.strip().startswith("namespace") or
+                                                  statement.strip().startswith('extern ""')))
+            statement = ""
+        elif c == "}":
+            if braces:
+                braces.pop()
+            statement = ""
+        elif c == ";":
+            if at_namespace_scope:
+                decl = " ".join(statement.split())
+                paren = decl.find("(")
+                equals = decl.find("=")
+                if paren > 0 and (equals < 0 or equals > paren) and not decl.startswith(NOT_A_FUNCTION):
+                    m = FUNCTION_DECLARATION.search(decl)
+                    if m:
+                        names.append(m.group(1))
+            statement = ""
+        elif at_namespace_scope:
+            statement += c
+    return names
+
+
+def implementation_problems(root):
+    """Public headers that declare functions but have no source file of their name."""
+    problems, top = [], os.path.join(root, "core/include")
+    seen = set()
+    for folder, _, files in sorted(os.walk(os.path.join(top, "memplan"))):
+        for name in sorted(files):
+            if not name.endswith(".hpp"):
+                continue
+            header = os.path.relpath(os.path.join(folder, name), top).replace(os.sep, "/")
+            parts = header.split("/")
+            if len(parts) != 3 or parts[1] not in LAYERS:
+                continue  # reported as outside the layer folders
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                functions = declared_functions(f.read())
+            source = f"core/src/{parts[1]}/{os.path.splitext(name)[0]}.cpp"
+            needs_source = bool(functions) and not os.path.isfile(os.path.join(root, source))
+            if header in IMPLEMENTED_ELSEWHERE:
+                seen.add(header)
+                if not needs_source:
+                    problems.append(f"core/include/{header}: listed in IMPLEMENTED_ELSEWHERE but needs no exception")
+                continue
+            if needs_source:
+                shown = ", ".join(functions[:3]) + (", …" if len(functions) > 3 else "")
+                problems.append(f"core/include/{header}: declares functions ({shown}) but {source} does not exist "
+                                f"(implement them there, or list the header in IMPLEMENTED_ELSEWHERE with a reason)")
+    for header in sorted(set(IMPLEMENTED_ELSEWHERE) - seen):
+        problems.append(f"core/include/{header}: listed in IMPLEMENTED_ELSEWHERE but does not exist")
+    return problems
 
 
 def core_files(root):
@@ -134,6 +217,7 @@ def check(root):
                 edges.setdefault(a, set()).add(b)
     for component in strongly_connected(sorted(units), edges):
         problems.append(f"include cycle among {len(component)} units: {', '.join(component)}")
+    problems.extend(implementation_problems(root))
     return problems, edges, units
 
 
@@ -151,7 +235,8 @@ def main():
     if problems:
         print(f"check-layers: {len(problems)} problem(s)")
         return 1
-    print(f"check-layers: {len(units)} units in {len(LAYERS)} layers, no upward include, no cycle")
+    print(f"check-layers: {len(units)} units in {len(LAYERS)} layers, no upward include, no cycle, "
+          f"every public header implemented in the file of its name")
     return 0
 
 

@@ -1,5 +1,5 @@
 // memplan page — a model loaded from the Hugging Face Hub: a model id, revision or huggingface.co link
-// typed into #hub-model is read by the core (mp.hubModel, core/src/io/safetensors.cpp: the id is a rule
+// typed into #hub-model is read by the core (mp.hubModel, core/src/io/hub.cpp: the id is a rule
 // of the Hub's, so it lives in the core with the other rules), then this module fetches (each request
 // by hub-fetch.js, which the element's model="org/name" shares) and the core reads what came:
 //   config.json                         {files_url}config.json, loaded into the estimate exactly as a

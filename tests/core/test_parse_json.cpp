@@ -1,4 +1,4 @@
-// detail::parse_json (core/src/json_input.cpp), the core's one JSON parse: the document it builds from
+// detail::parse_json (core/src/io/json.cpp), the core's one JSON parse: the document it builds from
 // nlohmann's SAX events is the one nlohmann's own parser builds, it refuses what nlohmann refuses, and
 // it names the first key given twice in one object (and only such a key).
 #include <catch2/catch.hpp>

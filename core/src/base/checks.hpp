@@ -28,6 +28,15 @@ inline u128 ceil_div(u128 numerator, u128 denominator) {
     return numerator / denominator + (numerator % denominator != 0 ? 1 : 0);
 }
 
+/// a · b, or false when it exceeds 2^62 (no real tensor comes near; a hostile checkpoint header must
+/// not wrap): the tensor sizes of io/safetensors.cpp and io/gguf.cpp.
+inline bool times(std::uint64_t a, std::uint64_t b, std::uint64_t& out) {
+    constexpr std::uint64_t limit = std::uint64_t{1} << 62;
+    if (a != 0 && b > limit / a) return false;
+    out = a * b;
+    return true;
+}
+
 /// Decimal text of a 128-bit unsigned integer (for messages).
 std::string to_decimal(u128 value);
 

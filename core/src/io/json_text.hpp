@@ -1,4 +1,6 @@
-// memplan — internal JSON helpers shared by json.cpp and analyze.cpp (not part of the public API).
+// memplan — internal JSON helpers shared by the core's files (not part of the public API): the one parse
+// of JSON text (json.cpp) and dump (json_dump.cpp), the error list's shape, and the stored documents
+// compiled in (core/data/*.json; the models document, presets.cpp).
 #pragma once
 
 #include <string>
@@ -29,7 +31,7 @@ struct repeated_key {
 };
 
 /// Parses JSON text into `out` (false, with `out` null, when the text is not JSON); with `repeated`,
-/// the first key found twice in one object is reported there (json_input.cpp). The one way the core
+/// the first key found twice in one object is reported there (json.cpp). The one way the core
 /// parses JSON, so that the WebAssembly module compiles nlohmann's parser once.
 bool parse_json(const std::string& text, ordered_json& out, repeated_key* repeated = nullptr);
 
@@ -41,5 +43,30 @@ inline const ordered_json* stored_list(const char* text, ordered_json& doc, cons
     return &doc[key];
 }
 
+// ---- Untrusted JSON text read into a document, within stated limits (json.cpp).
+
+/// Parses `text` as one JSON object for the input named `field` ("config", "hf_config"). Refused,
+/// with an error naming `field`: what check_input_text refuses (size, NUL byte), nesting deeper than
+/// max_json_depth, invalid JSON, a key given twice in one object, anything but an object. A lone
+/// UTF-16 surrogate escape (which JavaScript's JSON.parse accepts) reads as U+FFFD. With `python_tokens`
+/// (a Hugging Face config.json, which Python's json module writes), the bare values Infinity, -Infinity
+/// and NaN outside strings read as those doubles; without it they are invalid JSON, as the standard says.
+nlohmann::ordered_json parse_document(const std::string& text, const char* field, diagnostics& errors,
+                                      bool python_tokens = false);
+
+/// `name` for an error message: quoted when empty, cut to max_echoed_name_chars characters.
+std::string echoed_name(const std::string& name);
+
+// ---- The stored models document (core/data/models.json, compiled in and parsed once; presets.cpp).
+
+/// The stored config object of the preset `id` (an empty object when the entry has none), or nullptr
+/// when there is no such preset.
+const nlohmann::ordered_json* preset_config(const std::string& id);
+
+/// The whole document, parsed once (report/presets_json.cpp adds each model's counts to a copy).
+const nlohmann::ordered_json& presets_document();
+
+/// The document's text as compiled in (what is listed when it does not parse as a models document).
+const char* presets_text();
 
 }  // namespace memplan::detail

@@ -1,5 +1,6 @@
 // memplan — internal: reads one level of a JSON object, key by key, with range-checked values
-// and errors that name the dotted field (not public API).
+// and errors that name the dotted field (not public API); and the `model` section read with it
+// (model_json.cpp, its vision towers in vision_tower.cpp, its quantization in quantization.cpp).
 #pragma once
 
 #include <cstring>
@@ -11,9 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include "base/checks.hpp"
-#include "io/json_input.hpp"
+#include "io/json_text.hpp"
 #include "memplan/config/config.hpp"
 #include "memplan/config/schema.hpp"
+#include "memplan/model/families.hpp"
 
 namespace memplan::detail {
 
@@ -185,7 +187,7 @@ public:
     }
 
     /// "is Infinity; " (or -Infinity, NaN) for the non-finite values a Hugging Face config.json may hold
-    /// (json_input.hpp parse_document), else "": the start of a message that then gives the allowed range.
+    /// (json_text.hpp parse_document), else "": the start of a message that then gives the allowed range.
     static std::string nonfinite_prefix(const json& v) {
         if (!v.is_number_float()) return "";
         const double x = v.get<double>();
@@ -216,5 +218,32 @@ private:
     bool lenient_;
     std::set<std::string> known_;
 };
+
+// ---- The `model` section and Hugging Face config.json files, read with the reader (model_json.cpp).
+
+/// Reads a `model` object at `path` (memplan's keys, a preset, or a Hugging Face config) into `m`.
+void read_model(const nlohmann::ordered_json& object, const std::string& path, model_config& m, diagnostics& errors);
+
+/// Reads a Hugging Face config.json given beside a configuration (`--hf-config`) into `m`.
+void read_model_object(object_reader& r, model_config& m, int depth);
+
+/// A multimodal config's vision tower and projector into m.vision_params (vision_tower.cpp).
+void read_vision_tower(object_reader& r, const nlohmann::ordered_json& outer, const nlohmann::ordered_json& vision,
+                       vision_tower kind, const std::string& outer_type, model_config& m);
+
+/// The quantization_config of a released checkpoint into m's checkpoint format (quantization.cpp).
+void read_quantization(object_reader& r, model_config& m);
+
+/// A true/false value of the nested object `o` at `key` (named `field` in errors): `fallback` when
+/// absent or null; any other type is an error, and `fallback`.
+inline bool flag_in(object_reader& r, const nlohmann::ordered_json& o, const char* key, bool fallback, const std::string& field) {
+    const auto it = o.find(key);
+    if (it == o.end() || it->is_null()) return fallback;
+    if (!it->is_boolean()) {
+        r.fail(field, "must be true or false");
+        return fallback;
+    }
+    return it->get<bool>();
+}
 
 }  // namespace memplan::detail

@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include "io/json_text.hpp"
-#include "io/presets.hpp"
 #include "base/small_sort.hpp"
 
 namespace memplan {
@@ -80,7 +79,6 @@ const model_preset* find_preset(const std::string& id) {
         if (id == p.id) return &p;
     return nullptr;
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Search

@@ -223,7 +223,7 @@ estimate_result estimate_memory(const estimate_config& c, const estimate_options
         d.prefill_chunk_tokens = prefill_chunk_tokens(c);
         d.prefill_pass_tokens = static_cast<std::uint64_t>(std::min<u128>(busiest.prefill_pass_tokens, UINT64_MAX));
     }
-    // Model structure (arch.cpp): parameters by place, layer kinds, recurrent state, weights by type.
+    // Model structure (arch.cpp, params.cpp): parameters by place, layer kinds, recurrent state, weights by type.
     d.param_parts = pb.parts;
     d.layer_kinds = counts.layer_kinds;
     d.state_bytes_per_sequence = static_cast<std::uint64_t>(busiest.state_per_sequence);

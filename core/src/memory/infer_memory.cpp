@@ -45,7 +45,7 @@ parts128 infer_stage(const estimate_config& c, const param_breakdown& counted, s
         r.weight_by_dtype = {{"stored", r.weights}};
     } else if (m.checkpoint != checkpoint_format::none && !inf.weight_dtype_given && m.params == 0) {
         // A quantized checkpoint (quantization_config) is served as released: its packed weights and
-        // scales (arch.cpp native_matrix), everything else bf16.
+        // scales (params.cpp native_matrix), everything else bf16.
         r.weights = sp.native_bytes;
         r.quant_overhead = sp.native_scales;
         const u128 plain = local > sp.packed ? local - sp.packed : 0;

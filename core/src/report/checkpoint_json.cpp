@@ -371,7 +371,7 @@ std::string checkpoint_json(const std::string& hf_config_text, const std::vector
         row["difference"] = theirs >= mine ? theirs - mine : mine - theirs;
         row["larger"] = theirs == mine ? "neither" : theirs > mine ? "stored" : "memplan";
         if (!note.empty()) row["note"] = note;
-        // The scale bytes memplan counts in its native format (model/arch.cpp native_matrix), beside those stored.
+        // The scale bytes memplan counts in its native format (model/params.cpp native_matrix), beside those stored.
         if (name == "quantization") row["memplan_bytes"] = scale_bytes;
         parts.push_back(row);
     }

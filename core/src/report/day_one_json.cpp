@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "io/json_input.hpp"
 #include "io/json_text.hpp"
 #include "memplan/io/json.hpp"
 #include "memplan/model/arch.hpp"

@@ -53,7 +53,7 @@ void name_hf_config_fields(nlohmann::ordered_json& out);
 }  // namespace memplan::detail
 
 namespace memplan {
-// The model-structure fields of an estimate result (arch.cpp's parameter parts, layer kinds, recurrent
+// The model-structure fields of an estimate result (params.cpp's parameter parts, layer kinds, recurrent
 // state, weights by storage type), for json.cpp and the presets list.
 
 

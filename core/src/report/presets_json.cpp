@@ -1,7 +1,6 @@
 // The stored models with their counts (memplan/report/json.hpp): core/data/models.json as compiled
 // in, each model's exact parameter counts and cache sizes added from the totals-only estimate.
 #include "io/json_text.hpp"
-#include "io/presets.hpp"
 #include "memplan/io/json.hpp"
 #include "memplan/memory/estimate.hpp"
 #include "memplan/report/json.hpp"

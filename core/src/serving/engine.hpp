@@ -1,5 +1,5 @@
 // memplan — internal: what a serving engine is to memplan (not public API). The budget step all
-// engines share (budget.cpp) hands each engine the GPU's layers and the memory it does not give the
+// engines share (serving.cpp) hands each engine the GPU's layers and the memory it does not give the
 // KV cache; the engine (vllm.cpp, sglang.cpp, trtllm.cpp, registered in engines.cpp) sizes its pool
 // as its source does.
 #pragma once
@@ -46,7 +46,7 @@ struct engine_inputs {
 };
 
 /// vLLM's non-KV memory predicted from the settings (vllm_profile.cpp), each term's model replaced by
-/// its measured override where given (budget.cpp applies the overrides).
+/// its measured override where given (serving.cpp applies the overrides).
 struct vllm_overheads {
     u128 activation = 0;     ///< the profiling run's torch peak: max(forward + MoE routing, sampler)
     u128 non_torch = 0;      ///< CUDA runtime, NCCL and custom all-reduce buffers
@@ -80,13 +80,13 @@ struct engine {
     /// (vLLM); otherwise a warning says that its own draft pool sizing is not reproduced.
     bool pages_mtp_layers;
     /// True when its non-KV memory is predicted by vllm_predicted_overheads (vLLM); otherwise by the
-    /// generic model of budget.cpp.
+    /// generic model of serving.cpp.
     bool predicts_overheads;
     /// The worst over-prediction of KV-cache tokens on its held-out public start-up logs, in thousandths
     /// rounded up
     /// (docs/serving.md: vLLM's 2026-12 set, SGLang's tests/data/engine-logs-sglang; the corpus tests
     /// check that no held-out log exceeds it), and how many logs; 0 logs: its figures were never checked
-    /// against a public log. budget.cpp's serving_for turns it into the figure a plan can count on.
+    /// against a public log. serving.cpp's serving_for turns it into the figure a plan can count on.
     std::uint64_t held_out_high_permille;
     std::uint64_t held_out_logs;
     /// Sizes the KV pool from `in` into `s` (the budget step's fields filled in); errors replace the result.
@@ -96,7 +96,7 @@ struct engine {
 /// The result of a pool of `blocks` pages of `page` tokens (in.token_bytes per token, in.draft_token_bytes
 /// of them the draft's): its bytes and capacity; one max_model_len request needs ⌈len / page⌉ pages
 /// (maximum concurrency: blocks over that); the engine starts when it has a page, and a warning names
-/// infer.max_model_len when one request cannot reach it (budget.cpp).
+/// infer.max_model_len when one request cannot reach it (serving.cpp).
 void token_pool_result(const engine_inputs& in, u128 blocks, u128 page, serving_result& s, diagnostics& warnings);
 
 /// ⌈a · permille / 1000⌉ of a byte count (vLLM: math.ceil(total × gpu_memory_utilization),

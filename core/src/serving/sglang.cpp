@@ -37,7 +37,7 @@ serving_result sglang_size_pool(const engine_inputs& in, serving_result s, diagn
     const i128 rest = free_after_load - static_cast<i128>(reserved);
     // The cell is what the profiler counts per token (engine.hpp layer_spec::profiled_token_bytes): for
     // DeepSeek-V3.2 under an fp8 cache 576 B of latent per layer, while the pool then stores 656 B
-    // (budget.cpp profiled_bytes_of), so the pool outgrows rest by that difference, as SGLang allocates it.
+    // (serving.cpp profiled_bytes_of), so the pool outgrows rest by that difference, as SGLang allocates it.
     const u128 cell = in.profiled_token_bytes;
     if (in.config.model.index_n_heads != 0 && page != 64)
         warnings.push_back({"infer.block_size", "SGLang sets page_size 64 for DeepSeek Sparse Attention on CUDA "

@@ -1,6 +1,6 @@
 // memplan — a model on the Hugging Face Hub named as people write it: "org/name", "org/name@revision"
 // or the model's huggingface.co link, read into its repo id, its revision and the addresses the page
-// fetches from (implemented in io/safetensors.cpp, beside the safetensors headers those addresses
+// fetches from (implemented in io/hub.cpp; io/safetensors.cpp reads the safetensors headers those addresses
 // serve). The Hub's rules: huggingface_hub src/huggingface_hub/utils/_validators.py validate_repo_id
 // (commit b7f86ddc2e42fa6364ecf2f8dc7b158acd40935b) for the id; the file and API addresses of the Hub
 // API documentation (https://huggingface.co/docs/hub/api: /api/models/{repo_id}/revision/{revision})

@@ -72,7 +72,7 @@ struct estimate_details {
     /// batch × prefill tokens).
     std::uint64_t prefill_chunk_tokens = 0;
     std::uint64_t prefill_pass_tokens = 0;
-    // Model structure (arch.cpp); written by write_model_details (report/json.cpp).
+    // Model structure (arch.cpp, params.cpp); written by write_model_details (report/json.cpp).
     model_param_parts param_parts;                  ///< the whole model's parameters by place
     layer_kind_counts layer_kinds;                  ///< layers of each attention and MLP kind
     std::uint64_t state_bytes_per_sequence = 0;     ///< linear-attention / Mamba state of one sequence on this GPU

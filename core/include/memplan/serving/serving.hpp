@@ -2,7 +2,7 @@
 // start-up, whether one max_model_len request fits (the engine starts), and how many fit at once.
 // The arithmetic of each engine is reproduced from its source (docs/serving.md names file and commit;
 // each engine's own file, core/src/serving/vllm.cpp, sglang.cpp, trtllm.cpp, holds it and its
-// upstream version, the result's engine_version; budget.cpp the step they share).
+// upstream version, the result's engine_version; serving.cpp the step they share).
 #pragma once
 
 #include <cstdint>

@@ -1,8 +1,9 @@
-// The budget step every serving engine shares (memplan/serving.hpp, docs/serving.md): the layers on
+// The budget step every serving engine shares (memplan/serving/serving.hpp, docs/serving.md): the layers on
 // the GPU and their pages, the draft's weights and layers (a draft model or the MTP modules), the
 // memory the engines do not give their KV cache (weights, activation peak, non-torch memory), and the
 // result's common fields; then the engine's own pool arithmetic (engines.cpp: vllm.cpp, sglang.cpp,
-// trtllm.cpp). Exact integers throughout; each formula names the upstream file it reproduces.
+// trtllm.cpp). Exact integers throughout; each formula names the upstream file it reproduces. Last, the
+// engines as listed for people (engine_descriptions) and the budget's terms explained (budget_terms).
 #include "memplan/serving/serving.hpp"
 
 #include <algorithm>
@@ -118,7 +119,7 @@ std::vector<layer_spec> layers_on_gpu(const estimate_config& c, const engine& e,
             out.push_back(l);
         }
     // MTP modules as the draft (model.mtp; vLLM speculative method "mtp"/"deepseek_mtp"): each module
-    // is one decoder layer like the model's last (arch.cpp count_params), whose attention joins the KV
+    // is one decoder layer like the model's last (params.cpp count_params), whose attention joins the KV
     // cache groups: vLLM registers the drafter's attention layers beside the target's
     // (vllm/v1/worker/gpu_model_runner.py get_kv_cache_spec), num_nextn_predict_layers more layers.
     if (m.mtp && m.num_nextn_predict_layers != 0) {
@@ -169,7 +170,6 @@ u128 modelled_activation_peak(const estimate_config& c, std::uint64_t tokens, st
         last_stage && m.vocab_size != 0 ? u128{tokens} * m.hidden_size * 2 + u128{seqs} * m.vocab_size * 8 : 0;
     return std::max(forward, sampler);
 }
-
 
 }  // namespace
 
@@ -417,6 +417,47 @@ estimate_result estimate_with_engine(const estimate_config& c, const estimate_op
     }
     if (!options.want_warnings) r.warnings.clear();  // serving_for's, which builds its own
     return r;
+}
+
+std::vector<engine_description> engine_descriptions() {
+    std::vector<engine_description> out;
+    for (const detail::engine* e : detail::engines())
+        out.push_back({to_string(e->id), e->label, e->version, e->share_field, e->share_flag, e->share_of, e->budget});
+    return out;
+}
+
+const std::vector<budget_term>& budget_terms() {
+    // Built once; immutable afterwards. The formulas are this file's and each engine file's.
+    static const std::vector<budget_term> table = {
+        {"weights_bytes", "Weights",
+         "memplan's per-GPU weights (tp, pp, ep, quantization), or infer.weights_bytes as the engine logs it "
+         "(\"Loading model weights took …\")."},
+        {"draft_weights_bytes", "Draft model weights",
+         "The draft of speculative decoding: a draft model (infer.draft_preset; its weights split over tp, bf16 when "
+         "the target is quantized) or the model's MTP modules (model.mtp); its layers join the KV pool "
+         "(serving.draft_kv_cache_bytes)."},
+        {"activation_peak_bytes", "Activation peak",
+         "vLLM subtracts its profiling run's torch peak: the larger of the dummy forward of max_num_batched_tokens "
+         "tokens (the widest set of bf16 tensors live in one layer, plus MoE routing buffers) and the sampler's dummy "
+         "run (hidden states + min(max_num_seqs, tokens) × vocab × 18 B: bf16 and fp32 logits, their sort's fp32 "
+         "values and int64 indices), each a row of serving.breakdown; TensorRT-LLM allocates its runtime buffers before the pool; SGLang does not "
+         "subtract it (it lives in 1 − mem_fraction_static). infer.activation_peak_bytes replaces the model with a "
+         "measured value."},
+        {"non_torch_bytes", "Non-torch memory",
+         "NCCL, cuBLAS and CUDA context growth outside PyTorch's allocator: infer.non_torch_bytes; else vLLM: 0.5 "
+         "GiB of CUDA runtime and cuBLAS assumed plus NCCL communicator and custom all-reduce buffers from tp and pp "
+         "(serving.breakdown), the other engines 0.5 GiB assumed (with a warning)."},
+        {"cuda_graph_bytes", "CUDA graphs",
+         "vLLM from 0.21 (infer.engine_version) subtracts its CUDA-graph estimate before sizing the pool: "
+         "infer.cuda_graph_bytes, else 0.5 GiB assumed (with a warning); earlier releases capture their graphs after "
+         "sizing the pool, inside the 1 − utilization margin, and subtract only a given infer.cuda_graph_bytes. None "
+         "in eager mode."},
+        {"kv_cache_bytes", "KV cache pool",
+         "What is left: vLLM num_blocks = available // page_size // layers (page = 2 · block · KV heads/tp · head_dim "
+         "· bytes per layer; MLA one latent); SGLang max_total_num_tokens = rest // cell; TensorRT-LLM blocks = "
+         "⌈allotted / bytes per token / tokens per block⌉."},
+    };
+    return table;
 }
 
 }  // namespace memplan
