@@ -4,7 +4,7 @@ import { $, el } from './dom.js';
 import { partsOf, totalOf } from './explain.js';
 import { barGeometry } from './chart.js';
 import { formatBytes, formatCount, formatExactBytes, formatParams, formatPercent, groupNumbers } from './format.js';
-import { capacityBytes, usedValue } from './state.js';
+import { capacityBytes, neededBytes, usedValue } from './state.js';
 
 export function renderVerdict(result, unit) {
   const total = result.per_gpu.total;
@@ -21,7 +21,7 @@ export function renderVerdict(result, unit) {
   // Set only when it changes: the verdict is a live region, and a text set again is announced again
   // (the core's first answer redraws the one drawn before it loaded, first-result.js).
   // The core compares gpu.needed_bytes: the total, or in training the step's peak where it is above it.
-  const needed = typeof result.gpu.needed_bytes === 'number' ? result.gpu.needed_bytes : total;
+  const needed = neededBytes(result);
   const what = needed === total ? formatBytes(total, unit) : `${formatBytes(needed, unit)} at the step's peak`;
   // With a serving engine the core's verdict is whether the engine starts (gpu.decided_by "engine"): said as
   // the engine says it, so that the verdict and the engine panel give one answer.

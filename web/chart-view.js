@@ -5,7 +5,7 @@
 import { $, el, svg } from './dom.js';
 import { CHART, GPU_TICKS, contextSeries, lineGeometry, pathData, sweepSeries, xValues } from './chart.js';
 import { formatBytes, formatCount, formatTick, inUnit, unitLabel } from './format.js';
-import { capacityBytes, usedValue } from './state.js';
+import { capacityBytes, neededBytes, usedValue } from './state.js';
 import { chosenStage } from './analysis-views.js';
 
 const seriesName = (train, key) => (train ? `ZeRO ${key}` : key === 'kv' ? 'KV cache' : 'per-GPU total');
@@ -17,9 +17,9 @@ export function renderChart(spec, analysis, config, unit) {
   // not change the per-GPU memory: chart what grows instead, the context.
   const raw = (train ? sweepSeries(analysis.sweep) : contextSeries(analysis.context_sweep || []))
     .map((s) => ({ ...s, points: s.points.filter(([, b]) => b) }));  // lineGeometry leaves 0-byte points out too
-  // The current setup at the figure its verdict decides on, as the sweep's points are (gpu.needed_bytes).
+  // The current setup at the figure its verdict decides on, as the sweep's points are (neededBytes).
   const est = analysis.estimate;
-  const here = [Number(usedValue(est, train ? 'parallel.gpus' : 'infer.context_len')), est.gpu ? est.gpu.needed_bytes : est.per_gpu.total];
+  const here = [Number(usedValue(est, train ? 'parallel.gpus' : 'infer.context_len')), neededBytes(est)];
   const ticks = train ? GPU_TICKS : xValues(raw);
   const inRange = here[0] >= ticks[0] && here[0] <= ticks[ticks.length - 1];
   const g = lineGeometry(inRange ? [...raw, { key: 'current', points: [here] }] : raw, ticks, capacity, (bytes) => inUnit(bytes, unit));

@@ -5,7 +5,7 @@ import { $, el } from './dom.js';
 import { partsOf } from './explain.js';
 import { barGeometry } from './chart.js';
 import { formatBytes, formatCount, formatParams } from './format.js';
-import { capacityBytes, usedValue } from './state.js';
+import { capacityBytes, neededBytes, usedValue } from './state.js';
 
 /** Flattens a configuration into "section.key" → value text, for the differing-settings rows. */
 function flatten(config, out = {}, prefix = '') {
@@ -61,15 +61,13 @@ export function renderPins(spec, pins, current, unit, explained) {
   const differs = (i) => differing.map((k) => `${nameOf(k)} ${flatAll[i][k] ?? '—'}`).join(', ');
   // One scale for every bar: the largest total or capacity among the setups (a comparison, no arithmetic).
   let scale = 0;
-  // Each setup's figure is the one its verdict decides on (gpu.needed_bytes: in training the step's peak where
-  // it is above the sum), the figure every view shows beside a verdict; the sum without a GPU size.
-  const needed = (r) => (r.gpu ? r.gpu.needed_bytes : r.per_gpu.total);
-  for (const s of setups) scale = Math.max(scale, needed(s.result), capacityBytes(s.result));
+  // Each setup's figure is the one its verdict decides on (neededBytes).
+  for (const s of setups) scale = Math.max(scale, neededBytes(s.result), capacityBytes(s.result));
   const bars = setups.map((s, i) => {
     const figure = el('div', null, { class: 'compare-row', 'data-pin': String(i) });
     const geometry = barGeometry(partsOf(explained).map(({ key }) => [key, s.result.per_gpu[key]]), scale, 0);
     const bar = el('div', null, { class: 'bar', role: 'img',
-      'aria-label': `${s.label}: ${formatBytes(needed(s.result), unit)} needed per GPU` });
+      'aria-label': `${s.label}: ${formatBytes(neededBytes(s.result), unit)} needed per GPU` });
     bar.replaceChildren(...geometry.segments.map((g) => {
       const seg = el('span', null, { class: 'seg seg-' + g.key });
       seg.style.width = g.percent + '%';
@@ -77,7 +75,7 @@ export function renderPins(spec, pins, current, unit, explained) {
     }));
     const fits = s.result.gpu ? (s.result.gpu.fits ? 'fits' : 'does not fit') : 'no GPU size';
     const name = i === setups.length - 1 ? 'current' : `pin ${i + 1}`;
-    const text = el('p', `${name}${differing.length ? ': ' + differs(i) : ''} — ${formatBytes(needed(s.result), unit)} needed per GPU, ${fits}`);
+    const text = el('p', `${name}${differing.length ? ': ' + differs(i) : ''} — ${formatBytes(neededBytes(s.result), unit)} needed per GPU, ${fits}`);
     text.append(el('small', s.label.replace(/^current: /, ''), { class: 'block setup-of' }));
     figure.append(text, bar);
     return figure;

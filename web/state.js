@@ -315,3 +315,9 @@ export function parseHfConfig(text, limits = {}) {
 export function capacityBytes(result) {
   return result && result.gpu ? result.gpu.capacity_bytes : 0;
 }
+
+/** The per-GPU bytes the verdict decides on (gpu.needed_bytes: in training the step's peak where it is above
+ * the sum), the figure every view shows beside a verdict; the sum of the parts without a GPU size. */
+export function neededBytes(result) {
+  return result.gpu ? result.gpu.needed_bytes : result.per_gpu.total;
+}
