@@ -82,6 +82,9 @@ struct engine {
     /// True when its non-KV memory is predicted by vllm_predicted_overheads (vLLM); otherwise by the
     /// generic model of serving.cpp.
     bool predicts_overheads;
+    /// True when its KV budget has the activation peak taken out (vLLM, TensorRT-LLM); SGLang's lives in
+    /// the reserved share, so its non-torch figure alone makes its pool measured.
+    bool subtracts_activation;
     /// The worst over-prediction of KV-cache tokens on its held-out public start-up logs, in thousandths
     /// rounded up
     /// (docs/serving.md: vLLM's 2026-12 set, SGLang's tests/data/engine-logs-sglang; the corpus tests

@@ -383,11 +383,11 @@ serving_result serving_for(const estimate_config& c, const estimate_result& plai
     // A pool predicted from the settings (no measured figure from the engine's own log) carries how far it
     // was from the engine on held-out public logs, and the capacity a plan can count on: the tokens less
     // the worst over-prediction seen there, ⌊tokens · 1000 / (1000 + worst)⌋.
-    // SGLang subtracts no activation peak (it lives in the reserved share), so its non-torch figure alone
-    // makes its pool measured.
+    // An engine that subtracts no activation peak (SGLang: it lives in the reserved share) has its pool
+    // measured by the non-torch figure alone.
     const infer_config& inf = c.infer;
     if (!errors.empty() || e == nullptr || !s.starts) return s;
-    const bool activation_known = inf.activation_peak_bytes != 0 || e->id == serving_engine::sglang;
+    const bool activation_known = inf.activation_peak_bytes != 0 || !e->subtracts_activation;
     if (inf.kv_cache_memory_bytes != 0 || (activation_known && inf.non_torch_bytes != 0)) return s;
     const std::string engine = e->label;
     if (e->held_out_logs == 0) {

@@ -118,7 +118,7 @@ extern const engine sglang_engine{serving_engine::sglang, "SGLang",
                                   "--mem-fraction-static", "of the GPU's memory for weights and the KV pool",
                                   "Free after loading − free at start × (1 − mem_fraction_static); "
                                   "python/sglang/srt/model_executor/model_runner.py profile_max_num_token.",
-                                  /*state_page=*/nullptr, /*pages_mtp_layers=*/false, /*predicts_overheads=*/false, /*held_out_high_permille=*/103, /*held_out_logs=*/5,
+                                  /*state_page=*/nullptr, /*pages_mtp_layers=*/false, /*predicts_overheads=*/false, /*subtracts_activation=*/false, /*held_out_high_permille=*/103, /*held_out_logs=*/5,
                                   sglang_size_pool};
 
 }  // namespace memplan::detail

@@ -55,6 +55,6 @@ extern const engine trtllm_engine{serving_engine::trtllm, "TensorRT-LLM",
                                   "free_gpu_memory_fraction", "of the memory free after loading becomes KV cache",
                                   "(Free after loading) × free_gpu_memory_fraction; "
                                   "cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp calculateMaxNumBlocks.",
-                                  /*state_page=*/nullptr, /*pages_mtp_layers=*/false, /*predicts_overheads=*/false, /*held_out_high_permille=*/0, /*held_out_logs=*/0, trtllm_size_pool};
+                                  /*state_page=*/nullptr, /*pages_mtp_layers=*/false, /*predicts_overheads=*/false, /*subtracts_activation=*/true, /*held_out_high_permille=*/0, /*held_out_logs=*/0, trtllm_size_pool};
 
 }  // namespace memplan::detail

@@ -329,7 +329,7 @@ extern const engine vllm_engine{serving_engine::vllm, "vLLM",
                                 "⌈total × gpu_memory_utilization⌉ − weights − activation peak − non-torch − CUDA graphs "
                                 "(the estimate from 0.21, or measured); vllm/v1/worker/gpu_worker.py "
                                 "determine_available_memory.",
-                                vllm_state_page, /*pages_mtp_layers=*/true, /*predicts_overheads=*/true,
+                                vllm_state_page, /*pages_mtp_layers=*/true, /*predicts_overheads=*/true, /*subtracts_activation=*/true,
                                 /*held_out_high_permille=*/154, /*held_out_logs=*/29,
                                 vllm_size_pool};
 
