@@ -8,26 +8,17 @@ and when a console example prints something else."""
 import os
 import shutil
 import stat
-import subprocess
 import sys
 import tempfile
+
+from check_runner import checker
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CHECK = os.path.join(REPO, "scripts", "check-docs.py")
 failures = []
 
 
-def run(root, *extra):
-    p = subprocess.run([sys.executable, CHECK, "--root", root, *extra], capture_output=True, text=True)
-    return p.returncode, p.stdout + p.stderr
-
-
-def expect(name, root, code, needle, *extra):
-    rc, out = run(root, *extra)
-    if rc != code or needle not in out:
-        failures.append(f"{name}: expected exit {code} and '{needle}', got exit {rc}:\n{out}")
-    else:
-        print(f"ok: {name}")
+run, expect = checker(CHECK, failures)
 
 
 def fresh_copy(tmp):

@@ -4,21 +4,17 @@ copy of core/ and web/ fails once a six-line block of one file is pasted into an
 places; a five-line copy, comments and lone braces do not count."""
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
+
+from check_runner import checker
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CHECK = os.path.join(REPO, "scripts", "check-duplicates.py")
 failures = []
 
 
-def expect(name, root, code, needle):
-    p = subprocess.run([sys.executable, CHECK, "--root", root], capture_output=True, text=True)
-    if p.returncode != code or needle not in p.stdout:
-        failures.append(f"{name}: expected exit {code} and '{needle}', got exit {p.returncode}:\n{p.stdout}")
-    else:
-        print(f"ok: {name}")
+_, expect = checker(CHECK, failures)
 
 
 BLOCK = ["int pasted_a = 1;", "int pasted_b = pasted_a + 2;", "int pasted_c = pasted_b * 3;",

@@ -7,26 +7,17 @@ IMPLEMENTED_ELSEWHERE excuses one, and an entry it no longer needs is reported).
 import importlib.util
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
+
+from check_runner import checker
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CHECK = os.path.join(REPO, "scripts", "check-layers.py")
 failures = []
 
 
-def run(root):
-    p = subprocess.run([sys.executable, CHECK, "--root", root], capture_output=True, text=True)
-    return p.returncode, p.stdout
-
-
-def expect(name, root, code, needle):
-    rc, out = run(root)
-    if rc != code or needle not in out:
-        failures.append(f"{name}: expected exit {code} and '{needle}', got exit {rc}:\n{out}")
-    else:
-        print(f"ok: {name}")
+run, expect = checker(CHECK, failures)
 
 
 def fresh_copy(tmp):
