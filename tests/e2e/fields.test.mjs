@@ -6,7 +6,7 @@
 // chosen name at both sizes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { servedChromium, watchedPage } from './harness.mjs';
+import { runPlan, servedChromium, watchedPage } from './harness.mjs';
 import { load } from '../../dist/memplan.js';
 
 const mp = await load();
@@ -126,12 +126,7 @@ for (const [width, height] of [[390, 844], [1366, 900]]) {
     const { page, context } = await open('#mode=train&model.preset=llama-3-8b', width, height);
     const chart = await smallestLabel(page, 'chart');
     assert.ok(chart >= 10.99, `the GPU chart's smallest label is ${chart} px`);
-    await page.locator('#plan-panel > summary').click();
-    await page.fill('#plan-min-gpus', '8');
-    await page.fill('#plan-max-gpus', '8');
-    await page.fill('#plan-global-batch', '64');
-    await page.click('#plan-run');
-    await page.waitForSelector('#plan-panel[data-planned]');
+    await runPlan(page, 8, 64);
     const plan = await smallestLabel(page, 'plan-chart');
     assert.ok(plan >= 10.99, `the Plan chart's smallest label is ${plan} px`);
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), true, 'the page does not scroll sideways');

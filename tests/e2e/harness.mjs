@@ -73,3 +73,13 @@ export function servedChromium() {
   });
   return env;
 }
+
+/** Opens the Plan panel, asks for `gpus` GPUs (min and max) and a global batch, runs it and waits for the plan. */
+export async function runPlan(page, gpus, globalBatch) {
+  await page.locator('#plan-panel > summary').click();
+  await page.fill('#plan-min-gpus', String(gpus));
+  await page.fill('#plan-max-gpus', String(gpus));
+  await page.fill('#plan-global-batch', String(globalBatch));
+  await page.click('#plan-run');
+  await page.waitForSelector('#plan-panel[data-planned]');
+}

@@ -2,7 +2,7 @@
 // its ranked layouts agree with mp.plan() for the same setup, and "apply" writes a layout to the form.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { servedChromium, watchedPage } from './harness.mjs';
+import { runPlan, servedChromium, watchedPage } from './harness.mjs';
 import { load } from '../../dist/memplan.js';
 
 const mp = await load();
@@ -19,12 +19,7 @@ for (const [width, height] of [[1366, 900], [390, 844]]) {
     await page.locator('#model-preset').selectOption('llama-3-8b');
     await page.locator('#gpu-preset').selectOption('h100-sxm-80gb');
     await page.waitForSelector('#output[data-computed]');
-    await page.locator('#plan-panel > summary').click();
-    await page.fill('#plan-min-gpus', '8');
-    await page.fill('#plan-max-gpus', '8');
-    await page.fill('#plan-global-batch', '64');
-    await page.click('#plan-run');
-    await page.waitForSelector('#plan-panel[data-planned]');
+    await runPlan(page, 8, 64);
     const texts = await page.locator('#plan-table tbody tr td:nth-child(3)').allTextContents();
     assert.equal(texts.length, 10);
     // The same request from JS, with the page's own configuration (the defaults of the form).
