@@ -257,6 +257,8 @@ export interface Config {
     double_quant?: boolean;
     /** Base keeps inputs: 4-bit base under bitsandbytes before 0.44 (LitGPT pins 0.42): every frozen linear keeps its input for backward; 0.44 and later keep only the packed weight. Default: false. */
     base_keeps_inputs?: boolean;
+    /** kbit preparation: int8/4-bit base: the script calls PEFT's prepare_model_for_kbit_training, which keeps every unquantized base parameter (embeddings, output layer, norms) in fp32. Default: false. */
+    kbit_prepare?: boolean;
     /** Optimizer states: Precision of Adam moments, momentum and Adafactor factors. Default: 'fp32'. */
     optimizer_state_dtype?: 'fp32' | 'bf16' | 'fp16';
     /** Paged optimizer: bitsandbytes paged states in unified memory (cudaMallocManaged), outside PyTorch's allocator: not in its allocated or reserved peak; resident on the GPU while it has room, paged to host memory beyond (details.paged_optimizer_resident_bytes, paged_optimizer_host_bytes). Default: false. */

@@ -216,6 +216,35 @@ TEST_CASE("QLoRA on Llama-3.2-3B: the whole 4-bit base, its bf16 remainder, and 
                          b.kv_cache + b.dequant_workspace + b.misc);
 }
 
+TEST_CASE("PEFT's prepare_model_for_kbit_training: the unquantized base in fp32, stated when not given", "[finetune][qlora]") {
+    // peft src/peft/utils/other.py (012c0d5a): every fp16/bf16 parameter of a k-bit model cast to fp32. On
+    // Llama-3.2-3B with a double-quantized NF4 base the unquantized part is the two RMSNorms of 28 layers,
+    // the tied embedding (128,256 · 3,072) and the final norm: 28 · 12,288 + 788,004,864 + 6,144 =
+    // 788,355,072 bytes in bf16, twice that in fp32: the base grows from 2,242,370,320 to 3,030,725,392 bytes.
+    const std::string dq = R"("adapter_type": "lora", "adapter_targets": "q_proj,v_proj", "base_dtype": "nf4", "double_quant": true)";
+    const auto as_is = run(config(llama32_3b, dq + R"(, "kbit_prepare": false)"));
+    const auto prepared = run(config(llama32_3b, dq + R"(, "kbit_prepare": true)"));
+    CHECK(as_is.details.base_weight_bytes == 2242370320ULL);
+    CHECK(prepared.details.base_weight_bytes == 3030725392ULL);
+    CHECK(prepared.per_gpu.weights - as_is.per_gpu.weights == 788355072ULL);
+    // Given either way, nothing is assumed; not given, the assumption is a warning with the bytes at stake.
+    const auto said = [](const estimate_result& r) {
+        for (const auto& w : r.warnings)
+            if (w.field == "train.kbit_prepare") return w.message;
+        return std::string();
+    };
+    CHECK(said(as_is).empty());
+    CHECK(said(prepared).empty());
+    const auto unstated = run(config(llama32_3b, dq));
+    CHECK(unstated.details.base_weight_bytes == 2242370320ULL);
+    CHECK(said(unstated).find("+788355072 bytes") != std::string::npos);
+    // A framework that does not call it (LitGPT, torchtune, Unsloth, Axolotl casts back) is not warned.
+    CHECK(said(run(config(llama32_3b, dq + R"(, "framework": "litgpt")"))).empty());
+    // A bf16 base has nothing to prepare: refused, naming the key, rather than accepted and ignored.
+    CHECK(first_error(config(llama32_3b, R"("adapter_type": "lora", "kbit_prepare": true)")) == "train.kbit_prepare");
+    CHECK(first_error(config(llama32_3b, R"("base_dtype": "nf4", "kbit_prepare": true)")) == "train.base_dtype");
+}
+
 TEST_CASE("modules_to_save trains full copies, adapter precision and master weights", "[finetune][lora]") {
     // lm_head copy: 128256 · 3072 = 394,002,432 trainable parameters on top of the adapters.
     const auto r = run(config(llama32_3b, R"("adapter_type": "lora", "adapter_targets": "q_proj,v_proj", "modules_to_save": "lm_head")"));

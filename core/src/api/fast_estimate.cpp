@@ -58,7 +58,7 @@ double number(std::uint64_t v) { return static_cast<double>(v); }
 numeric_estimator::numeric_estimator() {
     const auto& fields = config_fields();
     const std::size_t none = fields.size();  // an index no field has
-    zero_stage_ = shard_size_ = weight_dtype_ = state_dtype_ = none;
+    zero_stage_ = shard_size_ = weight_dtype_ = state_dtype_ = kbit_prepare_ = none;
     for (std::size_t i = 0; i < fields.size(); ++i) {
         owners_.push_back(owner_rank(fields[i].path));
         if (owners_.back() < 0) uncarried_.push_back(i);
@@ -66,6 +66,7 @@ numeric_estimator::numeric_estimator() {
         if (std::strcmp(fields[i].path, "parallel.zero_shard_size") == 0) shard_size_ = i;
         if (std::strcmp(fields[i].path, "infer.weight_dtype") == 0) weight_dtype_ = i;
         if (std::strcmp(fields[i].path, "infer.state_dtype") == 0) state_dtype_ = i;
+        if (std::strcmp(fields[i].path, "train.kbit_prepare") == 0) kbit_prepare_ = i;
     }
     for (int section = 0; section < section_count; ++section)
         for (std::size_t i = 0; i < fields.size(); ++i)
@@ -146,6 +147,7 @@ bool numeric_estimator::run(int model, const double* values, double* out) {
     const bool zero_stage_given = given(zero_stage_), shard_size_given = given(shard_size_);
     c.infer.weight_dtype_given = given(weight_dtype_);
     c.infer.state_dtype_given = given(state_dtype_);
+    c.train.kbit_prepare_given = given(kbit_prepare_);
     // A named framework's defaults for the fields not given, as parse_config applies them; the warnings that
     // state them send the call to the JSON path.
     apply_framework_defaults(c, [&](const std::string& path) {

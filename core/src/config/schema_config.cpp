@@ -130,6 +130,9 @@ const std::vector<field_spec>& config_fields() {
         MEMPLAN_BOOLEAN("train.base_keeps_inputs", train.base_keeps_inputs, "Base keeps inputs",
                         "4-bit base under bitsandbytes before 0.44 (LitGPT pins 0.42): every frozen linear keeps its "
                         "input for backward; 0.44 and later keep only the packed weight.", train_only),
+        MEMPLAN_BOOLEAN("train.kbit_prepare", train.kbit_prepare, "kbit preparation",
+                        "int8/4-bit base: the script calls PEFT's prepare_model_for_kbit_training, which keeps every "
+                        "unquantized base parameter (embeddings, output layer, norms) in fp32.", train_only),
         MEMPLAN_CHOICE("train.optimizer_state_dtype", train.optimizer_state_dtype, "Optimizer states",
                        "Precision of Adam moments, momentum and Adafactor factors.", train_only),
         MEMPLAN_BOOLEAN("train.paged_optimizer", train.paged_optimizer, "Paged optimizer",

@@ -364,6 +364,7 @@ outcome<estimate_config> parse_config(const std::string& json_text, const std::s
     apply_framework_defaults(c, [&given](const std::string& path) { return given.count(path) != 0; });
     // Without an explicit infer.weight_dtype a quantized checkpoint is served in its native format.
     c.infer.weight_dtype_given = given.count("infer.weight_dtype") != 0;
+    c.train.kbit_prepare_given = given.count("train.kbit_prepare") != 0;
     if (out.ok()) {
         const diagnostics layout =
             resolve_layout(c, given.count("parallel.zero_stage") != 0, given.count("parallel.zero_shard_size") != 0);

@@ -9,6 +9,7 @@
 
 #include "memory/stage.hpp"
 #include "memplan/memory/frameworks.hpp"
+#include "memplan/model/adapters.hpp"
 
 namespace memplan {
 
@@ -234,6 +235,18 @@ estimate_result estimate_memory(const estimate_config& c, const estimate_options
     // The named framework's defaults applied to fields not given (memplan/memory/frameworks.hpp), each stated.
     if (warn && train)
         for (const framework_default* fd : applied_framework_defaults(c)) r.warnings.push_back({fd->path, framework_default_note(*fd)});
+    // An int8/4-bit base whose script may call PEFT's prepare_model_for_kbit_training (user scripts under the
+    // Hugging Face Trainer or TRL do; Axolotl casts the embeddings and norms back, LitGPT, torchtune and Unsloth
+    // do not call it): the assumption is stated with what the other answer would add.
+    if (const train_framework f = c.train.framework;
+        warn && train && !c.train.kbit_prepare_given &&
+        (f == train_framework::none || f == train_framework::hf_trainer || f == train_framework::trl))
+        if (const std::uint64_t extra = kbit_prepare_extra_bytes(c.model, c.train); extra != 0)
+            r.warnings.push_back({"train.kbit_prepare",
+                                  "not given; assumed false (PEFT's prepare_model_for_kbit_training not called). A "
+                                  "script that calls it keeps the base's unquantized parameters in fp32: +" +
+                                      detail::to_decimal(extra) +
+                                      " bytes over the whole model, divided as the weights are; set it true or false"});
     // A context beyond the model's stated limit (config.json max_position_embeddings) is flagged, not
     // refused: memory is counted as asked, but the model was not made for that many positions.
     if (const context_asked asked = asked_context(c);

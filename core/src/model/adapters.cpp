@@ -235,7 +235,10 @@ outcome<frozen_base_bytes> count_frozen_base(const model_config& m, const train_
     }
     const param_breakdown& pb = counted.value;
     const u128 L = std::max<std::uint64_t>(1, m.num_hidden_layers);
-    const u128 unq = unquantized_bytes(t.base_dtype);
+    // PEFT's prepare_model_for_kbit_training casts every fp16/bf16 parameter of a k-bit model to fp32 (the
+    // quantized weights are uint8/int8 and stay): embeddings, the output layer, norms and biases at 4 bytes
+    // (huggingface/peft src/peft/utils/other.py at 012c0d5a96744096ab28f87cde9bd9918f5367a1).
+    const u128 unq = t.kbit_prepare ? 4 : unquantized_bytes(t.base_dtype);
     u128 dense = 0, experts = 0, largest = 0;
     for (const auto& lm : linear_modules(m)) {
         const u128 in_layer = u128{lm.count};  // whole model; divided by L (rounded up) below
@@ -258,6 +261,22 @@ outcome<frozen_base_bytes> count_frozen_base(const model_config& m, const train_
     return out;
 }
 
+std::uint64_t kbit_prepare_extra_bytes(const model_config& m, const train_config& t) {
+    if (t.kbit_prepare || t.adapter_type == adapter_kind::none ||
+        (t.base_dtype != base_precision::nf4 && t.base_dtype != base_precision::fp4 && t.base_dtype != base_precision::int8))
+        return 0;
+    train_config prepared = t;
+    prepared.kbit_prepare = true;
+    const auto as_is = count_frozen_base(m, t);
+    const auto upcast = count_frozen_base(m, prepared);
+    if (!as_is.ok() || !upcast.ok()) return 0;
+    const auto whole = [&m](const frozen_base_bytes& b) {
+        const u128 L = std::max<std::uint64_t>(1, m.num_hidden_layers);
+        return L * (u128{b.per_layer} + b.per_layer_experts) + b.embedding + b.output;  // one copy of tied embeddings
+    };
+    return static_cast<std::uint64_t>(whole(upcast.value) - whole(as_is.value));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Validation
 
@@ -275,6 +294,10 @@ diagnostics validate_finetune(const estimate_config& c) {
     if (t.base_keeps_inputs && !(adapter && four_bit))
         errors.push_back({"train.base_keeps_inputs", "applies to a 4-bit base under an adapter only: train.adapter_type "
                                                      "lora or dora with train.base_dtype nf4 or fp4"});
+    const bool k_bit = four_bit || t.base_dtype == base_precision::int8;
+    if (t.kbit_prepare && !(adapter && k_bit))
+        errors.push_back({"train.kbit_prepare", "applies to an int8 or 4-bit base under an adapter only: "
+                                                "train.adapter_type lora or dora with train.base_dtype int8, nf4 or fp4"});
     if (!adapter && !t.modules_to_save.empty())
         errors.push_back({"train.modules_to_save", "needs train.adapter_type lora or dora"});
     if (adapter) {

@@ -62,7 +62,8 @@ private:
     std::vector<int> owners_;  ///< per field: section rank in the JSON reader's order
     std::vector<std::size_t> order_;      ///< the carried fields' indices in the JSON reader's order
     std::vector<std::size_t> uncarried_;  ///< fields of sections the numbers do not carry
-    std::size_t zero_stage_ = 0, shard_size_ = 0, weight_dtype_ = 0, state_dtype_ = 0;  ///< indices of the fields resolve_layout asks about
+    std::size_t zero_stage_ = 0, shard_size_ = 0, weight_dtype_ = 0, state_dtype_ = 0,
+                kbit_prepare_ = 0;  ///< indices of the fields resolve_layout and the warnings ask about
     estimate_config defaults_;            ///< what parse_config starts from
     std::vector<estimate_config> models_;
     std::vector<model_counts> counts_;  ///< count_model of each model

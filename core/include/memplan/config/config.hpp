@@ -267,6 +267,8 @@ struct train_config {
     base_precision base_dtype = base_precision::bf16;  ///< storage of the frozen base under an adapter
     bool double_quant = false;          ///< nf4/fp4: quantized absmax constants (bnb_4bit_use_double_quant)
     bool base_keeps_inputs = false;     ///< nf4/fp4 under bitsandbytes < 0.44: every base linear keeps its input
+    bool kbit_prepare = false;          ///< PEFT prepare_model_for_kbit_training: the base's unquantized parameters in fp32
+    bool kbit_prepare_given = false;    ///< whether the configuration gave train.kbit_prepare (else an assumption, warned)
     float_precision optimizer_state_dtype = float_precision::fp32;  ///< Adam moments, momentum, Adafactor factors
     bool paged_optimizer = false;       ///< bitsandbytes paged optimizer: states in unified memory, may spill to the host
     bool optimizer_in_backward = false; ///< optimizer step fused into backward: one layer's gradients live at a time

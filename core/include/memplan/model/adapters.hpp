@@ -62,6 +62,9 @@ std::uint64_t frozen_linear_bytes(std::uint64_t d_in, std::uint64_t d_out, base_
 
 /// Bytes per element of the unquantized parts of a base stored as `precision` (bf16 for quantized bases).
 std::uint64_t unquantized_bytes(base_precision precision);
+/// Bytes the whole frozen base would gain if train.kbit_prepare were set (its unquantized parameters from 2 to
+/// 4 bytes each): 0 when it is set, or when the base is not int8/4-bit under an adapter.
+std::uint64_t kbit_prepare_extra_bytes(const model_config& m, const train_config& t);
 
 /// Frozen base weights of one model, per part, as stored.
 struct frozen_base_bytes {
