@@ -30,7 +30,7 @@ constexpr std::size_t framework_count = sizeof(table) / sizeof(table[0]);
 // Each framework's defaults for the train.* fields that change memory, applied when train.framework names
 // it and the field is not given (apply_framework_defaults). Only defaults read from the cited upstream file
 // are here; none for torchtune (each recipe's YAML sets them, there is no framework-wide default), nor for
-// LitGPT, Megatron-LM and DeepSpeed, whose defaults were not read from a source here. Grouped by framework;
+// Megatron-LM and DeepSpeed, whose defaults were not read from a source here. Grouped by framework;
 // the index of an entry is its bit in train_config::framework_defaults (at most 32 entries).
 const framework_default defaults_table[] = {
     // torchtitan's job config: Optimizer.name "AdamW" (two states per parameter).
@@ -61,6 +61,10 @@ const framework_default defaults_table[] = {
     {train_framework::unsloth, "train.activation_offload", "true",
      "use_gradient_checkpointing=\"unsloth\" offloads the checkpointed inputs (from 512 tokens, apply_unsloth_gradient_checkpointing)",
      "unslothai/unsloth unsloth/models/llama.py and unsloth/models/_utils.py at 015bdef0d94a241bcd94eec7a405b1700632180d"},
+    // LitGPT's RMSNorm is written in eager PyTorch (x.float(), torch.mean of x * x, torch.rsqrt, the product
+    // with the weight, cast back): autograd keeps its fp32 intermediates, as train.kernels "eager" counts.
+    {train_framework::litgpt, "train.kernels", "eager", "RMSNorm.forward in eager PyTorch (fp32 intermediates kept)",
+     "Lightning-AI/litgpt litgpt/model.py at 04205815e8849fe883825e3e858e62749c5d7f4d"},
     // Axolotl's config schema: gradient_checkpointing default False.
     {train_framework::axolotl, "train.recompute", "none", "gradient_checkpointing=False",
      "axolotl-ai-cloud/axolotl src/axolotl/utils/schemas/config.py at 067b021c8b87a9e5e380b9173c704cf7340e30f5"},
