@@ -15,6 +15,7 @@
 
 #include "memplan/io/gpus.hpp"
 #include "memplan/io/json.hpp"
+#include "memplan/report/json.hpp"
 #include "memplan/search/step_time.hpp"
 
 using namespace memplan;
@@ -270,4 +271,98 @@ TEST_CASE("fp8 training is timed at the fp8 peak with its casts, against torchti
     REQUIRE(on_a100.errors.empty());
     CHECK(on_a100.step_s == Approx(step_time(bf16, a100->perf, o).step_s));
     CHECK(says(on_a100, "no fp8 tensor cores"));
+}
+
+namespace {
+/// The measured step of a held-out case. A published tokens/s per GPU: global batch · seq_len / (GPUs ·
+/// rate). A published TFLOP/s per GPU counted by Megatron-LM's num_floating_point_operations (the file's
+/// flops_formula; megatron/training/training.py): 12 B s L h² ((1 + g/a + s/h)(a d/h) + (f/h) m + V/(2 L h)),
+/// m = 3/2 for a gated MLP, over GPUs · rate.
+double held_out_measured_step_s(const nlohmann::json& doc, const nlohmann::json& k) {
+    const double B = k["global_batch"], gpus = k["gpus"], s = k["config"]["train"]["seq_len"];
+    if (k.contains("published_tokens_per_s_per_gpu")) return B * s / (gpus * k["published_tokens_per_s_per_gpu"].get<double>());
+    REQUIRE(doc.value("flops_formula", "") == "megatron_num_floating_point_operations");
+    const nlohmann::json& m = k["config"]["model"];
+    const double L = m["num_hidden_layers"], h = m["hidden_size"], a = m["num_attention_heads"], V = m["vocab_size"];
+    const double g = m.value("num_key_value_heads", a), d = m.value("head_dim", h / a), f = m.value("intermediate_size", 4 * h);
+    const double gated = m.value("mlp", std::string("plain")) == "gated" ? 1.5 : 1.0;
+    const double F = 12 * B * s * L * h * h * ((1 + g / a + s / h) * (a * d / h) + (f / h) * gated + V / (2 * L * h));
+    return F / (gpus * k["published_tflops_per_gpu"].get<double>() * 1e12);
+}
+
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+}  // namespace
+
+TEST_CASE("Held-out throughput corpus (set 2026-12): every published run at its published layout, the gap to the goal recorded", "[step_time][validation][held_out]") {
+    // Eight files from four public sources, each written (inputs, assumptions, layouts) before memplan ran on it;
+    // nothing in the model was fitted to them. Goal: within ±15 % on at least 80 % of the held-out runs and
+    // median |error| under 8 %. At the time of writing 23 of 84 runs (27 %) are within ±15 % and the median
+    // |error| is 23.6 %: the gap is the MoE runs (memplan 21-75 % too fast inside a node, 51-155 % too slow
+    // where expert parallelism crosses nodes), torchtitan on 500 W H100s (context parallel 46-66 %, 2D and
+    // async TP 10-49 % too fast), ZeRO-3 gathers on H200 (18 % too slow) and the dense fp8 runs (-17 % to
+    // +34 %). Megatron-LM's bf16 weak scaling is met.
+    // The figures below are floors and ceilings at that time: a change that improves the model raises them.
+    struct source {
+        const char* file;
+        std::size_t runs;
+        int within_15;       // floor
+        double median_abs;   // ceiling
+    };
+    const source sources[] = {
+        {"megatron-lm2024_h100_weak_scaling.json", 9, 8, 0.024},
+        {"nemo2407_h100_fp8.json", 12, 7, 0.125},
+        {"megatron-bridge2511_perf_summary.json", 11, 5, 0.348},
+        {"megatron-bridge2602_perf_summary.json", 16, 2, 0.362},
+        {"megatron-bridge2604_perf_summary.json", 10, 0, 0.425},
+        {"torchtitan2024_h100_parallelisms.json", 12, 0, 0.465},
+        {"torchtitan2025_h100_asynctp.json", 12, 1, 0.320},
+        {"torchtitan2025_h200_trainy.json", 2, 0, 0.181},
+    };
+    std::vector<double> all;
+    std::printf("\nHeld-out set 2026-12: %-42s %5s %9s %14s %15s %8s\n", "source", "runs", "within15", "median |error|", "median signed", "worst");
+    for (const source& src : sources) {
+        CAPTURE(src.file);
+        const nlohmann::json doc = throughput_corpus(src.file);
+        REQUIRE(doc["held_out_set"] == "2026-12");
+        std::vector<double> errors, magnitudes;
+        for (const auto& k : doc["cases"]) {
+            const std::string name = k["name"];
+            CAPTURE(name);
+            const step_time_result t = corpus_step_time(k);
+            const double measured = held_out_measured_step_s(doc, k);
+            const double error = t.step_s / measured - 1;
+            CAPTURE(t.step_s, measured, error, t.bottleneck);
+            errors.push_back(error);
+            magnitudes.push_back(std::fabs(error));
+        }
+        // A run memplan refused when the file was written (as `memplan step-time` answers it) stays refused;
+        // when it is accepted, move it to cases.
+        for (const auto& k : doc.value("left_out", nlohmann::json::array())) {
+            if (!k.contains("config")) continue;
+            const std::string name = k["name"];
+            CAPTURE(name);
+            const nlohmann::json request = {{"config", k["config"]}, {"gpu", k["gpu"]}, {"global_batch", k["global_batch"]}};
+            CHECK_FALSE(nlohmann::json::parse(step_time_json(request.dump()))["errors"].empty());
+        }
+        REQUIRE(errors.size() == src.runs);
+        const int within = static_cast<int>(std::count_if(magnitudes.begin(), magnitudes.end(), [](double e) { return e <= 0.15; }));
+        const double worst = *std::max_element(errors.begin(), errors.end(), [](double x, double y) { return std::fabs(x) < std::fabs(y); });
+        std::printf("Held-out set 2026-12: %-42s %5zu %9d %13.1f%% %+14.1f%% %+7.1f%%\n", src.file, errors.size(), within,
+                    median_of(magnitudes) * 100, median_of(errors) * 100, worst * 100);
+        CHECK(within >= src.within_15);
+        CHECK(median_of(magnitudes) <= src.median_abs);
+        all.insert(all.end(), errors.begin(), errors.end());
+    }
+    std::vector<double> magnitudes;
+    for (const double e : all) magnitudes.push_back(std::fabs(e));
+    const auto within = std::count_if(magnitudes.begin(), magnitudes.end(), [](double e) { return e <= 0.15; });
+    std::printf("Held-out set 2026-12: %-42s %5zu %9d %13.1f%% %+14.1f%%\n", "all", all.size(), static_cast<int>(within),
+                median_of(magnitudes) * 100, median_of(all) * 100);
+    CHECK(all.size() == 84);
+    CHECK(within >= 23);                     // goal: 0.8 · 84 ≈ 68
+    CHECK(median_of(magnitudes) <= 0.237);   // goal: 0.08
 }
