@@ -300,9 +300,11 @@ double median_of(std::vector<double> v) {
 TEST_CASE("Held-out throughput corpus (set 2026-12): every published run at its published layout, the gap to the goal recorded", "[step_time][validation][held_out]") {
     // Eight files from four public sources, each written (inputs, assumptions, layouts) before memplan ran on it;
     // nothing in the model was fitted to them. Goal: within ±15 % on at least 80 % of the held-out runs and
-    // median |error| under 8 %. At the time of writing 23 of 84 runs (27 %) are within ±15 % and the median
-    // |error| is 23.6 %: the gap is the MoE runs (memplan 21-75 % too fast inside a node, 51-155 % too slow
-    // where expert parallelism crosses nodes), torchtitan on 500 W H100s (context parallel 46-66 %, 2D and
+    // median |error| under 8 %. When the set was written 23 of 84 runs (27 %) were within ±15 % and the median
+    // |error| 23.6 %; with the expert-parallel all-to-all split by node (NVLink inside, the network across)
+    // 24 and 23.2 %. The gap is the MoE runs (memplan 21-75 % too fast inside a node, the step a caveat
+    // states; +113 % for DeepSeek-V3 at ep 32 across four nodes, where DeepEP's one copy per node and the
+    // all-to-all overlap are not modelled), torchtitan on 500 W H100s (context parallel 46-66 %, 2D and
     // async TP 10-49 % too fast), ZeRO-3 gathers on H200 (18 % too slow) and the dense fp8 runs (-17 % to
     // +34 %). Megatron-LM's bf16 weak scaling is met.
     // The figures below are floors and ceilings at that time: a change that improves the model raises them.
@@ -317,7 +319,7 @@ TEST_CASE("Held-out throughput corpus (set 2026-12): every published run at its 
         {"nemo2407_h100_fp8.json", 12, 7, 0.125},
         {"megatron-bridge2511_perf_summary.json", 11, 5, 0.348},
         {"megatron-bridge2602_perf_summary.json", 16, 2, 0.362},
-        {"megatron-bridge2604_perf_summary.json", 10, 0, 0.425},
+        {"megatron-bridge2604_perf_summary.json", 10, 1, 0.417},
         {"torchtitan2024_h100_parallelisms.json", 12, 0, 0.465},
         {"torchtitan2025_h100_asynctp.json", 12, 1, 0.320},
         {"torchtitan2025_h200_trainy.json", 2, 0, 0.181},
@@ -363,6 +365,74 @@ TEST_CASE("Held-out throughput corpus (set 2026-12): every published run at its 
     std::printf("Held-out set 2026-12: %-42s %5zu %9d %13.1f%% %+14.1f%%\n", "all", all.size(), static_cast<int>(within),
                 median_of(magnitudes) * 100, median_of(all) * 100);
     CHECK(all.size() == 84);
-    CHECK(within >= 23);                     // goal: 0.8 · 84 ≈ 68
-    CHECK(median_of(magnitudes) <= 0.237);   // goal: 0.08
+    CHECK(within >= 24);                     // goal: 0.8 · 84 ≈ 68
+    CHECK(median_of(magnitudes) <= 0.233);   // goal: 0.08
+    // The GEMM ceiling's caveat quotes Megatron-LM's H100 weak scaling (9 runs, median |error| to one decimal).
+    const nlohmann::json weak = throughput_corpus("megatron-lm2024_h100_weak_scaling.json");
+    std::vector<double> weak_errors;
+    for (const auto& k : weak["cases"]) weak_errors.push_back(std::fabs(corpus_step_time(k).step_s / held_out_measured_step_s(weak, k) - 1));
+    char quoted[64];
+    std::snprintf(quoted, sizeof quoted, "median error %.1f %% over %zu runs", median_of(weak_errors) * 100, weak_errors.size());
+    const std::string caveat = step_time_caveats(find_gpu("h100-sxm-80gb")->perf).at(0).message;
+    CAPTURE(caveat);
+    CHECK(caveat.find(quoted) != std::string::npos);
+}
+
+TEST_CASE("an MoE step time says what it leaves out and how far that was on the published runs inside a node", "[step_time][moe][held_out]") {
+    // The held-out Megatron-Bridge runs whose expert-parallel group (ep · tp · cp) fits one node: the caveat's
+    // count, range and median of how much shorter memplan's step is than the measured one.
+    std::vector<double> shorter;
+    for (const char* file : {"megatron-bridge2511_perf_summary.json", "megatron-bridge2602_perf_summary.json",
+                             "megatron-bridge2604_perf_summary.json"}) {
+        const nlohmann::json doc = throughput_corpus(file);
+        for (const auto& k : doc["cases"]) {
+            const nlohmann::json& p = k["config"].value("parallel", nlohmann::json::object());
+            const int ep = p.value("ep", 1), span = ep * p.value("tp", 1) * p.value("cp", 1);
+            if (ep <= 1 || span > p.value("gpus_per_node", 8)) continue;
+            shorter.push_back(1 - corpus_step_time(k).step_s / held_out_measured_step_s(doc, k));
+        }
+    }
+    REQUIRE(shorter.size() == 23);
+    const auto [low, high] = std::minmax_element(shorter.begin(), shorter.end());
+    CHECK(std::lround(*low * 100) == 21);
+    CHECK(std::lround(*high * 100) == 75);
+    CHECK(std::lround(median_of(shorter) * 100) == 43);
+    CHECK(std::fabs(1 / (1 - median_of(shorter)) - 1.7) < 0.05);  // "budget about 1.7 times it"
+    // The answer carries it for an MoE model, not for a dense one.
+    const auto says = [](const char* config) {
+        const gpu_entry* g = find_gpu("h100-sxm-80gb");
+        REQUIRE(g != nullptr);
+        for (const auto& w : step_time_caveats(g->perf, parsed(config)))
+            if (w.field == "model.num_experts") return w.message;
+        return std::string();
+    };
+    const std::string moe = says(R"({"mode": "train", "model": {"preset": "mixtral-8x7b"}})");
+    CHECK(moe.find("23 published Megatron-Bridge MoE runs") != std::string::npos);
+    CHECK(moe.find("21 to 75 % shorter") != std::string::npos);
+    CHECK(moe.find("median 43 %") != std::string::npos);
+    CHECK(says(R"({"mode": "train", "model": {"preset": "llama-3.1-8b"}})").empty());
+}
+
+TEST_CASE("expert parallelism across two nodes: copies for the same node go over NVLink, against a published run", "[step_time][moe]") {
+    // Megatron-Bridge 26.04.01 performance summary (tests/data/throughput/megatron-bridge2604_perf_summary.json):
+    // Qwen3-30B-A3B on 16 H100, ep 16 over two nodes, fp8. Half of each rank's top-8 copies go to the seven
+    // peers on its node, half across the network; charging all of them to the network (the model before)
+    // gave a step 51 % too long.
+    const nlohmann::json doc = throughput_corpus("megatron-bridge2604_perf_summary.json");
+    bool found = false;
+    for (const auto& k : doc["cases"]) {
+        if (k["name"] != "Megatron-Bridge 26.04.01 Qwen3_30B_a3B, 16 H100, FP8") continue;
+        found = true;
+        const step_time_result t = corpus_step_time(k);
+        const double measured = held_out_measured_step_s(doc, k);
+        CAPTURE(t.step_s, measured);
+        CHECK(std::fabs(t.step_s / measured - 1) < 0.05);
+        // The same layout inside one node of 16 GPUs (all NVLink) is faster still, and one of 1 GPU per node slower.
+        nlohmann::json wide = k, narrow = k;
+        wide["config"]["parallel"]["gpus_per_node"] = 16;
+        narrow["config"]["parallel"]["gpus_per_node"] = 1;
+        CHECK(corpus_step_time(wide).step_s < t.step_s);
+        CHECK(corpus_step_time(narrow).step_s > t.step_s);
+    }
+    CHECK(found);
 }
