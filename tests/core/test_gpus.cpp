@@ -23,14 +23,14 @@ std::size_t catalogue_size() {
 TEST_CASE("the catalogue holds every required GPU, with unique ids", "[gpus]") {
     std::size_t n = 0;
     const gpu_entry* all = gpu_catalogue(n);
-    CHECK(n == 36);
+    CHECK(n == 37);
     std::set<std::string> ids;
     for (std::size_t i = 0; i < n; ++i) ids.insert(all[i].id);
     CHECK(ids.size() == n);
     for (const char* id : {"rtx-3090-24gb", "rtx-4090-24gb", "rtx-5090-32gb", "rtx-4090-laptop-16gb", "rtx-a6000-48gb",
                            "rtx-6000-ada-48gb", "rtx-pro-6000-blackwell-96gb", "l4-24gb", "t4-16gb", "a10g-24gb",
                            "l40s-48gb", "v100-16gb", "v100-32gb", "a100-pcie-40gb", "a100-sxm-40gb", "a100-pcie-80gb", "a100-sxm-80gb",
-                           "h100-pcie-80gb", "h100-sxm-80gb", "h100-nvl-94gb", "h200-141gb", "h20-96gb", "b200-180gb",
+                           "h100-pcie-80gb", "h100-sxm-80gb", "h100-nvl-94gb", "h800-sxm-80gb", "h200-141gb", "h20-96gb", "b200-180gb",
                            "b300-288gb", "gb200-186gb", "mi250x-gcd-64gb", "mi250x-module-128gb", "mi300x-192gb",
                            "mi325x-256gb", "mi355x-288gb", "gaudi3-128gb", "m3-max-128gb", "m4-max-128gb",
                            "m3-ultra-512gb", "m2-ultra-192gb"}) {

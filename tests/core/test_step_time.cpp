@@ -436,3 +436,38 @@ TEST_CASE("expert parallelism across two nodes: copies for the same node go over
     }
     CHECK(found);
 }
+
+TEST_CASE("GB200's 72-GPU NVLink domain and the H800's cut NVLink are in the catalogue's time figures", "[step_time][gpus]") {
+    // GB200 NVL72 (nvidia.com/en-us/data-center/gb200-nvl72): 360 PFLOPS BF16 and 720 PFLOPS FP8 with sparsity,
+    // 576 TB/s of HBM3e and 130 TB/s of NVLink over 72 GPUs: per GPU 2,500 and 5,000 dense TFLOPS, 8 TB/s,
+    // 900 GB/s each way. H800 (DeepSeek-V3, arXiv:2412.19437 §3.2.2): 160 GB/s NVLink, 50 GB/s InfiniBand.
+    const gpu_entry* gb200 = find_gpu("gb200-186gb");
+    const gpu_entry* h800 = find_gpu("h800-sxm-80gb");
+    const gpu_entry* h100 = find_gpu("h100-sxm-80gb");
+    REQUIRE(gb200 != nullptr);
+    REQUIRE(h800 != nullptr);
+    CHECK(gb200->perf.dense_bf16_flops_per_s == 2500e12);
+    CHECK(gb200->perf.dense_fp8_flops_per_s == 5000e12);
+    CHECK(gb200->perf.hbm_bytes_per_s == 8000e9);
+    CHECK(gb200->perf.intra_node_bytes_per_s == 900e9);
+    CHECK(gb200->perf.nvlink_domain_gpus == 72);
+    CHECK(h800->perf.intra_node_bytes_per_s == 160e9);
+    CHECK(h800->perf.dense_bf16_flops_per_s == h100->perf.dense_bf16_flops_per_s);
+    // Llama 3.1 70B at tp 8 × dp 8 on 64 GPUs: in 8-GPU nodes the answer says the domain is wider; with the
+    // domain's 72 the data-parallel reduction runs over NVLink and the step is shorter.
+    const std::string base = R"({"mode": "train", "model": {"preset": "llama-3.1-70b"}, "train": {"seq_len": 8192, "micro_batch": 1,
+        "recompute": "full"}, "parallel": {"gpus": 64, "tp": 8, "zero_stage": 1, "gpus_per_node": )";
+    const estimate_config in_nodes = parsed(base + "8}}"), in_rack = parsed(base + "64}}");
+    const auto said = [&](const estimate_config& c) {
+        for (const auto& w : step_time_caveats(gb200->perf, c))
+            if (w.field == "parallel.gpus_per_node") return true;
+        return false;
+    };
+    CHECK(said(in_nodes));
+    CHECK_FALSE(said(in_rack));
+    step_options o;
+    o.overlap_grad_reduce = false;
+    CHECK(step_time(in_rack, gb200->perf, o).step_s < step_time(in_nodes, gb200->perf, o).step_s);
+    // The H800's narrower NVLink makes the same tensor-parallel step slower than on an H100.
+    CHECK(step_time(in_nodes, h800->perf, o).step_s > step_time(in_nodes, h100->perf, o).step_s);
+}

@@ -5,6 +5,7 @@ quote of the GPU catalogue that is off, on a sentence that no longer quotes a co
 list that differs from scripts/setup.sh, on a link to a missing file and on a link to a missing heading.
 With --cli (a fake memplan, a shell script) it fails when `--help` and docs/cli.md's command list differ
 and when a console example prints something else."""
+import json
 import os
 import shutil
 import stat
@@ -85,7 +86,9 @@ with tempfile.TemporaryDirectory() as tmp:
            "says 70 real config.json fixtures in tests/data/hf/; the repository has 71")
 
     root = fresh_copy(tmp)
-    edit(root, "docs/coverage.md", "catalogue of 36 GPUs", "catalogue of 35 GPUs")
+    with open(os.path.join(REPO, "core/data/gpus.json"), encoding="utf-8") as f:
+        gpus = len(json.load(f)["gpus"])
+    edit(root, "docs/coverage.md", "catalogue of %d GPUs" % gpus, "catalogue of %d GPUs" % (gpus - 1))
     expect("an off count of the GPU catalogue fails", root, 1, "docs/coverage.md:")
 
     root = fresh_copy(tmp)

@@ -41,6 +41,7 @@ gpu_perf perf_of(const nlohmann::ordered_json& g) {
     perf.intra_node_bytes_per_s = rate("nvlink_gb_per_s", 1e9);
     perf.inter_node_bytes_per_s = rate("scale_out_gb_per_s", 1e9);
     perf.step_time_validated = p.contains("step_time_validated");
+    perf.nvlink_domain_gpus = rate("nvlink_domain_gpus", 1);
     perf.gemm_efficiency = default_gemm_efficiency;
     perf.attention_efficiency = default_attention_efficiency;
     perf.intra_node_latency_s = default_intra_node_latency_s;

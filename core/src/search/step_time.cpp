@@ -352,6 +352,14 @@ diagnostics step_time_caveats(const gpu_perf& gpu) {
 diagnostics step_time_caveats(const gpu_perf& gpu, const estimate_config& c) {
     diagnostics out = step_time_caveats(gpu);
     if (c.mode != run_mode::train) return out;
+    // A rack-scale NVLink domain (GB200 NVL72) larger than the configuration's node: the placement above
+    // times every group wider than parallel.gpus_per_node at the scale-out rate.
+    if (gpu.nvlink_domain_gpus > static_cast<double>(c.parallel.gpus_per_node) && c.parallel.gpus > c.parallel.gpus_per_node)
+        out.push_back({"parallel.gpus_per_node",
+                       "step time: this GPU's NVLink domain joins " + std::to_string(static_cast<long long>(gpu.nvlink_domain_gpus)) +
+                           " GPUs, but parallel.gpus_per_node is " + std::to_string(c.parallel.gpus_per_node) +
+                           ": groups wider than that are timed at the scale-out network's rate; set it to the domain's size "
+                           "to time them over NVLink"});
     // MoE: what the time model leaves out, and how far that was on the published runs memplan holds
     // (tests/data/throughput/megatron-bridge*.json, the runs whose ep · tp · cp fits a node;
     // tests/core/test_step_time.cpp recomputes the three figures, so the text cannot go stale).

@@ -30,6 +30,9 @@ struct gpu_perf {
     /// The catalogue names a published corpus this GPU kind's step times were checked against
     /// (core/data/gpus.json perf.step_time_validated); elsewhere step_time() warns.
     bool step_time_validated = false;
+    /// GPUs one NVLink domain joins (core/data/gpus.json perf.nvlink_domain_gpus: 72 for GB200 NVL72);
+    /// 0 where the catalogue gives none (an 8-GPU node).
+    double nvlink_domain_gpus = 0;
     bool ok() const { return dense_bf16_flops_per_s > 0 && hbm_bytes_per_s > 0 && intra_node_bytes_per_s > 0 && inter_node_bytes_per_s > 0; }
 };
 
