@@ -12,7 +12,7 @@ on or read before the fit (in-sample) and the held-out logs apart, and both toge
 "held_out_set": "2026-12" (the set fixed on 2026-12-06, before any constant was changed for it) are summed
 apart on their own line: their count, within ±2 % and ±5 %, the median signed error, by release line and by
 GPU kind; the other summary figures leave them out.
-tests/core/test_engine_logs.cpp asserts the same comparisons."""
+tests/core/serving/test_engine_logs.cpp asserts the same comparisons."""
 import glob
 import json
 import os

@@ -37,7 +37,7 @@ def signed(a, b):
 
 
 def view_figure(view, result):
-    """memplan's figure in the view a held-out row's source logs (tests/core/test_measured.cpp does the same)."""
+    """memplan's figure in the view a held-out row's source logs (tests/core/memory/test_measured.cpp does the same)."""
     ph = result["details"]["phases"]
     if view == "reserved":
         return ph["reserved_typical_bytes"]
@@ -84,7 +84,7 @@ def held_out_tables(cli, held):
            "source logs: allocated (`details.phases.peak_bytes`), reserved (`details.phases.reserved_typical_bytes`)",
            "or nvidia-smi (memplan has none of its own: `reserved_typical_bytes` + `overhead.misc_bytes`, the CUDA",
            "context, + `details.paged_optimizer_resident_bytes`). The goal: within 10 % on at least 90 % of the",
-           "held-out peaks and within 20 % on all. `tests/core/test_measured.cpp` holds today's counts as floors.", "",
+           "held-out peaks and within 20 % on all. `tests/core/memory/test_measured.cpp` holds today's counts as floors.", "",
            "| framework | view | peaks | within 10 % | within 20 % | median signed error |", "|---|---|---:|---:|---:|---:|"]
     for (framework, view), errors in sorted(groups.items()):
         out.append("| %s | %s | %d | %d | %d | %+.1f %% |" % (
@@ -126,7 +126,7 @@ def main():
     cli = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "dev", "memplan")
     lines = [BEGIN, "## Public measurements under their recipe", "",
              "One file per public source in `tests/data/measured/`, every setting stated there; memplan runs the",
-             "configuration of each row (`tests/core/test_measured.cpp` checks the same rows). Total: the",
+             "configuration of each row (`tests/core/memory/test_measured.cpp` checks the same rows). Total: the",
              "steady-state sum `per_gpu.total`; step peak: `details.phases.peak_bytes`, the largest phase (allocated);",
              "a source that prints the reserved peak is compared with `details.phases.reserved_typical_bytes`, the",
              "allocated peak at the median reserved/allocated ratio of the public pairs below, with the range beside it.",

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the validation tables of docs/planner.md from the throughput corpus (tests/data/throughput/):
 for every published run, memplan's step time (`memplan step-time --json` on the published layout)
-against the measured one, with the signed error. The Catch2 test tests/core/test_step_time.cpp checks
+against the measured one, with the signed error. The Catch2 test tests/core/search/test_step_time.cpp checks
 the same numbers against the goals; this script only regenerates the tables between the markers:
 
     python3 scripts/throughput-table.py build/dev/memplan            # prints the tables

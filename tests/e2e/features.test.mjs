@@ -2,7 +2,7 @@
 // vLLM start-up log reproduced, and its refusal with the longest max_model_len that starts), the other
 // tools' figures (DeepSpeed's ZeRO-3 estimator), modern models pasted as config.json (Qwen3-30B-A3B,
 // DeepSeek-V3) with the refusal of an unsupported key, and the preset search. Expected numbers are the
-// core's tested ones (tests/core/test_serving.cpp, test_arch_2026.cpp, test_adapters*.cpp) or read from
+// core's tested ones (tests/core/serving/test_serving.cpp, test_arch_2026.cpp, test_adapters*.cpp) or read from
 // the same module the page runs; no console errors and no request to another origin.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { load } from '../../dist/memplan.js';
 
 const mp = await load();
 const GiB = 2 ** 30;
-/** A figure an engine logs in GiB, as bytes (tests/core/test_serving.cpp gib()). */
+/** A figure an engine logs in GiB, as bytes (tests/core/serving/test_serving.cpp gib()). */
 const gib = (value) => Math.round(value * GiB);
 
 let server, browser, context;

@@ -179,7 +179,7 @@ test('Qwen/Qwen3-0.6B: config, API and the header by range requests; stored byte
 
 /**
  * Qwen/Qwen3-0.6B's real config.json as a family memplan does not count: model_type "qwen9", its
- * architectures renamed and a key no reader reads ("fancy_gate"), as tests/core/test_day_one.cpp builds
+ * architectures renamed and a key no reader reads ("fancy_gate"), as tests/core/io/test_day_one.cpp builds
  * it; `edit(config)` changes it further.
  */
 function qwen9(edit = () => {}) {
@@ -262,7 +262,7 @@ async function storedConfig(name, id) {
 /**
  * Five families loaded from the Hub by their real config.json; the Hub API entry, the index and the
  * safetensors file answered as the Hub answers a file it does not serve (404 EntryNotFound), as no real
- * reply of theirs is stored. `params` and `active`: the exact counts tests/core/test_hf_fixtures.cpp
+ * reply of theirs is stored. `params` and `active`: the exact counts tests/core/io/test_hf_fixtures.cpp
  * asserts for the same file (its rows table; the Nemotron-H and NVFP4 cases).
  */
 const FAMILIES = [

@@ -383,7 +383,7 @@ def write_docs(path, results):
         "",
         "Not covered by measurement (a single CPU process): tensor and sequence parallelism,",
         "FlashAttention, MoE, DoRA; those are checked against Korthikanti et al. 2022 and hand derivations",
-        "in `tests/core/test_activations.cpp` and `tests/core/test_finetune.cpp`.",
+        "in `tests/core/memory/test_activations.cpp` and `tests/core/memory/test_finetune.cpp`.",
         "",
         "## Relations (measured CPU bytes M, memplan GPU bytes P)",
         "",

@@ -66,7 +66,7 @@ test('checkpointApi: the API\'s per-dtype counts at their widths beside memplan\
 });
 
 test('dayOneHeaders: a config.json no family counts, its model from the header fetched, every assumption named', () => {
-  // Qwen3-0.6B's real config as a family memplan does not know (tests/core/test_day_one.cpp builds the same).
+  // Qwen3-0.6B's real config as a family memplan does not know (tests/core/io/test_day_one.cpp builds the same).
   const renamed = { ...JSON.parse(config), model_type: 'qwen9', architectures: ['Qwen9ForCausalLM'], fancy_gate: true };
   const headers = [{ file: 'model.safetensors', length: 35339, header: file.subarray(8).toString('utf8') }];
   const r = mp.dayOneHeaders(JSON.stringify(renamed), headers);

@@ -1,7 +1,7 @@
 // The model the page sends for a preset or a pasted config.json (state.js buildConfig with a model base):
 // the core's resolved model with only the form's changes on top, so per-layer lists (DeepSeek-V3's three
 // dense layers) and flags a model_type implies (Qwen3's q_norm/k_norm) survive the round trip through
-// the form. Expected counts are the core's (tests/core/test_arch_2026.cpp).
+// the form. Expected counts are the core's (tests/core/model/test_arch_2026.cpp).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { load } from '../../dist/memplan.js';

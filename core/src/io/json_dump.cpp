@@ -1,5 +1,5 @@
 // memplan — internal: compact JSON text of an ordered_json document, byte for byte what nlohmann's
-// dump(-1, ' ', false, error_handler_t::replace) writes (tests/core/test_json_dump.cpp compares the
+// dump(-1, ' ', false, error_handler_t::replace) writes (tests/core/report/test_json_dump.cpp compares the
 // two), written by one recursive walk into one string. nlohmann's serializer, compiled for size in
 // the WebAssembly build, was a tenth of analyze()'s time there; it still writes what this walk does
 // not: floating-point numbers and strings with escapes or bytes outside printable ASCII.

@@ -83,7 +83,7 @@ void refuse(diagnostics& errors, const char* field, const framework_conventions&
 // The band of reserved / allocated at the peak, in thousandths, over the 24 public training runs of
 // tests/data/allocator/allocator-pairs.json that print both peaks of the same window (Megatron-LM,
 // NeMo, Megatron-DeepSpeed, DeepSpeed, Axolotl, Hugging Face Trainer, llama-recipes, ONNX Runtime;
-// tests/core/test_frameworks.cpp recomputes all three from the file): 1.003 (Megatron-LM, a run near
+// tests/core/memory/test_frameworks.cpp recomputes all three from the file): 1.003 (Megatron-LM, a run near
 // its GPU's capacity) to 1.796 (a Hugging Face Trainer run), median 1.171. A wide band: fragmentation
 // depends on the allocation pattern, and memplan states the range rather than one factor.
 constexpr std::uint64_t band_low_permille = 1003;

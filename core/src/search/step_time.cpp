@@ -338,7 +338,7 @@ diagnostics step_time_caveats(const gpu_perf& gpu) {
     // The ratio is this model's step time for the benchmark's first FSDP row (Llama 3.1 8B, 8 GPUs,
     // local batch 2 × 8192, op-level SAC, on h100-sxm-80gb) over the published one: 10,572 modelled
     // against 5,762 tokens/s per GPU (pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md
-    // at b5bcd76c, Table 1); tests/core/test_step_time.cpp recomputes it, so this text cannot go stale.
+    // at b5bcd76c, Table 1); tests/core/search/test_step_time.cpp recomputes it, so this text cannot go stale.
     out.push_back({"gpu.gemm_efficiency",
                    "step time: the GEMM ceiling (0.72 of the dense bf16 peak) is calibrated on Megatron-LM's A100 runs "
                    "(Narayanan et al. 2021, Table 1) and rests on this GPU kind's datasheet peak. Held out, it holds for "
@@ -362,7 +362,7 @@ diagnostics step_time_caveats(const gpu_perf& gpu, const estimate_config& c) {
                            "to time them over NVLink"});
     // MoE: what the time model leaves out, and how far that was on the published runs memplan holds
     // (tests/data/throughput/megatron-bridge*.json, the runs whose ep · tp · cp fits a node;
-    // tests/core/test_step_time.cpp recomputes the three figures, so the text cannot go stale).
+    // tests/core/search/test_step_time.cpp recomputes the three figures, so the text cannot go stale).
     if (c.model.num_experts != 0)
         out.push_back({"model.num_experts",
                        "step time: an MoE layer is timed as its expert GEMMs at the dense GEMM ceiling and its "

@@ -81,7 +81,7 @@ TEST_CASE("day-one path: a known model under an unknown name gets the family's e
     const json family = reply(config, read(qwen_dir + "/config.json"), {});
     REQUIRE(family["errors"].empty());
     // The stored bf16 tensors less the tied lm_head.weight (151,936 × 1,024 × 2 B, skipped by engines):
-    // 2 × 596,049,920, the family's exact count of Qwen3-0.6B (tests/core/test_hf_fixtures.cpp).
+    // 2 × 596,049,920, the family's exact count of Qwen3-0.6B (tests/core/io/test_hf_fixtures.cpp).
     CHECK(day["per_gpu"]["weights"] == 1192099840);
     CHECK(day["per_gpu"]["weights"] == family["per_gpu"]["weights"]);
     CHECK(day["params"] == 596049920);
