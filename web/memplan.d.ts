@@ -272,7 +272,7 @@ export interface Config {
     /** Kernels: fused CUDA kernels, or eager PyTorch (Hugging Face RMSNorm keeps fp32 copies of its input). Default: 'fused'. */
     kernels?: 'fused' | 'eager';
     /** Framework: The training framework run: memplan states its conventions, refuses layouts it does not have and names the figure its log prints (allocated or reserved); the train.* fields it has a default for and the configuration leaves unset take its default, listed in the result's framework_defaults. none: no framework named. Default: 'none'. */
-    framework?: 'none' | 'torchtitan' | 'hf_trainer' | 'trl' | 'torchtune' | 'litgpt' | 'unsloth' | 'axolotl' | 'megatron' | 'deepspeed';
+    framework?: 'none' | 'torchtitan' | 'hf_trainer' | 'trl' | 'torchtune' | 'litgpt' | 'unsloth' | 'axolotl' | 'megatron' | 'deepspeed' | 'llama_factory';
   };
   infer?: {
     /** Batch: Concurrent sequences. 1 … 1048576 sequences. Default: 1. */

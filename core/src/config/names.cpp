@@ -73,7 +73,8 @@ MEMPLAN_NAME_TABLE(train_framework, {train_framework::none, "none"}, {train_fram
                    {train_framework::hf_trainer, "hf_trainer"}, {train_framework::trl, "trl"},
                    {train_framework::torchtune, "torchtune"}, {train_framework::litgpt, "litgpt"},
                    {train_framework::unsloth, "unsloth"}, {train_framework::axolotl, "axolotl"},
-                   {train_framework::megatron, "megatron"}, {train_framework::deepspeed, "deepspeed"})
+                   {train_framework::megatron, "megatron"}, {train_framework::deepspeed, "deepspeed"},
+                   {train_framework::llama_factory, "llama_factory"})
 #undef MEMPLAN_NAME_TABLE
 
 const name_table<attention_kind>& names_of(attention_kind) {

@@ -24,6 +24,7 @@ const framework_conventions table[] = {
     {train_framework::axolotl, "Axolotl", allocator_figure::both, "GiB", false, false, false},
     {train_framework::megatron, "Megatron-LM", allocator_figure::both, "MiB", true, false, false},
     {train_framework::deepspeed, "DeepSpeed", allocator_figure::both, "GiB", true, false, false},
+    {train_framework::llama_factory, "LLaMA-Factory", allocator_figure::none, "", false, false, false},
 };
 constexpr std::size_t framework_count = sizeof(table) / sizeof(table[0]);
 
@@ -60,11 +61,20 @@ const framework_default defaults_table[] = {
     // checkpointing, so this one applies only from train.seq_len 512 and with recompute full.
     {train_framework::unsloth, "train.activation_offload", "true",
      "use_gradient_checkpointing=\"unsloth\" offloads the checkpointed inputs (from 512 tokens, apply_unsloth_gradient_checkpointing)",
-     "unslothai/unsloth unsloth/models/llama.py and unsloth/models/_utils.py at 015bdef0d94a241bcd94eec7a405b1700632180d"},
+     "unslothai/unsloth unsloth/models/llama.py and unsloth/models/_utils.py at 015bdef0d94a241bcd94eec7a405b1700632180d",
+     default_condition::unsloth_offload},
     // LitGPT's RMSNorm is written in eager PyTorch (x.float(), torch.mean of x * x, torch.rsqrt, the product
     // with the weight, cast back): autograd keeps its fp32 intermediates, as train.kernels "eager" counts.
     {train_framework::litgpt, "train.kernels", "eager", "RMSNorm.forward in eager PyTorch (fp32 intermediates kept)",
      "Lightning-AI/litgpt litgpt/model.py at 04205815e8849fe883825e3e858e62749c5d7f4d"},
+    // LLaMA-Factory's ModelArguments: disable_gradient_checkpointing False, so every decoder layer is
+    // checkpointed (model/model_utils/checkpointing.py prepare_model_for_training enables it).
+    {train_framework::llama_factory, "train.recompute", "full", "ModelArguments disable_gradient_checkpointing=False",
+     "hiyouga/LlamaFactory src/llamafactory/hparams/model_args.py at 881a7749dac93cd2999ea95c3232547584c89d44"},
+    // Its QuantizationArguments: double_quantization True for bitsandbytes 4-bit (quantization_bit 4).
+    {train_framework::llama_factory, "train.double_quant", "true", "QuantizationArguments double_quantization=True",
+     "hiyouga/LlamaFactory src/llamafactory/hparams/model_args.py at 881a7749dac93cd2999ea95c3232547584c89d44",
+     default_condition::four_bit_base},
     // Axolotl's config schema: gradient_checkpointing default False.
     {train_framework::axolotl, "train.recompute", "none", "gradient_checkpointing=False",
      "axolotl-ai-cloud/axolotl src/axolotl/utils/schemas/config.py at 067b021c8b87a9e5e380b9173c704cf7340e30f5"},
@@ -118,8 +128,12 @@ void apply_framework_defaults(estimate_config& c, const std::function<bool(const
         // Unsloth's offloading: only where its "unsloth" mode offloads (unsloth/models/_utils.py
         // apply_unsloth_gradient_checkpointing, unslothai/unsloth 015bdef0: from 512 tokens) and the layers
         // are recomputed from their inputs (the user may have given another recompute).
-        if (std::string(d.path) == "train.activation_offload" && value == "true" &&
-            (c.train.recompute != recompute_mode::full || c.train.seq_len < 512))
+        if (d.when == default_condition::unsloth_offload && (c.train.recompute != recompute_mode::full || c.train.seq_len < 512))
+            continue;
+        // A quantization default only over a 4-bit frozen base.
+        if (d.when == default_condition::four_bit_base &&
+            (c.train.adapter_type == adapter_kind::none ||
+             (c.train.base_dtype != base_precision::nf4 && c.train.base_dtype != base_precision::fp4)))
             continue;
         field_value v;
         switch (field->type) {
@@ -164,9 +178,11 @@ void check_framework(const estimate_config& c, diagnostics& errors) {
         case train_framework::torchtune:
         case train_framework::litgpt:
         case train_framework::axolotl:
+        case train_framework::llama_factory:
             if (p.pp > 1)
                 refuse(errors, "parallel.pp", f, "it has no pipeline parallelism (parallel.pp 1)");
-            if (p.comm_buffers == comm_buffer_model::deepspeed && c.train.framework != train_framework::axolotl)
+            if (p.comm_buffers == comm_buffer_model::deepspeed && c.train.framework != train_framework::axolotl &&
+                c.train.framework != train_framework::llama_factory)
                 refuse(errors, "parallel.comm_buffers", f, "it does not run DeepSpeed (use memplan)");
             break;
         case train_framework::unsloth:

@@ -109,6 +109,14 @@ const framework_notes notes[] = {
      "ZeRO stages 0 to 3 with DeepSpeed's own buffers (parallel.comm_buffers deepspeed is implied) and "
      "FusedAdam (in place); CPU and NVMe offload; its own pipeline engine",
      "deepspeed/runtime/utils.py (see_memory_usage), deepspeed/runtime/zero/stage_1_and_2.py, stage3.py"},
+    {train_framework::llama_factory,
+     "hiyouga/LlamaFactory at 881a7749dac93cd2999ea95c3232547584c89d44",
+     "no peak-memory figure of its own (the Hugging Face Trainer's, with skip_memory_metrics=False)",
+     "the Hugging Face Trainer with DeepSpeed or FSDP, no pipeline parallelism; gradient checkpointing on by "
+     "default (disable_gradient_checkpointing False); bitsandbytes 4-bit with double quantization by default; "
+     "its own prepare_model_for_training, which upcasts the norms only with upcast_layernorm (default False)",
+     "src/llamafactory/hparams/model_args.py (ModelArguments, QuantizationArguments), "
+     "src/llamafactory/model/model_utils/checkpointing.py"},
 };
 }  // namespace
 

@@ -166,3 +166,27 @@ TEST_CASE("LitGPT's eager RMSNorm is its default, against its published Llama 2 
     CHECK_FALSE(warned(fused, "train.kernels"));
     CHECK(static_cast<double>(fused.details.phases.peak_bytes) < 0.9 * published);
 }
+
+TEST_CASE("LLaMA-Factory checkpoints by default, and double-quantizes only a 4-bit base", "[framework_defaults]") {
+    // hiyouga/LlamaFactory src/llamafactory/hparams/model_args.py at 881a7749: disable_gradient_checkpointing
+    // False, double_quantization True (bitsandbytes 4-bit).
+    const auto full = parsed(config("llama_factory"));
+    CHECK(full.train.recompute == recompute_mode::full);
+    CHECK_FALSE(full.train.double_quant);  // a bf16 full fine-tune has nothing to double-quantize
+    CHECK(listed(config("llama_factory")) == std::vector<std::string>{"train.recompute"});
+    const std::string qlora = R"("adapter_type": "lora", "base_dtype": "nf4")";
+    const auto q = parsed(config("llama_factory", qlora));
+    CHECK(q.train.double_quant);
+    CHECK(listed(config("llama_factory", qlora)) == std::vector<std::string>{"train.recompute", "train.double_quant"});
+    // The default's bytes: NF4 constants as int8 with a second level (QLoRA §3), below the plain fp32 absmax.
+    const auto single = run(config("llama_factory", qlora + R"(, "double_quant": false)"));
+    CHECK(run(config("llama_factory", qlora)).details.base_weight_bytes < single.details.base_weight_bytes);
+    // The user's value wins, and LLaMA-Factory has no pipeline parallelism.
+    CHECK(parsed(config("llama_factory", R"("recompute": "none")")).train.recompute == recompute_mode::none);
+    const auto pp = parse_config(R"({"mode": "train", "model": {"preset": "llama-3.2-1b"}, "parallel": {"gpus": 2, "pp": 2},
+        "train": {"framework": "llama_factory"}})");
+    REQUIRE(pp.ok());
+    const auto refused = estimate(pp.value);
+    REQUIRE_FALSE(refused.errors.empty());
+    CHECK(refused.errors[0].field == "parallel.pp");
+}

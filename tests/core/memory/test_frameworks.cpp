@@ -19,7 +19,7 @@ using nlohmann::json;
 
 namespace {
 const char* const all_frameworks[] = {"none", "torchtitan", "hf_trainer", "trl", "torchtune",
-                                      "litgpt", "unsloth", "axolotl", "megatron", "deepspeed"};
+                                      "litgpt", "unsloth", "axolotl", "megatron", "deepspeed", "llama_factory"};
 
 
 /// Llama 3.1 8B trained on 8 GPUs (FSDP / ZeRO-3 unless `parallel` says otherwise), 2 × 8,192 tokens.

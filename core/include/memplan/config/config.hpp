@@ -50,7 +50,7 @@ enum class kernel_kind { fused, eager };
 /// The training framework whose conventions an estimate states (memplan/memory/frameworks.hpp): which
 /// layouts it has, and which allocator figure its log prints. none: no framework named (PyTorch's
 /// allocated bytes, memplan's own conventions).
-enum class train_framework { none, torchtitan, hf_trainer, trl, torchtune, litgpt, unsloth, axolotl, megatron, deepspeed };
+enum class train_framework { none, torchtitan, hf_trainer, trl, torchtune, litgpt, unsloth, axolotl, megatron, deepspeed, llama_factory };
 /// What mixes tokens in one layer: softmax attention over all cached tokens (full), over the last
 /// `sliding_window` tokens (sliding), within chunks of `attention_chunk_size` tokens (chunked, Llama 4),
 /// multi-head latent attention (mla, DeepSeek-V2/V3), linear attention with a recurrent state

@@ -51,12 +51,18 @@ const framework_conventions& conventions_of(train_framework framework);
 /// One default a framework gives a train.* field that changes memory, applied when train.framework names
 /// it and the configuration leaves the field unset (the user's value always wins). Each is read from the
 /// upstream file it cites; a field whose default could not be read from a source is not in the table.
+/// When a framework default applies beyond "the field is not given": always, only over a 4-bit frozen base
+/// (a quantization setting), or only where Unsloth's "unsloth" checkpointing offloads (from 512 tokens, with
+/// the layers recomputed from their inputs).
+enum class default_condition { always, four_bit_base, unsloth_offload };
+
 struct framework_default {
     train_framework framework = train_framework::none;
     const char* path = "";      ///< the field: "train.recompute"
     const char* value = "";     ///< its value as the schema writes it: "full", "true", "8"
     const char* upstream = "";  ///< the framework's own setting: "SFTConfig gradient_checkpointing=True"
     const char* source = "";    ///< upstream file and commit: "huggingface/trl trl/trainer/base_config.py at 13e421be…"
+    default_condition when = default_condition::always;
 };
 
 /// Every framework's defaults, grouped by framework (the bit of train_config::framework_defaults is the
