@@ -1,4 +1,6 @@
-// memplan — TypeScript declarations of dist/memplan.js (hand-written; keep in step with web/memplan.js).
+// memplan — TypeScript declarations of dist/memplan.js. Hand-written (keep in step with web/memplan.js and
+// web/memplan-api.js) except the configuration types between the schema markers, which `memplan schema
+// --typescript` generates; `tsc -p tests/types` compiles them with typed usage of the API (docs/testing.md).
 
 /** One problem with one input: `field` is a dotted path ("parallel.tp"), `message` says what is allowed. */
 export interface FieldError {
@@ -899,7 +901,6 @@ export interface ResolvedModel {
   params_active: number | null;
 }
 
-/** A request to the layout planner (docs/planner.md). */
 /** A Hub model (mp.hubModel): a file's address is files_url followed by its name. */
 export interface HubModel {
   id: string; revision: string; link: string; files_url: string; api_url: string;
@@ -948,6 +949,7 @@ export interface DayOne {
   assumptions: string[];
 }
 
+/** A request to the layout planner (docs/planner.md). */
 export interface PlanRequest {
   /** An estimate configuration: the model, the workload and the GPU memory (default: the catalogue GPU's). */
   config: Config;
