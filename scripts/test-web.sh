@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Tests of the WebAssembly module and the page: builds dist/, then runs the node:test unit tests of the
+# Tests of the WebAssembly module and the page: builds dist/, compiles the API's TypeScript declarations
+# (web/*.d.ts) with the typed usage of tests/types (tsc, no output), then runs the node:test unit tests of the
 # page's pure modules (tests/web: URL state, configuration, formatters, chart geometry, the worker
 # protocol, the page against the core's schema), the tests of the shipped module (tests/wasm, including
 # the differential test against the native CLI) and the browser tests (tests/e2e, Debian's Chromium via
@@ -15,6 +16,9 @@ if [[ -z "${MEMPLAN_CLI:-}" ]]; then
   [[ -f build/ci/CMakeCache.txt ]] || cmake --preset ci >/dev/null
   cmake --build --preset ci -j"$(nproc)" --target memplan
 fi
+echo "== the API's TypeScript declarations (tsc -p tests/types: web/*.d.ts read by the typed usage in tests/types)"
+if [[ ! -x node_modules/.bin/tsc ]]; then echo "node_modules/.bin/tsc is missing: run npm ci (typescript is a devDependency)" >&2; exit 1; fi
+node_modules/.bin/tsc -p tests/types
 echo "== unit tests of the page's modules"
 node --test tests/web/*.test.mjs
 echo "== node tests of dist/memplan.js"

@@ -1,4 +1,6 @@
-// memplan — TypeScript declarations of dist/memplan.js (hand-written; keep in step with web/memplan.js).
+// memplan — TypeScript declarations of dist/memplan.js. Hand-written (keep in step with web/memplan.js and
+// web/memplan-api.js) except the configuration types between the schema markers, which `memplan schema
+// --typescript` generates; `tsc -p tests/types` compiles them with typed usage of the API (docs/testing.md).
 
 /** One problem with one input: `field` is a dotted path ("parallel.tp"), `message` says what is allowed. */
 export interface FieldError {
@@ -345,9 +347,184 @@ export interface Config {
     name?: string;
   };
 }
+
+/** The configuration an estimate used (its result's `config`): every field of Config, defaults filled in, FSDP
+ *  names resolved to their ZeRO stage; null: not set (the core derives it). */
+export interface ResolvedConfig {
+  mode: 'train' | 'infer';
+  parallel: {
+    gpus: number;
+    tp: number;
+    pp: number;
+    cp: number;
+    ep: number;
+    virtual_stages: number;
+    zero_stage: number;
+    fsdp: 'full_shard' | 'shard_grad_op' | 'hybrid_shard' | 'hybrid_shard_zero2' | 'no_shard' | null;
+    zero_shard_size: number | null;
+    sequence_parallel: boolean;
+    partition_activations: boolean;
+    zero_bucket_params: number;
+    zero3_max_live_params: number;
+    comm_buffers: 'memplan' | 'deepspeed';
+    reduce_bucket_params: number;
+    overlap_comm: 'auto' | 'on' | 'off';
+    stage3_prefetch_bucket_params: number;
+    offload_optimizer: 'none' | 'cpu' | 'nvme';
+    offload_params: 'none' | 'cpu' | 'nvme';
+    gpus_per_node: number;
+  };
+  train: {
+    micro_batch: number;
+    seq_len: number;
+    recompute: 'none' | 'selective' | 'full' | 'selective_op';
+    recompute_layers: number | null;
+    flash_attention: boolean;
+    weight_dtype: 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8' | 'int4';
+    grad_dtype: 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8' | 'int4';
+    master_weights: boolean;
+    optimizer: 'adam' | 'adam_8bit' | 'sgd' | 'sgd_momentum' | 'lion' | 'adafactor' | 'none';
+    microbatches_in_flight: number | null;
+    adapter_type: 'none' | 'lora' | 'dora';
+    adapter_rank: number;
+    adapter_targets: string | null;
+    adapter_dropout: boolean;
+    adapter_dtype: 'fp32' | 'bf16' | 'fp16';
+    modules_to_save: string | null;
+    base_dtype: 'bf16' | 'fp16' | 'fp32' | 'fp8' | 'int8' | 'nf4' | 'fp4';
+    double_quant: boolean;
+    base_keeps_inputs: boolean;
+    kbit_prepare: boolean;
+    optimizer_state_dtype: 'fp32' | 'bf16' | 'fp16';
+    paged_optimizer: boolean;
+    optimizer_in_backward: boolean;
+    activation_offload: boolean;
+    loss_chunks: number;
+    kernels: 'fused' | 'eager';
+    framework: 'none' | 'torchtitan' | 'hf_trainer' | 'trl' | 'torchtune' | 'litgpt' | 'unsloth' | 'axolotl' | 'megatron' | 'deepspeed';
+  };
+  infer: {
+    batch: number;
+    context_len: number;
+    weight_dtype: 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8' | 'int4' | null;
+    kv_dtype: 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8' | 'int4';
+    quant_group_size: number | null;
+    flash_attention: boolean;
+    state_dtype: 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8' | 'int4';
+    prefill_tokens: number | null;
+    chunked_prefill: boolean;
+    engine: 'none' | 'vllm' | 'sglang' | 'trtllm';
+    engine_version: '0.6' | '0.7' | '0.8' | '0.9' | '0.10' | '0.11' | '0.12' | '0.13' | '0.14' | '0.15' | '0.16' | '0.17' | '0.18' | '0.19' | '0.20' | '0.21' | '0.22' | '0.23' | '0.24' | '0.25' | '0.26' | '0.27';
+    vllm_entrypoint: 'serve' | 'llm';
+    gpu_memory_utilization_permille: number;
+    mem_fraction_static_permille: number | null;
+    free_gpu_memory_fraction_permille: number;
+    max_model_len: number | null;
+    block_size: number | null;
+    max_num_batched_tokens: number | null;
+    decode_context_parallel_size: number;
+    max_num_seqs: number | null;
+    enforce_eager: boolean;
+    max_tokens: number | null;
+    swap_space_bytes: number;
+    kv_cache_memory_bytes: number | null;
+    weights_bytes: number | null;
+    activation_peak_bytes: number | null;
+    non_torch_bytes: number | null;
+    cuda_graph_bytes: number | null;
+    draft_preset: string | null;
+  };
+  overhead: {
+    misc_bytes: number;
+  };
+  gpu: {
+    memory_bytes: number | null;
+    name: string | null;
+  };
+  model: {
+    model_type: string | null;
+    params: number;
+    stored_weight_bytes: number;
+    num_hidden_layers: number | null;
+    hidden_size: number | null;
+    num_attention_heads: number | null;
+    num_key_value_heads: number | null;
+    head_dim: number | null;
+    intermediate_size: number | null;
+    vocab_size: number | null;
+    tie_word_embeddings: boolean;
+    learned_positions: number;
+    norm: 'layernorm' | 'rmsnorm';
+    norms_per_layer: number;
+    mlp: 'plain' | 'gated';
+    qkv_bias: boolean;
+    attention_out_bias: boolean;
+    mlp_bias: boolean;
+    dropout: boolean;
+    num_local_experts: number;
+    num_experts_per_tok: number;
+    moe_intermediate_size: number | null;
+    shared_expert_intermediate_size: number;
+    sliding_window: number;
+    sliding_window_layers: number;
+    attention_chunk_size: number;
+    qk_norm: boolean;
+    attention_sinks: boolean;
+    sliding_attention_sinks: boolean;
+    sliding_num_key_value_heads: number;
+    full_head_dim: number;
+    full_num_key_value_heads: number;
+    full_value_from_key: boolean;
+    attention_output_gate: boolean;
+    ssm_state_dtype: 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8' | 'int4';
+    q_lora_rank: number;
+    kv_lora_rank: number;
+    qk_nope_head_dim: number;
+    qk_rope_head_dim: number;
+    v_head_dim: number;
+    rotary_dim: number;
+    index_n_heads: number;
+    index_head_dim: number;
+    router_bias: boolean;
+    shared_expert_gate: boolean;
+    router_scales: boolean;
+    layer_scalar: boolean;
+    moe_latent_size: number;
+    linear_num_key_heads: number;
+    linear_num_value_heads: number;
+    linear_key_head_dim: number;
+    linear_value_head_dim: number;
+    linear_conv_kernel_dim: number;
+    linear_kda: boolean;
+    mamba_version: number;
+    mamba_d_inner: number;
+    mamba_d_state: number;
+    mamba_d_conv: number;
+    mamba_dt_rank: number;
+    mamba_num_heads: number;
+    mamba_n_groups: number;
+    mamba_conv_bias: boolean;
+    mamba_proj_bias: boolean;
+    num_nextn_predict_layers: number;
+    mtp: boolean;
+    vision_params: number;
+    checkpoint: 'none' | 'fp8_block' | 'mxfp4' | 'nf4' | 'int8' | 'int4_group' | 'nvfp4' | 'fp8_tensor';
+    quant_block: number;
+    quant_experts_only: boolean;
+    quant_mixer_kept: boolean;
+    quant_double: boolean;
+    quant_g_idx: boolean;
+    quant_symmetric: boolean;
+    max_position_embeddings: number;
+  };
+}
 // schema:end
 
 export type HfConfig = Record<string, unknown> | string;
+
+/** The sections of a configuration, by name (Config['train'] without its undefined). */
+export type TrainSettings = NonNullable<Config['train']>;
+export type InferSettings = NonNullable<Config['infer']>;
 
 export interface EstimateOptions {
   /** Replaces the configuration's model, as `memplan estimate --hf-config FILE`. */
@@ -365,8 +542,36 @@ export interface Breakdown {
   logits: number;
   communication: number;
   kv_cache: number;
+  /** Fine-tuning: a quantized base's largest layer weight dequantized to bf16, plus DoRA's dense update (0 otherwise). */
+  dequant_workspace: number;
   misc: number;
   total: number;
+}
+
+/** Parameters of one part of the model: all of them, and those one token uses (MoE: top-k experts). */
+export interface ParamPart {
+  total: number;
+  active: number;
+}
+
+/** The model's parameters by part (as presets() counts them). */
+export interface ParamBreakdown {
+  embedding: ParamPart;
+  attention: ParamPart;
+  mlp: ParamPart;
+  experts: ParamPart;
+  shared_experts: ParamPart;
+  router: ParamPart;
+  norms: ParamPart;
+  output: ParamPart;
+  mtp: ParamPart;
+  vision: ParamPart;
+}
+
+/** How many layers have each kind of token mixer and of MLP. */
+export interface LayerKinds {
+  attention: { full: number; sliding: number; chunked: number; mla: number; linear: number; mamba: number; none: number };
+  mlp: { dense: number; moe: number; none: number };
 }
 
 /** One tensor a layer keeps for backward, on one GPU, for one micro-batch. */
@@ -402,18 +607,36 @@ export interface Details {
   host_bytes_per_node: number;
   /** NVMe space for offloaded states, per node. */
   nvme_bytes_per_node: number;
-  /** Training: bitsandbytes paged optimizer states on this GPU (CUDA unified memory): in no per_gpu part nor phase, as PyTorch's allocator does not count them. */
-  paged_optimizer_bytes?: number;
-  /** Of them, resident on the GPU: what the card has free beside PyTorch's reserved peak (nvidia-smi shows it); 0 without gpu.memory_bytes. */
-  paged_optimizer_resident_bytes?: number;
-  /** Of them, paged out to host memory (also in host_bytes_per_node) and moved over PCIe at every optimizer step. */
-  paged_optimizer_host_bytes?: number;
   /** Tensors one layer keeps for one micro-batch (training; empty in inference). */
   layer_activations: LayerActivation[];
+  /** Parameters that receive gradients (whole model): all, or the adapters and modules_to_save. */
+  params_trainable: number;
+  /** Adapter parameters (whole model); 0 without an adapter. */
+  adapter_params: number;
+  /** Frozen base weights on this GPU under an adapter (in per_gpu.weights). */
+  base_weight_bytes: number;
+  /** Trainable adapter and modules_to_save weights on this GPU (in per_gpu.weights). */
+  adapter_bytes: number;
+  /** Training: bitsandbytes paged optimizer states on this GPU (CUDA unified memory): in no per_gpu part nor phase, as PyTorch's allocator does not count them. */
+  paged_optimizer_bytes: number;
+  /** Of them, resident on the GPU: what the card has free beside PyTorch's reserved peak (nvidia-smi shows it); 0 without gpu.memory_bytes. */
+  paged_optimizer_resident_bytes: number;
+  /** Of them, paged out to host memory (also in host_bytes_per_node) and moved over PCIe at every optimizer step. */
+  paged_optimizer_host_bytes: number;
+  /** Training: checkpointed activations kept in host memory, per GPU (train.activation_offload); 0 without. */
+  offloaded_activation_bytes: number;
   /** Training: the bytes allocated at each phase of one step, the peak, and the reserved range. */
   phases?: StepPhases;
   /** Training: train.framework's conventions and the figure its log prints (mp.frameworks() has its version and log line). */
   framework?: { id: string; label: string; logs: 'allocated' | 'reserved' | 'both' | 'none'; log_unit: string };
+  /** The model's parameters by part. */
+  param_breakdown: ParamBreakdown;
+  /** The model's layers by kind. */
+  layer_kinds: LayerKinds;
+  /** The linear-attention / Mamba state of one sequence on this GPU; 0 without such layers. */
+  state_bytes_per_sequence: number;
+  /** The weight bytes on this GPU by storage dtype ("bf16", "int4", …). */
+  weight_bytes_by_dtype: Record<string, number>;
 }
 
 /** The live bytes of each phase of a training step on the reported GPU (allocated, as torch.cuda.max_memory_allocated). */
@@ -441,10 +664,86 @@ export interface EstimateResult {
   details: Details;
   /** Present when gpu.memory_bytes was given. */
   gpu?: GpuVerdict;
+  /** Inference with infer.engine (vllm, sglang, trtllm): the engine's start-up arithmetic, per GPU. */
+  serving?: ServingResult;
+  /** The configuration the estimate used: every schema field, defaults filled in (null: not set). */
+  config: ResolvedConfig;
   /** Training: the defaults of train.framework the estimate assumed for train.* fields not given (each also a warning on its field). */
   framework_defaults?: FrameworkDefault[];
   warnings: FieldError[];
   errors: FieldError[];
+}
+
+/** One term of a serving engine's budget (vLLM's modelled parts). */
+export interface ServingRow {
+  /** The budget term it is: "weights_bytes", "activation_peak_bytes", "non_torch_bytes", "cuda_graph_bytes", … */
+  term: string;
+  label: string;
+  bytes: number;
+  source: string;
+  /** Given in the configuration (infer.weights_bytes, …) rather than modelled. */
+  measured: boolean;
+}
+
+/** A serving engine's start-up arithmetic on one GPU (infer.engine; mp.engines() describes each). */
+export interface ServingResult {
+  /** infer.engine: "vllm", "sglang" or "trtllm". */
+  engine: 'vllm' | 'sglang' | 'trtllm';
+  /** As its project writes it: "vLLM". */
+  engine_label: string;
+  /** The upstream source (file and commit) whose arithmetic is reproduced. */
+  engine_version: string;
+  /** What the engine may use (vLLM: total × utilization; SGLang: total × fraction; TensorRT-LLM: free × fraction). */
+  budget_bytes: number;
+  /** Weights counted against the budget (target + draft). */
+  weights_bytes: number;
+  /** Of which the speculative-decoding draft model. */
+  draft_weights_bytes: number;
+  /** Activation peak counted (vLLM's profiling run; TensorRT-LLM's runtime buffers). */
+  activation_peak_bytes: number;
+  /** Memory outside PyTorch's allocator counted. */
+  non_torch_bytes: number;
+  cuda_graph_bytes: number;
+  /** The KV pool: num_blocks × page_bytes. */
+  kv_cache_bytes: number;
+  /** Bytes of one block (page) over every layer of the GPU (SGLang: one token). */
+  page_bytes: number;
+  /** Tokens per block. */
+  block_size: number;
+  num_blocks: number;
+  /** Tokens the pool holds (as the engine logs it). */
+  kv_capacity_tokens: number;
+  /** vLLM V0: swap blocks (infer.swap_space_bytes / block bytes). */
+  cpu_blocks: number;
+  /** The longest request configured. */
+  max_model_len: number;
+  /** Blocks one max_model_len request needs. */
+  blocks_per_request: number;
+  /** Requests of max_model_len the pool holds at once, as a ratio (numerator / denominator). */
+  max_concurrency: { numerator: number; denominator: number };
+  /** Whole requests of max_model_len held at once (the ratio rounded down). */
+  max_concurrent_requests: number;
+  /** Data-parallel replicas, each with its own pool. */
+  replicas: number;
+  /** The engine starts with this max_model_len. */
+  starts: boolean;
+  /** Why it does not start; null when it starts. */
+  refusal: string | null;
+  /** The longest max_model_len that starts (≤ 2^24); 0: none. */
+  max_model_len_that_starts: number;
+  /** Of kv_cache_bytes, the draft's layers (draft model or MTP modules). */
+  draft_kv_cache_bytes: number;
+  /** vLLM: one linear-attention / Mamba layer's state of one sequence (0: none). */
+  state_page_bytes: number;
+  /** That page padded to the attention page. */
+  state_page_padded_bytes: number;
+  /** SGLang: tokens of the separate sliding-window pool (0: none). */
+  swa_capacity_tokens: number;
+  /** vLLM: the release line assumed (infer.engine_version) and the modelled line whose figures are used. */
+  release?: string;
+  release_modelled?: string;
+  /** vLLM: the modelled parts of the budget terms, in budget order. */
+  breakdown?: ServingRow[];
 }
 
 /** One default of the named framework applied to a field the configuration left unset. */
@@ -540,8 +839,37 @@ export interface Analysis {
     max_seq_len: number | null;
     max_batch: number | null;
     max_context_len: number | null;
+    /** Training with an adapter: the largest train.adapter_rank that fits; null as above. */
+    max_adapter_rank?: number | null;
+    /** The model's context limit (model.max_position_embeddings); null when its config states none. */
+    context_limit_tokens: number | null;
+    /** The longest sequence (training) or context (serving) that fits goes beyond that limit. */
+    beyond_context_limit: boolean;
+  };
+  /** Serving: memory against the context length, one point per context. */
+  context_sweep?: ContextPoint[];
+  /** Serving with an engine and a GPU capacity: the engine's inverse answers. */
+  serving?: {
+    /** Whole requests of max_model_len the engine's pool holds at once. */
+    max_concurrent_requests: number;
+    /** The longest max_model_len with which the engine starts. */
+    longest_max_model_len: number;
+    /** That length goes beyond the model's context limit. */
+    longest_beyond_context_limit: boolean;
   };
   errors: FieldError[];
+}
+
+/** One context length of the serving sweep (Analysis.context_sweep). */
+export interface ContextPoint {
+  context_len: number;
+  /** Per-GPU bytes at that context; null where it cannot be estimated. */
+  total_bytes: number | null;
+  kv_cache_bytes: number | null;
+  /** null without a GPU capacity, or where it cannot be estimated. */
+  fits: boolean | null;
+  /** The context is beyond the model's context limit. */
+  beyond_context_limit: boolean;
 }
 
 /** One stored model (core/data/models.json). */
@@ -555,6 +883,14 @@ export interface ModelPreset {
   /** A published exact parameter count, when one is recorded. */
   published_params?: number;
   params_source?: string;
+  /** The core's count of the model's parameters, and of those one token uses. */
+  params: number;
+  params_active: number;
+  param_breakdown: ParamBreakdown;
+  layer_kinds: LayerKinds;
+  /** bf16 KV bytes per token and recurrent-state bytes per sequence, on one GPU. */
+  kv_cache_bytes_per_token: number;
+  state_bytes_per_sequence: number;
 }
 
 /** A model resolved by the core: explicit keys that reproduce it, and its exact parameter counts. */
@@ -565,7 +901,6 @@ export interface ResolvedModel {
   params_active: number | null;
 }
 
-/** A request to the layout planner (docs/planner.md). */
 /** A Hub model (mp.hubModel): a file's address is files_url followed by its name. */
 export interface HubModel {
   id: string; revision: string; link: string; files_url: string; api_url: string;
@@ -614,9 +949,10 @@ export interface DayOne {
   assumptions: string[];
 }
 
+/** A request to the layout planner (docs/planner.md). */
 export interface PlanRequest {
   /** An estimate configuration: the model, the workload and the GPU memory (default: the catalogue GPU's). */
-  config: Record<string, unknown>;
+  config: Config;
   /** A catalogue GPU id with peak rates (mp.gpus() entries with `perf`). */
   gpu: string;
   /** One GPU count, or a range (min, every power of two between, max). */
@@ -652,10 +988,10 @@ export interface PlanLayout {
   /** Per-GPU bytes that decide the fit (as gpu.needed_bytes: in training the step's peak where it is above the sum). */
   total_bytes: number;
   headroom_bytes: number;
-  cp?: number; ep?: number; virtual_stages?: number; dp?: number; zero_stage?: number; recompute?: string;
+  cp?: number; ep?: number; virtual_stages?: number; dp?: number; zero_stage?: number; recompute?: TrainSettings['recompute'];
   micro_batch?: number; microbatches?: number; step_s?: number; tokens_per_s_per_gpu?: number; mfu?: number;
   model_flops_per_step?: number; hardware_flops_per_step?: number; bottleneck?: string; terms?: StepTerm[];
-  replicas?: number; weight_dtype?: string; kv_dtype?: string; decode_step_s?: number;
+  replicas?: number; weight_dtype?: InferSettings['weight_dtype']; kv_dtype?: InferSettings['kv_dtype']; decode_step_s?: number;
   decode_tokens_per_s_per_gpu?: number; prefill_s?: number;
 }
 
@@ -822,8 +1158,11 @@ export interface EngineDescription {
 /** The engines and the terms of their budget (serving_result's fields). */
 export interface Engines {
   readonly engines: readonly EngineDescription[];
-  readonly budget_terms: readonly { readonly key: string; readonly label: string; readonly formula: string }[];
+  readonly budget_terms: readonly { readonly key: ServingBudgetTerm; readonly label: string; readonly formula: string }[];
 }
+
+/** The terms of a serving engine's budget: each a number of ServingResult. */
+export type ServingBudgetTerm = 'weights_bytes' | 'draft_weights_bytes' | 'activation_peak_bytes' | 'non_torch_bytes' | 'cuda_graph_bytes' | 'kv_cache_bytes';
 
 /** A fine-tuning recipe: configuration fields set to fixed values. */
 export interface Recipe {
@@ -931,6 +1270,8 @@ export interface SchemaField {
   readonly kind?: 'count' | 'tokens' | 'quantity' | 'bytes' | 'fraction';
   /** Integer and bytes fields: what the text may be, with examples that fit the field. */
   readonly forms?: string;
+  /** Where the stored default is not what a person types (a fraction in thousandths): the default as typed ("0.9"). */
+  readonly default_text?: string;
 }
 
 export interface Schema {
@@ -966,6 +1307,23 @@ export interface GpuEntry {
   readonly note: string;
   /** What people type: "h100", "H100 80GB". */
   readonly aliases: readonly string[];
+  /** Peak rates of the GPUs the layout planner can time (PlanRequest.gpu); absent on the others. */
+  readonly perf?: GpuPerf;
+}
+
+/** A GPU's peak rates for the step-time model (core/data/gpus.json). */
+export interface GpuPerf {
+  readonly dense_bf16_tflops: number;
+  readonly dense_fp16_tflops: number;
+  readonly dense_fp8_tflops: number;
+  readonly hbm_gb_per_s: number;
+  readonly nvlink_gb_per_s: number;
+  readonly scale_out_gb_per_s: number;
+  readonly source: string;
+  readonly scale_out_source: string;
+  readonly note: string;
+  /** The published runs the step time was checked against on this GPU; absent where none was. */
+  readonly step_time_validated?: string;
 }
 
 /** One tool's figure for a configuration and how it differs from memplan's (core/src/compare.cpp). */

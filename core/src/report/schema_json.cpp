@@ -2,7 +2,9 @@
 // of every result, each written from the schema's one table (memplan/config/schema.hpp).
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "base/checks.hpp"
 #include "io/json_text.hpp"
@@ -191,6 +193,58 @@ std::string member(const nlohmann::ordered_json& f, const std::string& indent) {
     return indent + "/** " + f["label"].get<std::string>() + ": " + f["help"].get<std::string>() +
            (range.empty() ? "" : " " + range + ".") + " Default: " + fallback + ". */\n" + indent + key + "?: " + ts + ";\n";
 }
+/// The TypeScript type of a field's value in the configuration echo (config_echo_json): null where
+/// value_json can write null (an optional integer or choice not set, a text).
+std::string echo_type(const field_spec& field) {
+    switch (field.type) {
+        case field_type::boolean: return "boolean";
+        case field_type::text: return "string | null";
+        case field_type::choice: {
+            std::string out;
+            const std::string all = field.choices();
+            for (std::size_t start = 0; start <= all.size();) {
+                const auto end = std::min(all.find(',', start), all.size());
+                out += (out.empty() ? "'" : " | '") + all.substr(start, end - start) + "'";
+                start = end + 1;
+            }
+            // Null when not given (no default), and where the default itself has no name (parallel.fsdp).
+            return field.unset_is_zero || field.get(estimate_config{}).name.empty() ? out + " | null" : out;
+        }
+        case field_type::integer:
+        case field_type::bytes: return field.unset_is_zero ? "number | null" : "number";
+    }
+    return "unknown";
+}
+
+/// The configuration echo of every result (`config`: config_echo_json) as a TypeScript interface, its
+/// keys in the echo's order: every field present, defaults filled in.
+std::string echo_typescript() {
+    std::string top;
+    std::vector<std::pair<std::string, std::string>> sections;  // in the echo's order, model last
+    for (const auto* table : {&config_fields(), &model_fields()})
+        for (const auto& field : *table) {
+            const std::string path = field.path;
+            const auto dot = path.find('.');
+            if (dot == std::string::npos) {
+                top += "  " + path + ": " + echo_type(field) + ";\n";
+                continue;
+            }
+            const std::string section = path.substr(0, dot);
+            auto it = std::find_if(sections.begin(), sections.end(), [&](const auto& s) { return s.first == section; });
+            if (it == sections.end()) {
+                sections.emplace_back(section, "");
+                it = sections.end() - 1;
+            }
+            it->second += "    " + path.substr(dot + 1) + ": " + echo_type(field) + ";\n";
+        }
+    std::string out =
+        "/** The configuration an estimate used (its result's `config`): every field of Config, defaults filled in, FSDP\n"
+        " *  names resolved to their ZeRO stage; null: not set (the core derives it). */\n"
+        "export interface ResolvedConfig {\n" +
+        top;
+    for (const auto& [name, body] : sections) out += "  " + name + ": {\n" + body + "  };\n";
+    return out + "}\n";
+}
 }  // namespace
 
 std::string schema_typescript() {
@@ -230,7 +284,7 @@ std::string schema_typescript() {
         "  version?: 1;\n" +
         top + "  model?: ModelConfig;\n";
     for (const auto& [name, body] : sections) out += "  " + name + "?: {\n" + body + "  };\n";
-    return out + "}\n";
+    return out + "}\n\n" + echo_typescript();
 }
 
 }  // namespace memplan

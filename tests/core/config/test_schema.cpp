@@ -212,4 +212,37 @@ TEST_CASE("web/memplan.d.ts declares the configuration exactly as the schema gen
     CHECK(dts.substr(a + begin.size(), b - a - begin.size()) == schema_typescript());
     // The generated types name every choice, so TypeScript users see the allowed names.
     CHECK(schema_typescript().find("engine?: 'none' | 'vllm' | 'sglang' | 'trtllm';") != std::string::npos);
+    // The configuration echo of every result (ResolvedConfig): each field present, null where the echo writes
+    // null (an optional integer or choice not set, a text), so that a reader of result.config handles it.
+    const std::string ts = schema_typescript();
+    CHECK(ts.find("export interface ResolvedConfig {\n  mode: 'train' | 'infer';\n") != std::string::npos);
+    CHECK(ts.find("    seq_len: number;\n") != std::string::npos);
+    CHECK(ts.find("    recompute_layers: number | null;\n") != std::string::npos);
+    CHECK(ts.find("    fsdp: 'full_shard' | 'shard_grad_op' | 'hybrid_shard' | 'hybrid_shard_zero2' | 'no_shard' | null;\n") !=
+          std::string::npos);
+    CHECK(ts.find("    model_type: string | null;\n") != std::string::npos);
+}
+
+TEST_CASE("ResolvedConfig of web/memplan.d.ts has the keys and nulls of the configuration echo", "[schema][docs]") {
+    // Every key the echo writes is declared, and a null only where the declaration allows it.
+    const json echo = json::parse(estimate_json(R"({"model": {"preset": "llama-3.1-8b"}, "train": {"modules_to_save": ""}})"));
+    REQUIRE(echo["errors"].empty());
+    const std::string ts = schema_typescript();
+    const std::string body = ts.substr(ts.find("export interface ResolvedConfig {"));
+    for (const auto& item : echo["config"].items()) {
+        const std::string& key = item.key();
+        const json& value = item.value();
+        if (!value.is_object()) {
+            CHECK(body.find("\n  " + key + ": ") != std::string::npos);
+            continue;
+        }
+        const auto open = body.find("\n  " + key + ": {\n");
+        REQUIRE(open != std::string::npos);
+        const std::string section = body.substr(open, body.find("\n  };", open) - open);
+        for (const auto& entry : value.items()) {
+            const auto at = section.find("\n    " + entry.key() + ": ");
+            CHECK(at != std::string::npos);
+            if (entry.value().is_null()) CHECK(section.substr(at, section.find(';', at) - at).find("| null") != std::string::npos);
+        }
+    }
 }

@@ -99,7 +99,8 @@ std::string day_one_headers_json(const std::string& hf_config_text, const std::s
 std::string schema_json();
 
 /// The configuration types as TypeScript declarations (`Config`, `ModelConfig`, one union type per
-/// enumeration), each field documented from its row; web/memplan.d.ts carries this text verbatim.
+/// enumeration), each field documented from its row, and `ResolvedConfig`, the configuration echo of
+/// every result (its `config`: every field, null where not set); web/memplan.d.ts carries this text verbatim.
 std::string schema_typescript();
 
 /// The schema as Markdown tables, one per section (docs/schema.md carries this text verbatim).
