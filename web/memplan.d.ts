@@ -401,7 +401,7 @@ export interface ResolvedConfig {
     activation_offload: boolean;
     loss_chunks: number;
     kernels: 'fused' | 'eager';
-    framework: 'none' | 'torchtitan' | 'hf_trainer' | 'trl' | 'torchtune' | 'litgpt' | 'unsloth' | 'axolotl' | 'megatron' | 'deepspeed';
+    framework: 'none' | 'torchtitan' | 'hf_trainer' | 'trl' | 'torchtune' | 'litgpt' | 'unsloth' | 'axolotl' | 'megatron' | 'deepspeed' | 'llama_factory';
   };
   infer: {
     batch: number;
