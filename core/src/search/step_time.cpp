@@ -293,6 +293,17 @@ step_time_result step_time(const estimate_config& c, const model_profile& profil
     const double dp_reduce = all_reduce_s(local_params * grad_bytes, dp, link(span_dp), alpha(span_dp));
     const double backward_mb = per_mb * 2 / passes;
     double dp_exposed = options.overlap_grad_reduce ? std::max(0.0, dp_reduce - backward_mb) : dp_reduce;
+    const bool deepspeed_step = c.train.framework == train_framework::deepspeed || p.comm_buffers == comm_buffer_model::deepspeed;
+    if (p.zero_stage >= 1 && p.zero_stage <= 2 && options.overlap_grad_reduce && options.overlap_param_gather && !deepspeed_step) {
+        // Sharded optimizer states (Megatron-LM's distributed optimizer, ZeRO 1–2): the reduction is a
+        // reduce-scatter hidden behind the last backward pass, and the updated parameters' all-gather
+        // (the other half of the volume) behind the next step's first forward pass (Megatron-LM
+        // --overlap-grad-reduce and --overlap-param-gather, megatron/core/distributed/distributed_data_parallel.py).
+        // DeepSpeed gathers the updated partitions at the end of its step instead (stage_1_and_2.py step):
+        // there the whole volume stays behind the last backward pass.
+        const double half = dp_reduce / 2, forward_mb = per_mb / passes;
+        dp_exposed = std::max(0.0, half - backward_mb) + std::max(0.0, half - forward_mb);
+    }
     double gather_busy = 0;
     if (p.zero_stage >= 3) {
         gather_busy = m * all_reduce_s(local_params * bf16_bytes, dp, link(span_dp), alpha(span_dp));  // AG fwd + AG bwd
@@ -342,7 +353,7 @@ diagnostics step_time_caveats(const gpu_perf& gpu) {
     out.push_back({"gpu.gemm_efficiency",
                    "step time: the GEMM ceiling (0.72 of the dense bf16 peak) is calibrated on Megatron-LM's A100 runs "
                    "(Narayanan et al. 2021, Table 1) and rests on this GPU kind's datasheet peak. Held out, it holds for "
-                   "Megatron-LM's bf16 weak scaling on H100s (median error 2.3 % over 9 runs) but not for every framework: "
+                   "Megatron-LM's bf16 weak scaling on H100s (median error 2.4 % over 9 runs) but not for every framework: "
                    "torchtitan's eager Llama 3.1 8B FSDP benchmark (5,762 tokens/s per GPU on 8 H100s at 500 W with HBM2e) "
                    "ran 1.8 times slower than this model gives. Compare layouts by it; to budget time, set "
                    "gemm_efficiency from a run of your own"});

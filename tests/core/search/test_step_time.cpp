@@ -302,7 +302,8 @@ TEST_CASE("Held-out throughput corpus (set 2026-12): every published run at its 
     // nothing in the model was fitted to them. Goal: within ±15 % on at least 80 % of the held-out runs and
     // median |error| under 8 %. When the set was written 23 of 84 runs (27 %) were within ±15 % and the median
     // |error| 23.6 %; with the expert-parallel all-to-all split by node (NVLink inside, the network across)
-    // 24 and 23.2 %. The gap is the MoE runs (memplan 21-75 % too fast inside a node, the step a caveat
+    // 24 and 23.2 %; with the distributed optimizer's parameter all-gather behind the next forward pass
+    // (Megatron-LM --overlap-param-gather) 25 and 23.2 %. The gap is the MoE runs (memplan 21-75 % too fast inside a node, the step a caveat
     // states; +113 % for DeepSeek-V3 at ep 32 across four nodes, where DeepEP's one copy per node and the
     // all-to-all overlap are not modelled), torchtitan on 500 W H100s (context parallel 46-66 %, 2D and
     // async TP 10-49 % too fast), ZeRO-3 gathers on H200 (18 % too slow) and the dense fp8 runs (-17 % to
@@ -315,11 +316,11 @@ TEST_CASE("Held-out throughput corpus (set 2026-12): every published run at its 
         double median_abs;   // ceiling
     };
     const source sources[] = {
-        {"megatron-lm2024_h100_weak_scaling.json", 9, 8, 0.024},
-        {"nemo2407_h100_fp8.json", 12, 7, 0.125},
-        {"megatron-bridge2511_perf_summary.json", 11, 5, 0.348},
-        {"megatron-bridge2602_perf_summary.json", 16, 2, 0.362},
-        {"megatron-bridge2604_perf_summary.json", 10, 1, 0.417},
+        {"megatron-lm2024_h100_weak_scaling.json", 9, 8, 0.025},
+        {"nemo2407_h100_fp8.json", 12, 8, 0.115},
+        {"megatron-bridge2511_perf_summary.json", 11, 5, 0.350},
+        {"megatron-bridge2602_perf_summary.json", 16, 2, 0.363},
+        {"megatron-bridge2604_perf_summary.json", 10, 1, 0.419},
         {"torchtitan2024_h100_parallelisms.json", 12, 0, 0.465},
         {"torchtitan2025_h100_asynctp.json", 12, 1, 0.320},
         {"torchtitan2025_h200_trainy.json", 2, 0, 0.181},
@@ -365,7 +366,7 @@ TEST_CASE("Held-out throughput corpus (set 2026-12): every published run at its 
     std::printf("Held-out set 2026-12: %-42s %5zu %9d %13.1f%% %+14.1f%%\n", "all", all.size(), static_cast<int>(within),
                 median_of(magnitudes) * 100, median_of(all) * 100);
     CHECK(all.size() == 84);
-    CHECK(within >= 24);                     // goal: 0.8 · 84 ≈ 68
+    CHECK(within >= 25);                     // goal: 0.8 · 84 ≈ 68
     CHECK(median_of(magnitudes) <= 0.233);   // goal: 0.08
     // The GEMM ceiling's caveat quotes Megatron-LM's H100 weak scaling (9 runs, median |error| to one decimal).
     const nlohmann::json weak = throughput_corpus("megatron-lm2024_h100_weak_scaling.json");
@@ -470,4 +471,33 @@ TEST_CASE("GB200's 72-GPU NVLink domain and the H800's cut NVLink are in the cat
     CHECK(step_time(in_rack, gb200->perf, o).step_s < step_time(in_nodes, gb200->perf, o).step_s);
     // The H800's narrower NVLink makes the same tensor-parallel step slower than on an H100.
     CHECK(step_time(in_nodes, h800->perf, o).step_s > step_time(in_nodes, h100->perf, o).step_s);
+}
+
+TEST_CASE("a sharded optimizer's parameter all-gather hides behind the next forward pass, not under DeepSpeed", "[step_time]") {
+    // Llama 3.1 8B on 64 A100s (8 nodes), dp 64: the gradient reduction's two halves. With Megatron-LM's
+    // distributed optimizer (ZeRO 1) the reduce-scatter hides behind the last backward pass and the
+    // all-gather behind the next forward pass; DeepSpeed gathers at the end of its step, so its exposed
+    // time is at least as large; without overlap the whole volume is exposed.
+    const gpu_entry* a100 = find_gpu("a100-sxm-80gb");
+    REQUIRE(a100 != nullptr);
+    const std::string base = R"({"mode": "train", "model": {"preset": "llama-3.1-8b"}, "train": {"seq_len": 4096, "micro_batch": 1,
+        "recompute": "full"}, "parallel": {"gpus": 64, "zero_stage": 1)";
+    const auto dp_term = [](const step_time_result& t) {
+        for (const auto& term : t.terms)
+            if (term.name == "dp_comm") return term;
+        FAIL("no dp_comm");
+        return step_term{};
+    };
+    step_options o;
+    const step_time_result megatron = step_time(parsed(base + "}}"), a100->perf, o);
+    const step_time_result deepspeed = step_time(parsed(base + R"(, "comm_buffers": "deepspeed"}})"), a100->perf, o);
+    o.overlap_param_gather = false;
+    const step_time_result no_gather_overlap = step_time(parsed(base + "}}"), a100->perf, o);
+    o.overlap_grad_reduce = false;
+    const step_time_result none = step_time(parsed(base + "}}"), a100->perf, o);
+    CHECK(dp_term(megatron).busy_seconds == Approx(dp_term(none).busy_seconds));
+    CHECK(dp_term(none).seconds == Approx(dp_term(none).busy_seconds));
+    CHECK(dp_term(megatron).seconds <= dp_term(no_gather_overlap).seconds);
+    CHECK(dp_term(megatron).seconds <= dp_term(deepspeed).seconds);
+    CHECK(dp_term(no_gather_overlap).seconds < dp_term(none).seconds);
 }
