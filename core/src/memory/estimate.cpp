@@ -247,6 +247,12 @@ estimate_result estimate_memory(const estimate_config& c, const estimate_options
                                   "script that calls it keeps the base's unquantized parameters in fp32: +" +
                                       detail::to_decimal(extra) +
                                       " bytes over the whole model, divided as the weights are; set it true or false"});
+    // Given true: the weights are counted, the activations' dtype is not followed (stated, not hidden).
+    if (warn && train && c.train.kbit_prepare)
+        r.warnings.push_back({"train.kbit_prepare",
+                              "the fp32 embedding and norms make the residual stream fp32 (bitsandbytes' 4-bit linears "
+                              "cast their outputs back to their input's dtype), while memplan counts activations at 2 "
+                              "bytes: the activation and peak figures are low for such a run"});
     // A context beyond the model's stated limit (config.json max_position_embeddings) is flagged, not
     // refused: memory is counted as asked, but the model was not made for that many positions.
     if (const context_asked asked = asked_context(c);
