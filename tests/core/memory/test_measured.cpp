@@ -185,8 +185,9 @@ TEST_CASE("held-out public measurements: peaks within 10 and 20 percent in each 
     // Measured when the set was written (the floors) and the worst |error| then (the ceiling): 39 peaks in 7
     // files, 18 within 10 % and 26 within 20 % (the goal: 36 and 39), median signed error -9.3 %, the worst
     // +176.7 % (torchtune's 2-GPU LoRA row without checkpointing). The gap: 18 rows short of the 10 % goal,
-    // 13 outside 20 %.
-    constexpr int held_out_peaks = 39, held_out_within10 = 18, held_out_within20 = 26;
+    // 13 outside 20 %. With LitGPT's eager RMSNorm as its framework default: 22 within 10 % (LitGPT's 12
+    // one-GPU rows all within +1.0 … +4.8 %), 26 within 20 %, median -3.9 %.
+    constexpr int held_out_peaks = 39, held_out_within10 = 22, held_out_within20 = 26;
     constexpr double held_out_worst = 1.768;
     CHECK(all.peaks == held_out_peaks);
     CHECK(all.within10 >= held_out_within10);
