@@ -37,6 +37,15 @@ std::vector<std::pair<std::string, json>> sources() {
     std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     return out;
 }
+/// memplan under a row's configuration: parsed and estimated without error, with its step phases.
+estimate_result estimate_row(const json& row) {
+    const auto parsed = parse_config(row["config"].dump());
+    REQUIRE(parsed.ok());
+    estimate_result r = estimate(parsed.value);
+    REQUIRE(r.errors.empty());
+    REQUIRE(r.details.phases.present);
+    return r;
+}
 double signed_error(std::uint64_t memplan, std::uint64_t published) {
     return (static_cast<double>(memplan) - static_cast<double>(published)) / static_cast<double>(published);
 }
@@ -89,12 +98,8 @@ TEST_CASE("memplan under each row's configuration: signed errors of the step pea
         for (const auto& row : doc["rows"]) {
             const std::string id = row["id"];
             INFO(name << " " << id);
-            const auto parsed = parse_config(row["config"].dump());
-            REQUIRE(parsed.ok());
-            const auto r = estimate(parsed.value);
-            REQUIRE(r.errors.empty());
+            const estimate_result r = estimate_row(row);
             const step_phases& ph = r.details.phases;
-            REQUIRE(ph.present);
             const std::uint64_t published = row["published_bytes"];
             const double total_error = signed_error(r.per_gpu.total, published);
             // A source printing the allocator's reserved peak (torchtitan) is compared with the reserved range:
@@ -146,17 +151,13 @@ TEST_CASE("held-out public measurements: peaks within 10 and 20 percent in each 
         for (const auto& row : doc["rows"]) {
             const std::string id = row["id"];
             INFO(name << " " << id);
-            const auto parsed = parse_config(row["config"].dump());
-            REQUIRE(parsed.ok());
-            const auto r = estimate(parsed.value);
-            REQUIRE(r.errors.empty());
+            const estimate_result r = estimate_row(row);
             const step_phases& ph = r.details.phases;
-            REQUIRE(ph.present);
             const std::string view = view_of(doc, row);
             std::uint64_t figure = ph.peak_bytes;
             if (view == "reserved") figure = ph.reserved_typical_bytes;
             if (view == "nvidia_smi")
-                figure = ph.reserved_typical_bytes + parsed.value.misc_bytes + r.details.paged_optimizer_resident_bytes;
+                figure = ph.reserved_typical_bytes + r.per_gpu.misc + r.details.paged_optimizer_resident_bytes;
             const std::uint64_t published = row["published_bytes"];
             const double error = signed_error(figure, published);
             std::printf("%-30s %-40s %-10s %14llu %14llu %+7.1f%%\n", name.c_str(), id.c_str(), view.c_str(),
