@@ -454,6 +454,12 @@ TEST_CASE("GB200's 72-GPU NVLink domain and the H800's cut NVLink are in the cat
     CHECK(gb200->perf.nvlink_domain_gpus == 72);
     CHECK(h800->perf.intra_node_bytes_per_s == 160e9);
     CHECK(h800->perf.dense_bf16_flops_per_s == h100->perf.dense_bf16_flops_per_s);
+    // MI325X (amd.com): the MI300X's compute with 6 TB/s; L40S (nvidia.com): 362 dense BF16 TFLOPS, 864 GB/s,
+    // PCIe between its GPUs; both timed now, where they were refused before.
+    CHECK(find_gpu("mi325x-256gb")->perf.ok());
+    CHECK(find_gpu("mi325x-256gb")->perf.hbm_bytes_per_s == 6000e9);
+    CHECK(find_gpu("l40s-48gb")->perf.ok());
+    CHECK(find_gpu("l40s-48gb")->perf.intra_node_bytes_per_s == 32e9);
     // Llama 3.1 70B at tp 8 × dp 8 on 64 GPUs: in 8-GPU nodes the answer says the domain is wider; with the
     // domain's 72 the data-parallel reduction runs over NVLink and the step is shorter.
     const std::string base = R"({"mode": "train", "model": {"preset": "llama-3.1-70b"}, "train": {"seq_len": 8192, "micro_batch": 1,
