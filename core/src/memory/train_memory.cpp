@@ -218,7 +218,12 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
         d.bytes_per_element = std::max<std::uint64_t>(1, dtype_bits(t.weight_dtype) / 8);
         d.largest_layer_params = m.params == 0 ? deepspeed_largest_layer_params(m) : 0;
         r.communication += deepspeed_comm_buffer_bytes(d).allocated_bytes;
-    } else if (!adapter && framework.fsdp2_buffers && p.zero_stage >= 3) {
+    } else if (!adapter && (framework.fsdp2_buffers || p.fsdp != fsdp_strategy::unset) && p.zero_stage >= 3) {
+        // PyTorch FSDP named (parallel.fsdp full_shard or hybrid_shard), FSDP1 as FSDP2: one flat parameter
+        // per wrapped block, all-gathered before use, the next one prefetched (BackwardPrefetch.BACKWARD_PRE),
+        // at most two all-gathers in flight (limit_all_gathers, default True: torch/distributed/fsdp/
+        // _runtime_utils.py _unshard with _FreeEventQueue of two), and the block's unsharded gradient flat
+        // parameter reduce-scattered: the same units as FSDP2's below, not DeepSpeed's buckets.
         // FSDP2 (torch.distributed.fsdp.fully_shard, one unit per block and one each for the embedding and
         // the output layer) all-gathers a unit's parameters in the bf16 param_dtype just before use and
         // prefetches the next unit's, forward and backward: two units of 2 bytes each; a unit's backward

@@ -121,3 +121,18 @@ TEST_CASE("the most loaded pipeline stage is reported, first or last", "[trainin
     CHECK(full.details.microbatches_in_flight == 1);
     CHECK(full.per_gpu.logits == 4096ULL * 128256 * 6);
 }
+
+TEST_CASE("PyTorch FSDP named: one wrapped block gathered and one prefetched, not DeepSpeed's buckets", "[training][fsdp]") {
+    // Mistral 7B (a block is 218,112,000 parameters: q, k, v, o 41,943,040, the MLP 176,160,768, two norms
+    // 8,192), full fine-tuning under FSDP full_shard on 2 GPUs: the block's bf16 all-gather buffer and the
+    // next block's prefetched one (2 × 2 B), its unsharded bf16 gradients and their fp32 reduce-scatter input
+    // (2 + 4 B): 10 × 218,112,000 = 2,181,120,000 bytes. DeepSpeed's allgather bucket and live parameters
+    // (5e8 and 1e9 elements in bf16) were 3,000,000,000.
+    const std::string fsdp = R"({"mode": "train", "model": {"preset": "mistral-7b-v0.1"}, "parallel": {"gpus": 2, "fsdp": "full_shard"},
+        "train": {"framework": "hf_trainer", "micro_batch": 1, "seq_len": 2048}})";
+    CHECK(run(fsdp).per_gpu.communication == 2181120000ULL);
+    // DeepSpeed's ZeRO-3 on the same run keeps its own buffers.
+    const std::string zero3 = R"({"mode": "train", "model": {"preset": "mistral-7b-v0.1"}, "parallel": {"gpus": 2, "zero_stage": 3},
+        "train": {"framework": "deepspeed", "micro_batch": 1, "seq_len": 2048}})";
+    CHECK(run(zero3).per_gpu.communication != 2181120000ULL);
+}
