@@ -13,9 +13,16 @@ export function serveAnalysis(scope, load) {
   const ready = load();
   const cancelled = new Set();
   scope.onmessage = async (event) => {
-    const { id, config, plan, cancel } = event.data;
+    const { id, config, plan, cancel, warm } = event.data;
     if (cancel !== undefined) {
       cancelled.add(cancel);
+      return;
+    }
+    if (warm) {  // {warm: request}: load the module and run one small request, answering nothing
+      try {
+        const mp = await ready;
+        if (warm.plan) mp.plan(warm.plan);
+      } catch (error) { /* a warm-up that fails changes nothing: the real request reports its own error */ }
       return;
     }
     try {
@@ -71,13 +78,14 @@ export function analysisClient(spawn, limitMs, kind = 'config') {
     if (worker) worker.terminate();
     worker = null;
   };
-  const start = (config, resolve, onPartial) => {
+  /** The worker, started if there is none; null (and `refused` called) when the host refuses workers. */
+  const ensureWorker = (refused) => {
     if (!worker) {
       try {
         worker = spawn();
       } catch (error) {  // workers refused (a host page's CSP without worker-src): say so, never throw
-        resolve({ errors: [{ field: 'analysis', message: 'cannot start a worker (' + (error && error.message) + ')' }] });
-        return;
+        refused(error);
+        return null;
       }
       worker.onmessage = (event) => {
         if (!current || event.data.id !== current.id) return;
@@ -93,6 +101,11 @@ export function analysisClient(spawn, limitMs, kind = 'config') {
         if (current) finish({ errors: [{ field: 'analysis', message: 'the worker failed (' + (event.message || 'unknown error') + ')' }] });
       };
     }
+    return worker;
+  };
+  const start = (config, resolve, onPartial) => {
+    const refused = (error) => resolve({ errors: [{ field: 'analysis', message: 'cannot start a worker (' + (error && error.message) + ')' }] });
+    if (!ensureWorker(refused)) return;
     const id = ++nextId;
     current = { id, resolve, onPartial, cancelled: false, timer: setTimeout(() => { stop(); finish({ timedOut: true }); }, limitMs) };
     worker.postMessage({ id, [kind]: config });
@@ -120,6 +133,13 @@ export function analysisClient(spawn, limitMs, kind = 'config') {
       cancelRunning();
     });
   }
+  /** Starts the worker ahead of the first request and has it run `request` once, answering nothing: the
+   * module is loaded and the core's first-call work done while the user reads the first answer, so the
+   * first real request does not wait for them. Nothing when a worker already runs or is refused. */
+  run.warm = (request) => {
+    if (worker || current) return;
+    if (ensureWorker(() => {})) worker.postMessage({ warm: { [kind]: request } });
+  };
   /** Stops the running request (it resolves as superseded) and drops a waiting one. */
   run.cancel = () => {
     if (waiting) waiting.resolve({ superseded: true });

@@ -42,6 +42,8 @@ const THEME_KEY = 'memplan.theme';
 export const ANALYSIS_LIMIT_MS = 2000;  // ordinary configurations take 10 to 20 ms
 /** The longest a layout plan may run in its worker before it is stopped with a message, in ms. */
 export const PLAN_LIMIT_MS = 20000;
+/** The small plan the planner's worker runs once to warm up (Llama 3.2 1B on one 8-GPU count). */
+const PLAN_WARM_REQUEST = { config: { mode: 'train', model: { preset: 'llama-3.2-1b' } }, gpu: 'h100-sxm-80gb', min_gpus: 8, max_gpus: 8, global_batch: 8, top_n: 1 };
 
 // The single-file build runs this bundle as an inline classic script: its text is the worker's script.
 const INLINE_SCRIPT = typeof document !== 'undefined' && document.currentScript ? document.currentScript.textContent : null;
@@ -470,7 +472,14 @@ function start() {
     form().addEventListener('change', onInput);
     form().addEventListener('submit', (e) => e.preventDefault());
     $('suggestions').addEventListener('click', applySuggestion);
-    if (!embed) wirePlan(analysisClient(spawnWorker, PLAN_LIMIT_MS, 'plan'), () => (shown ? shown.state.unit : 'GiB'));
+    if (!embed) {
+      const planClient = analysisClient(spawnWorker, PLAN_LIMIT_MS, 'plan');
+      wirePlan(planClient, () => (shown ? shown.state.unit : 'GiB'));
+      // The planner's worker starts while the user reads the first answer: its module loaded and one small
+      // plan run, so the first Plan click streams without waiting for either.
+      const idle = window.requestIdleCallback || ((f) => setTimeout(f, 500));
+      idle(() => planClient.warm(PLAN_WARM_REQUEST), { timeout: 3000 });
+    }
     $('plan-table').addEventListener('click', applySuggestion);
     const loadModel = (model) => {
       pastedModel = model;

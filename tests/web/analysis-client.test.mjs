@@ -126,3 +126,26 @@ test('a newer plan stops the running one at its next count; cancel() stops it wi
   assert.deepEqual(await third, { superseded: true });
   assert.equal(state.freed, 3);  // every search was closed
 });
+
+test('warm() starts the worker ahead of the first request, runs its request once and answers nothing', async () => {
+  const log = [];
+  const warmed = [];
+  let spawned = 0;
+  const run = analysisClient(() => { spawned++; return fakeWorker({
+    analyze: () => assert.fail('a plan client never runs analyze()'),
+    plan: (request) => { warmed.push(request.gpus); return { top: [{ gpus: request.gpus }] }; },
+  }, log); }, 1000, 'plan');
+  run.warm({ gpus: 1 });
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.deepEqual(warmed, [1]);                    // the warm-up ran once in the worker
+  assert.equal(spawned, 1);
+  run.warm({ gpus: 2 });                            // a worker runs already: nothing more
+  assert.deepEqual(await run({ gpus: 8 }), { analysis: { top: [{ gpus: 8 }] } });
+  assert.equal(spawned, 1);                         // the real request used the warmed worker
+  assert.deepEqual(warmed, [1, 8]);
+  assert.deepEqual(log, ['post', 'post']);
+  // A host that refuses workers: warm() is silent, the request says so.
+  const refused = analysisClient(() => { throw new Error('no workers'); }, 1000, 'plan');
+  refused.warm({ gpus: 1 });
+  assert.deepEqual(await refused({ gpus: 8 }), { errors: [{ field: 'analysis', message: 'cannot start a worker (no workers)' }] });
+});
