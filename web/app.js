@@ -476,9 +476,10 @@ function start() {
       const planClient = analysisClient(spawnWorker, PLAN_LIMIT_MS, 'plan');
       wirePlan(planClient, () => (shown ? shown.state.unit : 'GiB'));
       // The planner's worker starts while the user reads the first answer: its module loaded and one small
-      // plan run, so the first Plan click streams without waiting for either.
-      const idle = window.requestIdleCallback || ((f) => setTimeout(f, 500));
-      idle(() => planClient.warm(PLAN_WARM_REQUEST), { timeout: 3000 });
+      // plan run, so the first Plan click streams without waiting for either. A second after the form is
+      // built and then when the page is idle, so that it never competes with a shared link's own answer.
+      const idle = window.requestIdleCallback || ((f) => setTimeout(f, 0));
+      setTimeout(() => idle(() => planClient.warm(PLAN_WARM_REQUEST), { timeout: 3000 }), 1000);
     }
     $('plan-table').addEventListener('click', applySuggestion);
     const loadModel = (model) => {
