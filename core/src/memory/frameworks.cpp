@@ -109,10 +109,6 @@ constexpr std::uint64_t allocator_round_bytes = 2u << 20;
 
 framework_span framework_entries() { return {table, table + framework_count}; }
 
-bool runs_deepspeed(const estimate_config& c) {
-    return c.parallel.comm_buffers == comm_buffer_model::deepspeed || c.train.framework == train_framework::deepspeed;
-}
-
 const framework_conventions& conventions_of(train_framework framework) {
     const auto i = static_cast<std::size_t>(framework);
     return i < framework_count ? table[i] : table[0];

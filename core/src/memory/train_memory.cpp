@@ -204,7 +204,7 @@ parts128 train_stage(const estimate_config& c, const param_breakdown& counted, s
     // DeepSpeed keeps an allgather bucket (stage ≥ 1) and, at stage 3, up to stage3_max_live_parameters
     // gathered parameters; neither exceeds this GPU's parameters.
     // train.framework deepspeed implies DeepSpeed's buffers (memplan/memory/frameworks.hpp).
-    const bool deepspeed_buffers = runs_deepspeed(c);
+    const bool deepspeed_buffers = p.comm_buffers == comm_buffer_model::deepspeed || t.framework == train_framework::deepspeed;
     if (!adapter && deepspeed_buffers && p.zero_stage >= 1) {
         // As DeepSpeed allocates them (deepspeed/runtime/zero/stage_1_and_2.py, stage3.py; the terms
         // and their sources are in reference.cpp deepspeed_comm_buffer_bytes).

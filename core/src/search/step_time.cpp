@@ -10,7 +10,6 @@
 #include <cmath>
 
 #include "memplan/memory/activations.hpp"
-#include "memplan/memory/frameworks.hpp"
 
 namespace memplan {
 
@@ -294,7 +293,7 @@ step_time_result step_time(const estimate_config& c, const model_profile& profil
     const double dp_reduce = all_reduce_s(local_params * grad_bytes, dp, link(span_dp), alpha(span_dp));
     const double backward_mb = per_mb * 2 / passes;
     double dp_exposed = options.overlap_grad_reduce ? std::max(0.0, dp_reduce - backward_mb) : dp_reduce;
-    const bool deepspeed_step = runs_deepspeed(c);
+    const bool deepspeed_step = c.train.framework == train_framework::deepspeed || p.comm_buffers == comm_buffer_model::deepspeed;
     if (p.zero_stage >= 1 && p.zero_stage <= 2 && options.overlap_grad_reduce && options.overlap_param_gather && !deepspeed_step) {
         // Sharded optimizer states (Megatron-LM's distributed optimizer, ZeRO 1–2): the reduction is a
         // reduce-scatter hidden behind the last backward pass, and the updated parameters' all-gather

@@ -48,10 +48,6 @@ framework_span framework_entries();
 /// The conventions of `framework` (every enumerator has an entry).
 const framework_conventions& conventions_of(train_framework framework);
 
-/// Whether the run is DeepSpeed's: train.framework deepspeed, or its buffers named (parallel.comm_buffers
-/// deepspeed). Its ZeRO buffers, its step (the updated partitions gathered at its end) follow.
-bool runs_deepspeed(const estimate_config& config);
-
 /// One default a framework gives a train.* field that changes memory, applied when train.framework names
 /// it and the configuration leaves the field unset (the user's value always wins). Each is read from the
 /// upstream file it cites; a field whose default could not be read from a source is not in the table.
